@@ -1,0 +1,40 @@
+package symbols
+
+// Kids is the symbol set of Dobble Kids: 31 animals, enough for the order-5
+// deck of 31 cards with 6 animals each.
+var Kids = Set{
+	Name: "kids",
+	Symbols: []Symbol{
+		{Key: "cat", Names: Names{En: "cat", Pl: "kot", Da: "kat", Ru: "кошка", Zh: "猫", It: "gatto"}, Art: "twemoji:1f408"},
+		{Key: "dog", Names: Names{En: "dog", Pl: "pies", Da: "hund", Ru: "собака", Zh: "狗", It: "cane"}, Art: "twemoji:1f415"},
+		{Key: "rabbit", Names: Names{En: "rabbit", Pl: "królik", Da: "kanin", Ru: "кролик", Zh: "兔子", It: "coniglio"}, Art: "twemoji:1f430"},
+		{Key: "mouse", Names: Names{En: "mouse", Pl: "mysz", Da: "mus", Ru: "мышь", Zh: "老鼠", It: "topo"}, Art: "twemoji:1f401"},
+		{Key: "horse", Names: Names{En: "horse", Pl: "koń", Da: "hest", Ru: "лошадь", Zh: "马", It: "cavallo"}, Art: "twemoji:1f40e"},
+		{Key: "cow", Names: Names{En: "cow", Pl: "krowa", Da: "ko", Ru: "корова", Zh: "奶牛", It: "mucca"}, Art: "twemoji:1f404"},
+		{Key: "pig", Names: Names{En: "pig", Pl: "świnia", Da: "gris", Ru: "свинья", Zh: "猪", It: "maiale"}, Art: "twemoji:1f416"},
+		{Key: "sheep", Names: Names{En: "sheep", Pl: "owca", Da: "får", Ru: "овца", Zh: "绵羊", It: "pecora"}, Art: "twemoji:1f411"},
+		{Key: "hen", Names: Names{En: "hen", Pl: "kura", Da: "høne", Ru: "курица", Zh: "母鸡", It: "gallina"}, Art: "twemoji:1f414"},
+		{Key: "duck", Names: Names{En: "duck", Pl: "kaczka", Da: "and", Ru: "утка", Zh: "鸭子", It: "anatra"}, Art: "twemoji:1f986"},
+		{Key: "frog", Names: Names{En: "frog", Pl: "żaba", Da: "frø", Ru: "лягушка", Zh: "青蛙", It: "rana"}, Art: "twemoji:1f438"},
+		{Key: "turtle", Names: Names{En: "turtle", Pl: "żółw", Da: "skildpadde", Ru: "черепаха", Zh: "乌龟", It: "tartaruga"}, Art: "twemoji:1f422"},
+		{Key: "snail", Names: Names{En: "snail", Pl: "ślimak", Da: "snegl", Ru: "улитка", Zh: "蜗牛", It: "lumaca"}, Art: "twemoji:1f40c"},
+		{Key: "butterfly", Names: Names{En: "butterfly", Pl: "motyl", Da: "sommerfugl", Ru: "бабочка", Zh: "蝴蝶", It: "farfalla"}, Art: "twemoji:1f98b"},
+		{Key: "bee", Names: Names{En: "bee", Pl: "pszczoła", Da: "bi", Ru: "пчела", Zh: "蜜蜂", It: "ape"}, Art: "twemoji:1f41d"},
+		{Key: "ladybird", Names: Names{En: "ladybird", Pl: "biedronka", Da: "mariehøne", Ru: "божья коровка", Zh: "瓢虫", It: "coccinella"}, Art: "twemoji:1f41e"},
+		{Key: "fish", Names: Names{En: "fish", Pl: "ryba", Da: "fisk", Ru: "рыба", Zh: "鱼", It: "pesce"}, Art: "twemoji:1f420"},
+		{Key: "octopus", Names: Names{En: "octopus", Pl: "ośmiornica", Da: "blæksprutte", Ru: "осьминог", Zh: "章鱼", It: "polpo"}, Art: "twemoji:1f419"},
+		{Key: "crab", Names: Names{En: "crab", Pl: "krab", Da: "krabbe", Ru: "краб", Zh: "螃蟹", It: "granchio"}, Art: "twemoji:1f980"},
+		{Key: "whale", Names: Names{En: "whale", Pl: "wieloryb", Da: "hval", Ru: "кит", Zh: "鲸鱼", It: "balena"}, Art: "twemoji:1f433"},
+		{Key: "elephant", Names: Names{En: "elephant", Pl: "słoń", Da: "elefant", Ru: "слон", Zh: "大象", It: "elefante"}, Art: "twemoji:1f418"},
+		{Key: "giraffe", Names: Names{En: "giraffe", Pl: "żyrafa", Da: "giraf", Ru: "жираф", Zh: "长颈鹿", It: "giraffa"}, Art: "twemoji:1f992"},
+		{Key: "zebra", Names: Names{En: "zebra", Pl: "zebra", Da: "zebra", Ru: "зебра", Zh: "斑马", It: "zebra"}, Art: "twemoji:1f993"},
+		{Key: "lion", Names: Names{En: "lion", Pl: "lew", Da: "løve", Ru: "лев", Zh: "狮子", It: "leone"}, Art: "twemoji:1f981"},
+		{Key: "monkey", Names: Names{En: "monkey", Pl: "małpa", Da: "abe", Ru: "обезьяна", Zh: "猴子", It: "scimmia"}, Art: "twemoji:1f412"},
+		{Key: "penguin", Names: Names{En: "penguin", Pl: "pingwin", Da: "pingvin", Ru: "пингвин", Zh: "企鹅", It: "pinguino"}, Art: "twemoji:1f427"},
+		{Key: "owl", Names: Names{En: "owl", Pl: "sowa", Da: "ugle", Ru: "сова", Zh: "猫头鹰", It: "gufo"}, Art: "twemoji:1f989"},
+		{Key: "snake", Names: Names{En: "snake", Pl: "wąż", Da: "slange", Ru: "змея", Zh: "蛇", It: "serpente"}, Art: "twemoji:1f40d"},
+		{Key: "flamingo", Names: Names{En: "flamingo", Pl: "flaming", Da: "flamingo", Ru: "фламинго", Zh: "火烈鸟", It: "fenicottero"}, Art: "twemoji:1f9a9"},
+		{Key: "kangaroo", Names: Names{En: "kangaroo", Pl: "kangur", Da: "kænguru", Ru: "кенгуру", Zh: "袋鼠", It: "canguro"}, Art: "twemoji:1f998"},
+		{Key: "hedgehog", Names: Names{En: "hedgehog", Pl: "jeż", Da: "pindsvin", Ru: "ёж", Zh: "刺猬", It: "riccio"}, Art: "twemoji:1f994"},
+	},
+}
