@@ -1,0 +1,120 @@
+package rules
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// ActionKind says what an action asks for. Its JSON form is its name.
+type ActionKind uint8
+
+// The action kinds. A game refuses, as malformed, a kind it does not use.
+const (
+	// ActionClaim names a symbol shared by the cards the game compares
+	// (and, where the game needs one, the target). It is the zero kind, so
+	// an Action literal without a Kind is a claim.
+	ActionClaim ActionKind = iota
+	// ActionDraw asks to draw a card (Anarchy Pancakes: "no match? draw 1
+	// card"). It carries no symbol.
+	ActionDraw
+)
+
+var actionKindNames = []string{ActionClaim: "claim", ActionDraw: "draw"}
+
+// String returns the name of the kind, e.g. "claim".
+func (k ActionKind) String() string { return enumText(actionKindNames, int(k), "ActionKind") }
+
+// MarshalText encodes the kind as its name.
+func (k ActionKind) MarshalText() ([]byte, error) {
+	return enumMarshal(actionKindNames, int(k), "ActionKind")
+}
+
+// UnmarshalText decodes a kind from its name.
+func (k *ActionKind) UnmarshalText(b []byte) error {
+	v, err := enumParse(actionKindNames, b, "action kind")
+	*k = ActionKind(v)
+	return err
+}
+
+// MaxTargets is the largest number of zones one action can point at (three,
+// for the three cards of a Triplets claim).
+const MaxTargets = 3
+
+// Targets lists the zones an action points at, in the order the game
+// defines: the opponent's pile in Hot Potato, the three grid slots in
+// Triplets, the own stack and then the matching card in Anarchy Pancakes.
+// It holds at most MaxTargets zones without allocating; the zero value is
+// the empty list. Its JSON form is an array of zone indices.
+type Targets struct {
+	n int8
+	z [MaxTargets]int32
+}
+
+// To returns the list of the given zones. It panics when given more than
+// MaxTargets zones, which is a programming error; decoded input that is too
+// long fails in UnmarshalJSON instead.
+func To(zones ...int) Targets {
+	if len(zones) > MaxTargets {
+		panic(fmt.Sprintf("rules: To: %d zones, at most %d", len(zones), MaxTargets))
+	}
+	var t Targets
+	t.n = int8(len(zones))
+	for i, z := range zones {
+		t.z[i] = int32(z)
+	}
+	return t
+}
+
+// Len returns the number of zones in the list.
+func (t Targets) Len() int { return int(t.n) }
+
+// At returns the i-th zone of the list, 0 <= i < Len().
+func (t Targets) At(i int) int {
+	if i < 0 || i >= int(t.n) {
+		panic(fmt.Sprintf("rules: Targets.At(%d) of %d", i, t.n))
+	}
+	return int(t.z[i])
+}
+
+// MarshalJSON encodes the list as a JSON array of zone indices.
+func (t Targets) MarshalJSON() ([]byte, error) {
+	zs := make([]int32, t.n)
+	copy(zs, t.z[:t.n])
+	return json.Marshal(zs)
+}
+
+// UnmarshalJSON decodes the list from a JSON array of at most MaxTargets
+// zone indices.
+func (t *Targets) UnmarshalJSON(b []byte) error {
+	var zs []int32
+	if err := json.Unmarshal(b, &zs); err != nil {
+		return err
+	}
+	if len(zs) > MaxTargets {
+		return fmt.Errorf("rules: an action names at most %d target zones, got %d", MaxTargets, len(zs))
+	}
+	*t = Targets{n: int8(len(zs))}
+	copy(t.z[:], zs)
+	return nil
+}
+
+// Action is one input to a game: a claim or a draw by one seat, made
+// against the state version the seat last saw and stamped with the time it
+// arrived. Actions are plain data, so a record of them replays a game.
+type Action struct {
+	// Kind is what the action asks for; the zero kind is ActionClaim.
+	Kind ActionKind `json:"kind"`
+	// Seat is the seat acting, 0..players-1.
+	Seat int `json:"seat"`
+	// Symbol is the symbol a claim names; a draw ignores it.
+	Symbol int `json:"symbol"`
+	// Target lists the zones the action points at, where the game needs
+	// them (see Info.Targets); empty otherwise.
+	Target Targets `json:"target"`
+	// Version is the state version the seat saw when it acted. An action
+	// against any other version is refused with CodeTooLate.
+	Version uint64 `json:"version"`
+	// At is when the action arrived, in milliseconds since the game began.
+	// It is the only clock the rules know: lock-outs are measured with it.
+	At int64 `json:"at"`
+}

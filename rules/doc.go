@@ -1,0 +1,111 @@
+// Package rules is the referee of the Dobble game system: the table model
+// every mini-game shares, the checks every action goes through, and one file
+// per mini-game (RULES.md §3, §6). It is pure and deterministic: no clocks,
+// no goroutines, no I/O. The server, bots, simulations, replays and tests
+// all drive the same code.
+//
+// # The model
+//
+// A State is one game in progress. New builds it from a Game (found by name
+// with Lookup), a deck (anything satisfying Cards, such as *deck.Deck) and a
+// Config (players, seed, lock-out, options). The table is a list of zones
+// (Zone): the centre pile, each seat's pile, a face-down stock, grid slots.
+// Every card of the deck lies in exactly one zone, bottom to top, and
+// CheckInvariants verifies it.
+//
+// An Action is one input: a claim (a symbol, the target zones where the game
+// needs them, Info.Targets) or a draw, by one seat. It names the state
+// version the seat saw and carries the time it arrived, At, in milliseconds
+// since the game began. Time enters only that way: the rules never read a
+// clock, so lock-outs are measured with At and a game replays identically.
+// Randomness comes only from a PCG source seeded with Config.Seed and kept
+// in the State, so the same deck, config and actions give the same game.
+//
+// State.Apply either accepts an action, appending the Events it caused
+// (EventClaim, then the cards that moved, EventOver with the Result when
+// the game ends) and bumping the version by one, or refuses it with a
+// *Refusal whose Code says why: CodeNoSeat, CodeMalformed, CodeGameOver,
+// CodeTooLate (the action named an older version: someone was faster),
+// CodeLockedOut, CodeBadTarget, CodeNotAMatch, checked in that order. A
+// refusal never changes the table or the version. A wrong claim
+// (CodeNotAMatch or CodeBadTarget) does record one thing: the seat is
+// locked out until At plus Config.Lockout, and the refusal reports when.
+// State.Check runs the same checks without applying anything.
+//
+// A View is what one seat, or a Spectator, may see: every zone's count and
+// only its face-up cards (Show), the seats' lock-outs and tallies, the
+// standing, and the version to name in the next action. A face-down card is
+// never in a view; State.EventFor likewise blanks a card in an event when
+// it went face down to the viewer. Views, actions, events, results and
+// refusals are plain data with lowerCamel JSON names; enumerations encode
+// as their names ("claim", "move", "tooLate", "top").
+//
+// State.Moves lists the actions a seat could make right now that would be
+// accepted (lock-outs aside): the correct claims a bot chooses from.
+// State.Result gives the scores in the game's unit (Info.Unit), the winners
+// (several on a tie, which a session settles with a duel or Hot Potato),
+// the ranking and the places.
+//
+// A record of a game is its deck, its Config and the actions in arrival
+// order; Replay rebuilds the state from it, and State.Equal compares states.
+// Replaying only the accepted actions rebuilds the table exactly; keep the
+// refused wrong claims too if the lock-outs must be rebuilt as well.
+//
+// # Speed
+//
+// Matches are checked on an Index, the deck flattened into bitsets: Has is
+// one load, Common one AND per 64 symbols. New builds one unless given an
+// *Index, so build it once per deck with NewIndex and share it between
+// games (it is immutable). Apply appends to the event slice it is given, so
+// a caller that passes ev[:0] of a reused buffer allocates nothing per
+// accepted claim; Moves appends the same way. Games allocate only at setup
+// and at the end.
+//
+// # Adding a mini-game
+//
+// A mini-game is one file, rules/NAME.go, plus its test, rules/NAME_test.go;
+// nothing else in the system changes, because the server, bots, simulation
+// and records reach every game through Lookup, Games and the State methods.
+// Follow tower.go:
+//
+//  1. Start with a comment citing the RULES.md section and saying how the
+//     table is laid out (which zone numbers mean what) and what a claim's
+//     targets are.
+//  2. Declare an empty struct type, its Info (canonical name and the
+//     aliases from the issue, Title, Section, DobbleMinPlayers and
+//     DobbleMaxPlayers or the Pancakes range, Unit, HigherWins, Targets,
+//     Draw) and register it: func init() { Register(NAME{}) }. Every point
+//     where the rule sheets disagree is an Option whose Default is the
+//     RULES.md decision; read it with s.Option(i), i being its index in
+//     Info.Options.
+//  3. Implement Game. Setup adds zones with s.addZone(kind, seat, show),
+//     shuffles the deck into one with s.dealAll(zone) and deals with
+//     s.take(from, to); it refuses a deck that is too small with a
+//     *ConfigError whose Field is "cards". Check looks at s.top(zone),
+//     s.count(zone) and s.cards.Has(card, symbol), and returns nil or
+//     refuse(CodeBadTarget or CodeNotAMatch, &a, "what exactly was wrong").
+//     Apply starts with ev = claimed(ev, &a) for a claim, moves cards with
+//     s.move, s.moveStack, s.moveUnder and s.shuffle (each appends its
+//     event), may use s.round and s.seats[i].Tally, and calls
+//     ev = s.finish(ev) when the game ends. Moves appends the correct claims,
+//     usually with s.appendClaims(dst, seat, targets, cardA, cardB). Result
+//     returns Rank(unit, higherWins, scores). Implement Checker if the game
+//     has table rules of its own (pile never empty, grid always full).
+//  4. In NAME_test.go copy tower_test.go: a scenario test that builds a
+//     known table with setTable and plays the RULES.md wording claim by
+//     claim, checking exact events and refusals; a verify function that
+//     checks an accepted action against the real *deck.Deck; then
+//     TestNAMEProperties calling runProperties(t, "NAME", verifyNAME), which
+//     plays random games over many seeds, player counts and deck orders
+//     with streams of right, wrong, late and garbage actions and checks
+//     invariants, refusals, views, termination and replay after every
+//     action; FuzzNAME calling fuzzGame(f, "NAME", verifyNAME); and a
+//     benchmark of complete games with instant perfect play like
+//     BenchmarkTowerGame.
+//
+// The card source need not be a projective plane: Anarchy Pancakes adds one
+// one-topping card per symbol to the order-5 plane by wrapping the deck in
+// a Cards type whose extra cards show a single symbol (engine_test.go has
+// such a wrapper); Index.Common then returns -1 for cards with nothing in
+// common.
+package rules

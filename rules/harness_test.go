@@ -1,0 +1,445 @@
+package rules
+
+// The shared test harness. Every game's test file calls these helpers with
+// the game's name and a verify function that checks, independently of the
+// game's own code, that an accepted action did what RULES.md says:
+//
+//	func TestWellProperties(t *testing.T) { runProperties(t, "well", verifyWell) }
+//	func FuzzWell(f *testing.F)            { fuzzGame(f, "well", verifyWell) }
+//
+// runProperties plays many random games (seeds, player counts, deck orders
+// and subsets) with streams mixing correct claims, wrong symbols, bad
+// targets, stale versions, locked-out seats, absent seats and garbage, and
+// checks after every action: the invariants hold; a refusal leaves the
+// state Equal to before (bar the seat's lock-out for a wrong claim); an
+// accepted action bumps the version and stamps its events; Check agrees with
+// Moves; views hide what they must; the game ends; replaying the same
+// actions gives the same events and an Equal state.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/dobble-dev/dobble/deck"
+)
+
+// verifyFunc checks one accepted action a against the state before it and
+// the events it produced, using the real deck (not the Index) for matches.
+// It returns an error describing what is wrong, or nil.
+type verifyFunc func(before *State, d *deck.Deck, a Action, ev []Event) error
+
+// testDeck is a deck used by the harness, with its prebuilt Index.
+type testDeck struct {
+	name string
+	d    *deck.Deck
+	x    *Index
+}
+
+var (
+	testDecksOnce sync.Once
+	testDecksList []testDeck
+)
+
+// testDecks returns the decks the property tests play with: orders 2, 3, 4,
+// 5 and 7 whole, the classic 55-card deck, and subsets of each.
+func testDecks(t testing.TB) []testDeck {
+	testDecksOnce.Do(func() {
+		add := func(q, n int) {
+			d, err := deck.New(q, n)
+			if err != nil {
+				panic(err)
+			}
+			x, err := NewIndex(d)
+			if err != nil {
+				panic(err)
+			}
+			testDecksList = append(testDecksList, testDeck{fmt.Sprintf("order%d/%dcards", q, d.Len()), d, x})
+		}
+		for _, q := range []int{2, 3, 4, 5, 7} {
+			n := q*q + q + 1
+			add(q, 0)
+			add(q, n/2+1)
+			add(q, min(n, 10))
+		}
+		add(7, 55)
+	})
+	return testDecksList
+}
+
+// clock is a test's idea of time: it only moves forward.
+type clock struct{ now int64 }
+
+func (c *clock) tick(r *rand.Rand) int64 {
+	c.now += int64(r.IntN(400))
+	return c.now
+}
+
+// randomAction returns one action for s: most of the time a correct claim
+// from Moves, otherwise a wrong symbol, a stale or future version, a bad or
+// missing target, an absent seat, a draw, or plain garbage.
+func randomAction(s *State, r *rand.Rand, at int64, buf []Action) Action {
+	p := s.Players()
+	seat := r.IntN(p)
+	a := Action{Seat: seat, Version: s.Version(), At: at, Symbol: r.IntN(s.Cards().Symbols())}
+	if t := s.info.Targets; t > 0 {
+		zs := make([]int, t)
+		for i := range zs {
+			zs[i] = r.IntN(s.Zones())
+		}
+		a.Target = To(zs...)
+	}
+	switch k := r.IntN(20); {
+	case k < 9:
+		if moves := s.Moves(seat, buf[:0]); len(moves) > 0 {
+			m := moves[r.IntN(len(moves))]
+			m.At = at
+			return m
+		}
+	case k < 12:
+		// A random symbol and target as set above: usually wrong.
+	case k == 12:
+		a.Version = uint64(r.IntN(int(s.Version()) + 1)) // usually stale
+	case k == 13:
+		a.Version = s.Version() + 1 + uint64(r.IntN(3))
+	case k == 14:
+		a.Seat = []int{-1, p, p + 1, -100}[r.IntN(4)]
+	case k == 15:
+		a.Kind = ActionDraw
+	case k == 16:
+		a.Kind = ActionKind(2 + r.IntN(250))
+	case k == 17:
+		a.Symbol = []int{-1, s.Cards().Symbols(), 1 << 40}[r.IntN(3)]
+	case k == 18:
+		zs := make([]int, r.IntN(MaxTargets+1))
+		for i := range zs {
+			zs[i] = r.IntN(s.Zones()+4) - 2
+		}
+		a.Target = To(zs...)
+	default:
+		a.At = -1 - int64(r.IntN(5))
+	}
+	return a
+}
+
+// stepper applies actions to a state and checks every generic property
+// after each one, failing t at the first violation.
+type stepper struct {
+	t       testing.TB
+	s       *State
+	d       *deck.Deck
+	verify  verifyFunc
+	actions []Action
+	events  []Event
+	buf     []Action
+}
+
+// apply applies a and checks the properties; it reports whether a was
+// accepted.
+func (st *stepper) apply(a Action) bool {
+	t, s := st.t, st.s
+	t.Helper()
+	before := s.Clone()
+	checkErr := s.Check(a)
+	inMoves := false
+	if a.Seat >= 0 && a.Seat < s.Players() {
+		inMoves = slices.ContainsFunc(s.Moves(a.Seat, st.buf[:0]), func(m Action) bool {
+			return m.Kind == a.Kind && m.Version == a.Version && m.Target == a.Target &&
+				(m.Symbol == a.Symbol || a.Kind == ActionDraw) // a draw names no symbol
+		})
+	}
+	n := len(st.events)
+	var err error
+	st.events, err = s.Apply(a, st.events)
+	st.actions = append(st.actions, a)
+	if (err == nil) != (checkErr == nil) {
+		t.Fatalf("action %+v: Check said %v, Apply said %v", a, checkErr, err)
+	}
+	if err == nil && !inMoves {
+		t.Fatalf("accepted action %+v is not among the seat's Moves", a)
+	}
+	if err != nil {
+		var r *Refusal
+		if !errors.As(err, &r) {
+			t.Fatalf("action %+v: error %v is not a *Refusal", a, err)
+		}
+		if r.Error() == "" || r.Reason() == "" || r.Code.String() == "" {
+			t.Fatalf("refusal without a reason: %#v", r)
+		}
+		if inMoves && !before.Locked(a.Seat, a.At) && a.At >= 0 {
+			t.Fatalf("claim %+v is in Moves but was refused: %v", a, err)
+		}
+		if len(st.events) != n {
+			t.Fatalf("refused action %+v appended events", a)
+		}
+		want := before
+		if r.Code.Wrong() && r.LockedUntil > 0 {
+			want = before.Clone()
+			want.seats[a.Seat].LockedUntil = r.LockedUntil
+		} else if r.LockedUntil != 0 && r.Code != CodeLockedOut {
+			t.Fatalf("refusal %v reports a lock-out", r)
+		}
+		if !s.Equal(want) {
+			t.Fatalf("refused action %+v (%v) changed the state", a, err)
+		}
+		return false
+	}
+	if s.Version() != before.Version()+1 {
+		t.Fatalf("accepted action %+v: version %d -> %d", a, before.Version(), s.Version())
+	}
+	ev := st.events[n:]
+	if len(ev) == 0 {
+		t.Fatalf("accepted action %+v produced no events", a)
+	}
+	for _, e := range ev {
+		if e.Version != s.Version() {
+			t.Fatalf("event %+v not stamped with version %d", e, s.Version())
+		}
+		if e.Kind == EventOver && (!s.Over() || e.Result == nil) {
+			t.Fatalf("over event %+v but Over()=%v", e, s.Over())
+		}
+	}
+	if a.Kind == ActionClaim && (ev[0].Kind != EventClaim || ev[0].Seat != a.Seat || ev[0].Symbol != a.Symbol || ev[0].Target != a.Target) {
+		t.Fatalf("claim %+v: first event %+v is not its EventClaim", a, ev[0])
+	}
+	if s.Over() != (ev[len(ev)-1].Kind == EventOver) {
+		t.Fatalf("game over=%v but the last event is %v", s.Over(), ev[len(ev)-1].Kind)
+	}
+	if err := CheckInvariants(s); err != nil {
+		t.Fatalf("after %+v: %v", a, err)
+	}
+	if err := st.verify(before, st.d, a, ev); err != nil {
+		t.Fatalf("accepted %+v, events %+v: %v", a, ev, err)
+	}
+	checkViews(t, s)
+	return true
+}
+
+// checkViews checks every seat's and the spectator's view against the
+// table: counts right, hidden cards absent, visible ones right, the whole
+// view JSON-encodable.
+func checkViews(t testing.TB, s *State) {
+	t.Helper()
+	for seat := -1; seat < s.Players(); seat++ {
+		v := s.View(seat)
+		if v.Version != s.Version() || v.Over != s.Over() || len(v.Zones) != s.Zones() || v.Seat != seat {
+			t.Fatalf("view for seat %d: header %+v disagrees with the state", seat, v)
+		}
+		for zi, zv := range v.Zones {
+			z := s.Zone(zi)
+			var want []int
+			all := z.AppendCards(nil)
+			switch {
+			case z.Show == ShowAll:
+				want = all
+			case len(all) > 0 && (z.Show == ShowTop || (z.Show == ShowOwnerTop && seat >= 0 && z.Seat == seat)):
+				want = all[len(all)-1:]
+			}
+			got := make([]int, 0, len(zv.Cards))
+			for _, c := range zv.Cards {
+				got = append(got, c.Card)
+				if !slices.Equal(c.Symbols, s.Cards().AppendCard(nil, c.Card)) {
+					t.Fatalf("view for seat %d: card %d shows the wrong symbols", seat, c.Card)
+				}
+			}
+			if zv.Count != z.Len() || !slices.Equal(got, want) {
+				t.Fatalf("view for seat %d, zone %d (%s, %v): count %d cards %v, want count %d cards %v",
+					seat, zi, z.Kind, z.Show, zv.Count, got, z.Len(), want)
+			}
+		}
+	}
+	if _, err := json.Marshal(s.View(Spectator)); err != nil {
+		t.Fatalf("view does not encode: %v", err)
+	}
+}
+
+// playRandom plays one random game of g to its end and returns the stepper
+// holding the final state, the actions and the events.
+func playRandom(t testing.TB, g Game, td testDeck, cfg Config, r *rand.Rand, verify verifyFunc) *stepper {
+	t.Helper()
+	s, err := New(g, td.x, cfg)
+	if err != nil {
+		t.Fatalf("%s %+v: %v", td.name, cfg, err)
+	}
+	if err := CheckInvariants(s); err != nil {
+		t.Fatalf("after setup: %v", err)
+	}
+	checkViews(t, s)
+	st := &stepper{t: t, s: s, d: td.d, verify: verify}
+	var c clock
+	limit := 200 * (td.d.Len() + 10)
+	for i := 0; !s.Over(); i++ {
+		if i > limit {
+			t.Fatalf("%s %+v: game did not end after %d actions", td.name, cfg, i)
+		}
+		st.apply(randomAction(s, r, c.tick(r), st.buf))
+	}
+	// Once over, everything is refused as game over (or earlier checks).
+	for i := 0; i < 20; i++ {
+		a := randomAction(s, r, c.tick(r), st.buf)
+		if st.apply(a) {
+			t.Fatalf("action %+v accepted after the game ended", a)
+		}
+	}
+	last := Action{Seat: 0, Version: s.Version(), Target: To(make([]int, s.info.Targets)...)}
+	if !errors.Is(s.Check(last), ErrGameOver) {
+		t.Fatalf("claim after the end not refused as game over")
+	}
+	return st
+}
+
+// checkReplay replays st's actions from scratch and compares the final
+// state and the events with the original game.
+func checkReplay(t testing.TB, g Game, td testDeck, cfg Config, st *stepper) {
+	t.Helper()
+	s2, ev2, _, err := Replay(g, td.x, cfg, st.actions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s2.Equal(st.s) {
+		t.Fatalf("%s %+v: replay reached a different state", td.name, cfg)
+	}
+	if !reflect.DeepEqual(ev2, st.events) {
+		t.Fatalf("%s %+v: replay produced different events", td.name, cfg)
+	}
+}
+
+// runProperties plays many random games of the registered game name over
+// the test decks and every allowed player count the deck can seat.
+func runProperties(t *testing.T, name string, verify verifyFunc) {
+	g, err := Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runPropertiesOf(t, g, nil, verify)
+}
+
+// runPropertiesOf is runProperties for a game value, registered or not,
+// played with the given options.
+func runPropertiesOf(t *testing.T, g Game, options map[string]string, verify verifyFunc) {
+	info := g.Info()
+	games := 0
+	rounds := 3
+	if testing.Short() {
+		rounds = 1
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, td := range testDecks(t) {
+		for p := info.MinPlayers; p <= info.MaxPlayers; p++ {
+			for k := 0; k < rounds; k++ {
+				cfg := Config{Players: p, Seed: r.Uint64(), Options: options}
+				if r.IntN(3) == 0 {
+					cfg.Lockout = NoLockout
+				}
+				if _, err := New(g, td.x, cfg); err != nil {
+					var ce *ConfigError
+					if !errors.As(err, &ce) || ce.Field != "cards" {
+						t.Fatalf("%s %+v: %v", td.name, cfg, err)
+					}
+					break // too few cards for p players
+				}
+				st := playRandom(t, g, td, cfg, r, verify)
+				if k == 0 {
+					checkReplay(t, g, td, cfg, st)
+				}
+				games++
+			}
+		}
+	}
+	if games < 20 {
+		t.Fatalf("only %d games played", games)
+	}
+}
+
+// fuzzGame fuzzes the registered game name: the bytes choose the deck, the
+// players and the seed, then encode a stream of actions, half of them
+// garbage. Nothing may panic and the invariants must hold throughout.
+func fuzzGame(f *testing.F, name string, verify verifyFunc) {
+	g, err := Lookup(name)
+	if err != nil {
+		f.Fatal(err)
+	}
+	fuzzGameOf(f, g, verify)
+}
+
+// fuzzGameOf is fuzzGame for a game value, registered or not.
+func fuzzGameOf(f *testing.F, g Game, verify verifyFunc) {
+	f.Add([]byte{0, 2, 1, 0, 0, 0, 0, 0, 0})
+	f.Add([]byte{15, 4, 7, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16})
+	f.Add([]byte{3, 8, 200, 255, 255, 0, 1, 128, 64, 32, 16, 8, 4, 2, 1})
+	f.Add([]byte("the tower of babel, claimed and refused, late and early"))
+	info := g.Info()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 3 {
+			return
+		}
+		decks := testDecks(t)
+		td := decks[int(data[0])%len(decks)]
+		p := info.MinPlayers + int(data[1])%(info.MaxPlayers-info.MinPlayers+1)
+		cfg := Config{Players: p, Seed: uint64(data[2])}
+		s, err := New(g, td.x, cfg)
+		if err != nil {
+			return
+		}
+		st := &stepper{t: t, s: s, d: td.d, verify: verify}
+		var at int64
+		data = data[3:]
+		for len(data) >= 4 && len(st.actions) < 500 {
+			op, b1, b2, b3 := data[0], data[1], data[2], data[3]
+			data = data[4:]
+			at += int64(b3) * 8
+			if op&1 == 0 {
+				// A correct claim, when the chosen seat has one.
+				seat := int(b1) % p
+				if moves := s.Moves(seat, st.buf[:0]); len(moves) > 0 {
+					m := moves[int(b2)%len(moves)]
+					m.At = at
+					st.apply(m)
+					continue
+				}
+			}
+			a := Action{
+				Kind:    ActionKind(op >> 6),
+				Seat:    int(int8(b1)) % (p + 2),
+				Symbol:  int(b2) - 2,
+				Version: s.Version() - uint64(op>>1&3) + uint64(op>>3&1),
+				At:      at - int64(op>>4&1),
+			}
+			if n := int(op>>5&1) + info.Targets; n > 0 && n <= MaxTargets {
+				zs := make([]int, n)
+				for i := range zs {
+					zs[i] = (int(b2) + i*int(b1)) % (s.Zones() + 1)
+				}
+				a.Target = To(zs...)
+			}
+			st.apply(a)
+		}
+		if err := CheckInvariants(s); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// setTable rearranges s's zones to hold exactly the given cards (bottom
+// first), for scenario tests that need a known table.
+func setTable(t testing.TB, s *State, zones ...[]int) {
+	t.Helper()
+	if len(zones) != s.Zones() {
+		t.Fatalf("setTable: %d zones given, the table has %d", len(zones), s.Zones())
+	}
+	for i, cards := range zones {
+		c := s.zones[i].cards[:0]
+		for _, x := range cards {
+			c = append(c, int32(x))
+		}
+		s.zones[i].cards = c
+	}
+	if err := CheckInvariants(s); err != nil {
+		t.Fatalf("setTable: %v", err)
+	}
+}

@@ -1,0 +1,392 @@
+package rules
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+	"strings"
+)
+
+// NoSeat marks a zone that belongs to no seat and an event no seat caused.
+const NoSeat = -1
+
+// Spectator is the seat to pass to View and EventFor for someone watching
+// without playing: they see what every seat sees and nothing private.
+const Spectator = -1
+
+// Lock-out settings for Config.Lockout, in milliseconds.
+const (
+	// DefaultLockout is the lock-out after a wrong claim when Config.Lockout
+	// is 0.
+	DefaultLockout = 1000
+	// NoLockout turns lock-outs off.
+	NoLockout = -1
+)
+
+// Config is everything that, with the deck, determines a game: the number of
+// players, the random seed, the lock-out after a wrong claim and the game's
+// options. The zero values of Lockout and Options mean the defaults.
+type Config struct {
+	// Players is the number of seats, numbered 0..Players-1.
+	Players int `json:"players"`
+	// Seed seeds the only random source of the game: same deck, config and
+	// actions give the same game.
+	Seed uint64 `json:"seed"`
+	// Lockout is how long, in milliseconds of Action.At, a seat may not
+	// claim after a wrong claim: 0 means DefaultLockout, NoLockout none.
+	Lockout int64 `json:"lockout,omitzero"`
+	// Options sets the game's options (Info.Options) by name; an option
+	// not set takes its default.
+	Options map[string]string `json:"options,omitempty"`
+}
+
+// Seat is the per-seat state the engine keeps besides cards.
+type Seat struct {
+	// LockedUntil is the time (milliseconds since the game began) until
+	// which the seat may not act after a wrong claim; 0 if never locked.
+	LockedUntil int64 `json:"lockedUntil"`
+	// Tally is the game's own per-seat counter, such as butter pats in
+	// Anarchy Pancakes or rounds lost in Hot Potato; the Tower leaves it 0.
+	Tally int `json:"tally"`
+}
+
+// seedStream is the PCG stream constant mixed with Config.Seed; changing it
+// changes every game, so it is fixed forever.
+const seedStream = 0x9e3779b97f4a7c15
+
+// State is one game in progress: the table (zones of cards), the seats, the
+// version, the seeded random source and the game's rules. It changes only
+// through Apply, is not safe for concurrent use, and can be copied with
+// Clone. Everything about it is deterministic: New with the same game, deck
+// and config, then Apply with the same actions, gives Equal states and the
+// same events.
+type State struct {
+	game    Game
+	info    Info
+	cards   *Index
+	cfg     Config
+	lockout int64 // resolved: 0 means none
+	opts    []int // option values in Info.Options order
+	rng     rand.PCG
+	version uint64
+	over    bool
+	round   int
+	seats   []Seat
+	zones   []Zone
+	arena   []int32 // spare capacity carved into new zones
+}
+
+// New sets up a game of g with cards and cfg: it checks the player count,
+// the lock-out and the options against g's Info, flattens cards into an
+// Index (pass an *Index to skip that), seeds the random source with
+// cfg.Seed and lets g lay out the table. The state starts at version 0. A
+// configuration g does not accept yields a *ConfigError naming what is
+// accepted.
+func New(g Game, cards Cards, cfg Config) (*State, error) {
+	info := g.Info()
+	bad := func(field, format string, args ...any) error {
+		return &ConfigError{Game: info.Name, Field: field, Reason: fmt.Sprintf(format, args...)}
+	}
+	if cfg.Players < info.MinPlayers || cfg.Players > info.MaxPlayers {
+		return nil, bad("players", "%d players; %s takes %d to %d", cfg.Players, info.Name, info.MinPlayers, info.MaxPlayers)
+	}
+	lockout := cfg.Lockout
+	switch {
+	case lockout == 0:
+		lockout = DefaultLockout
+	case lockout == NoLockout:
+		lockout = 0
+	case lockout < 0:
+		return nil, bad("lockout", "%d ms; use a positive number of milliseconds, 0 for the default (%d) or %d for none",
+			lockout, DefaultLockout, NoLockout)
+	}
+	opts := make([]int, len(info.Options))
+	for i := range info.Options {
+		opts[i], _ = info.Options[i].parse(info.Options[i].Default)
+	}
+	for _, name := range slices.Sorted(maps.Keys(cfg.Options)) {
+		i := slices.IndexFunc(info.Options, func(o Option) bool { return o.Name == name })
+		if i < 0 {
+			if len(info.Options) == 0 {
+				return nil, bad("options", "unknown option %q; %s takes no options", name, info.Name)
+			}
+			var names []string
+			for _, o := range info.Options {
+				names = append(names, o.Name)
+			}
+			return nil, bad("options", "unknown option %q; %s takes %s", name, info.Name, strings.Join(names, ", "))
+		}
+		v, err := info.Options[i].parse(cfg.Options[name])
+		if err != nil {
+			return nil, bad(name, "%v", err)
+		}
+		opts[i] = v
+	}
+	idx, err := NewIndex(cards)
+	if err != nil {
+		return nil, bad("cards", "%v", err)
+	}
+	cfg.Options = maps.Clone(cfg.Options)
+	s := &State{
+		game: g, info: info, cards: idx, cfg: cfg, lockout: lockout, opts: opts,
+		seats: make([]Seat, cfg.Players),
+		zones: make([]Zone, 0, 2*cfg.Players+4),
+		arena: make([]int32, 0, (cfg.Players+2)*idx.Len()),
+	}
+	s.rng.Seed(cfg.Seed, seedStream)
+	if err := g.Setup(s); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Game returns the game being played.
+func (s *State) Game() Game { return s.game }
+
+// Info returns the game's description.
+func (s *State) Info() Info { return s.info }
+
+// Config returns the configuration the game was set up with, as given (a
+// Lockout of 0 stays 0, meaning the default).
+func (s *State) Config() Config {
+	c := s.cfg
+	c.Options = maps.Clone(c.Options)
+	return c
+}
+
+// Cards returns the deck being played, as an Index.
+func (s *State) Cards() *Index { return s.cards }
+
+// Players returns the number of seats.
+func (s *State) Players() int { return len(s.seats) }
+
+// Version returns the state version: 0 after setup, plus one for every
+// accepted action. Views carry it and actions must name it.
+func (s *State) Version() uint64 { return s.version }
+
+// Over reports whether the game has ended.
+func (s *State) Over() bool { return s.over }
+
+// Round returns the current round of a game played in rounds, counted from
+// 1; it is 0 in games without rounds.
+func (s *State) Round() int { return s.round }
+
+// Seat returns the engine state of seat i.
+func (s *State) Seat(i int) Seat { return s.seats[i] }
+
+// Option returns the value of the game's i-th option (Info.Options[i]): the
+// index of the chosen choice, or the integer.
+func (s *State) Option(i int) int { return s.opts[i] }
+
+// Locked reports whether seat may not act at time at because of a wrong
+// claim.
+func (s *State) Locked(seat int, at int64) bool { return at < s.seats[seat].LockedUntil }
+
+// Check reports whether action a would be accepted now, without changing
+// anything: nil, or the *Refusal that Apply would return. The checks run in
+// the order of the Code constants.
+func (s *State) Check(a Action) error {
+	if r := s.check(&a); r != nil {
+		return r
+	}
+	return nil
+}
+
+// check is Check without the conversion to error, so callers keep the
+// concrete type.
+func (s *State) check(a *Action) *Refusal {
+	if uint(a.Seat) >= uint(len(s.seats)) {
+		return refuse(CodeNoSeat, a, "")
+	}
+	switch a.Kind {
+	case ActionClaim:
+		if uint(a.Symbol) >= uint(s.cards.symbols) {
+			return refuse(CodeMalformed, a, fmt.Sprintf("symbol %d is not in this deck (0..%d)", a.Symbol, s.cards.symbols-1))
+		}
+		if int(a.Target.n) != s.info.Targets {
+			return refuse(CodeMalformed, a, fmt.Sprintf("a %s claim names %d target zones, not %d", s.info.Name, s.info.Targets, a.Target.n))
+		}
+		for _, z := range a.Target.z[:a.Target.n] {
+			if uint(z) >= uint(len(s.zones)) {
+				return refuse(CodeMalformed, a, fmt.Sprintf("zone %d does not exist", z))
+			}
+		}
+	case ActionDraw:
+		if !s.info.Draw {
+			return refuse(CodeMalformed, a, s.info.Name+" has no draw action")
+		}
+		if a.Target.n != 0 {
+			return refuse(CodeMalformed, a, "a draw names no target")
+		}
+	default:
+		return refuse(CodeMalformed, a, fmt.Sprintf("unknown action kind %d", a.Kind))
+	}
+	if a.At < 0 {
+		return refuse(CodeMalformed, a, "the action's time is negative")
+	}
+	if a.Version > s.version {
+		return refuse(CodeMalformed, a, fmt.Sprintf("version %d is from the future (the table is at %d)", a.Version, s.version))
+	}
+	if s.over {
+		return refuse(CodeGameOver, a, "")
+	}
+	if a.Version != s.version {
+		r := refuse(CodeTooLate, a, "")
+		r.Current = s.version
+		return r
+	}
+	if until := s.seats[a.Seat].LockedUntil; a.At < until {
+		r := refuse(CodeLockedOut, a, "")
+		r.LockedUntil = until
+		return r
+	}
+	if r := s.game.Check(s, *a); r != nil {
+		r.Current = s.version
+		return r
+	}
+	return nil
+}
+
+// Apply carries out action a if the game allows it now. It appends the
+// events to ev (pass a reused buffer, ev[:0], to avoid allocating), bumps the
+// version and stamps the new events with it, and returns the extended ev. A
+// refused action returns ev unchanged and a *Refusal; it leaves the table
+// and the version as they were, except that a wrong claim (Code.Wrong) sets
+// the seat's lock-out to a.At plus the configured lock-out, reported in the
+// refusal's LockedUntil. A record that must rebuild lock-outs exactly keeps
+// those refused actions too; replaying only accepted actions rebuilds the
+// table exactly.
+func (s *State) Apply(a Action, ev []Event) ([]Event, error) {
+	if r := s.check(&a); r != nil {
+		if r.Code.Wrong() && s.lockout > 0 {
+			r.LockedUntil = a.At + s.lockout
+			if r.LockedUntil < a.At { // overflow: locked for good
+				r.LockedUntil = math.MaxInt64
+			}
+			s.seats[a.Seat].LockedUntil = r.LockedUntil
+		}
+		return ev, r
+	}
+	n := len(ev)
+	ev = s.game.Apply(s, a, ev)
+	s.version++
+	for i := n; i < len(ev); i++ {
+		ev[i].Version = s.version
+	}
+	return ev, nil
+}
+
+// Moves appends to dst every action seat could make now that would be
+// accepted, apart from lock-outs (which depend on the time the action
+// arrives), and returns the extended slice: the correct claims a bot picks
+// from. It appends nothing when the game is over or the seat does not exist.
+func (s *State) Moves(seat int, dst []Action) []Action {
+	if s.over || uint(seat) >= uint(len(s.seats)) {
+		return dst
+	}
+	return s.game.Moves(s, seat, dst)
+}
+
+// Result returns the scores and winners: the standing so far while the game
+// runs, the outcome once it is over.
+func (s *State) Result() *Result { return s.game.Result(s) }
+
+// Clone returns a deep copy of s that evolves independently, including the
+// random source: the copy and the original, given the same actions, do the
+// same things.
+func (s *State) Clone() *State {
+	c := *s
+	c.cfg.Options = maps.Clone(s.cfg.Options)
+	c.opts = slices.Clone(s.opts)
+	c.seats = slices.Clone(s.seats)
+	c.zones = slices.Clone(s.zones)
+	n := s.cards.Len()
+	c.arena = make([]int32, 0, (len(s.zones)+1)*n)
+	for i := range c.zones {
+		c.zones[i].cards = append(c.carve(), s.zones[i].cards...)
+	}
+	return &c
+}
+
+// Equal reports whether s and o are the same game in the same position: same
+// game, deck, config, version, round, seats, random-source state and the
+// same cards in the same order in the same zones.
+func (s *State) Equal(o *State) bool {
+	if s.game != o.game || s.cards != o.cards || s.version != o.version || s.over != o.over ||
+		s.round != o.round || s.lockout != o.lockout || s.rng != o.rng ||
+		s.cfg.Players != o.cfg.Players || s.cfg.Seed != o.cfg.Seed || s.cfg.Lockout != o.cfg.Lockout ||
+		!maps.Equal(s.cfg.Options, o.cfg.Options) || !slices.Equal(s.opts, o.opts) ||
+		!slices.Equal(s.seats, o.seats) || len(s.zones) != len(o.zones) {
+		return false
+	}
+	for i := range s.zones {
+		a, b := &s.zones[i], &o.zones[i]
+		if a.Kind != b.Kind || a.Seat != b.Seat || a.Show != b.Show || !slices.Equal(a.cards, b.cards) {
+			return false
+		}
+	}
+	return true
+}
+
+// Replay sets up a game of g with cards and cfg and applies actions in
+// order, as a record lists them. Refused actions are refused again exactly
+// as the first time (and so set the same lock-outs); they are counted, not
+// returned as errors. It returns the final state, the events of the
+// accepted actions and the number of refused ones; the error is New's.
+func Replay(g Game, cards Cards, cfg Config, actions []Action) (*State, []Event, int, error) {
+	s, err := New(g, cards, cfg)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	var ev []Event
+	refused := 0
+	for _, a := range actions {
+		if ev, err = s.Apply(a, ev); err != nil {
+			refused++
+		}
+	}
+	return s, ev, refused, nil
+}
+
+// finish ends the game: it marks the state over and appends the EventOver
+// carrying the result. Games call it from Apply.
+func (s *State) finish(ev []Event) []Event {
+	s.over = true
+	return append(ev, Event{Kind: EventOver, Seat: NoSeat, Symbol: -1, Card: -1, From: -1, To: -1, Result: s.game.Result(s)})
+}
+
+// claimed appends the EventClaim that opens the events of accepted claim a.
+func claimed(ev []Event, a *Action) []Event {
+	return append(ev, Event{Kind: EventClaim, Seat: a.Seat, Symbol: a.Symbol, Target: a.Target, Card: -1, From: -1, To: -1})
+}
+
+// appendClaims appends to dst one claim by seat, with target t, per symbol
+// shared by cards i and j, made against the current version.
+func (s *State) appendClaims(dst []Action, seat int, t Targets, i, j int) []Action {
+	x := s.cards
+	a := x.bits[i*x.words : (i+1)*x.words]
+	b := x.bits[j*x.words : (j+1)*x.words]
+	for w := range a {
+		for m := a[w] & b[w]; m != 0; m &= m - 1 {
+			dst = append(dst, Action{Kind: ActionClaim, Seat: seat, Symbol: w<<6 + bits.TrailingZeros64(m), Target: t, Version: s.version})
+		}
+	}
+	return dst
+}
+
+// intN returns a uniform random integer in 0..n-1 from the state's source
+// (n > 0), by Lemire's multiply-and-reject method, so that the sequence
+// depends only on the seed.
+func (s *State) intN(n int) int {
+	hi, lo := bits.Mul64(s.rng.Uint64(), uint64(n))
+	if lo < uint64(n) {
+		thresh := -uint64(n) % uint64(n)
+		for lo < thresh {
+			hi, lo = bits.Mul64(s.rng.Uint64(), uint64(n))
+		}
+	}
+	return int(hi)
+}

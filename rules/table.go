@@ -1,0 +1,212 @@
+package rules
+
+import "fmt"
+
+// ZoneKind names what a zone is on the table. It is a string so that a game
+// can add its own kinds ("grid", "stack", "ring") in its own file; the
+// common ones are below.
+type ZoneKind string
+
+// The zone kinds most games use.
+const (
+	// ZoneStock is a face-down draw pile.
+	ZoneStock ZoneKind = "stock"
+	// ZoneCentre is a face-up card or pile in the middle of the table.
+	ZoneCentre ZoneKind = "centre"
+	// ZonePile is a seat's own pile, whose top card the seat plays with.
+	ZonePile ZoneKind = "pile"
+	// ZoneWon holds the cards a seat has won and no longer plays with.
+	ZoneWon ZoneKind = "won"
+	// ZoneAside holds cards out of play for now (later rounds).
+	ZoneAside ZoneKind = "aside"
+)
+
+// Show says who may see which cards of a zone. Its JSON form is its name.
+type Show uint8
+
+// The visibilities. Hidden cards are never sent to anyone: views give only
+// their count.
+const (
+	// ShowHidden: every card is face down; only the count is visible.
+	ShowHidden Show = iota
+	// ShowTop: the top card is face up for everyone; the rest are covered.
+	ShowTop
+	// ShowAll: every card is face up for everyone (laid out side by side).
+	ShowAll
+	// ShowOwnerTop: the top card is seen by the zone's seat only, like a
+	// hand held up.
+	ShowOwnerTop
+)
+
+var showNames = []string{ShowHidden: "hidden", ShowTop: "top", ShowAll: "all", ShowOwnerTop: "ownerTop"}
+
+// String returns the name of the visibility, e.g. "top".
+func (v Show) String() string { return enumText(showNames, int(v), "Show") }
+
+// MarshalText encodes the visibility as its name.
+func (v Show) MarshalText() ([]byte, error) { return enumMarshal(showNames, int(v), "Show") }
+
+// UnmarshalText decodes a visibility from its name.
+func (v *Show) UnmarshalText(b []byte) error {
+	x, err := enumParse(showNames, b, "visibility")
+	*v = Show(x)
+	return err
+}
+
+// visibleTop reports whether seat sees the top card of a zone showing v
+// owned by owner.
+func (v Show) visibleTop(owner, seat int) bool {
+	return v == ShowTop || v == ShowAll || (v == ShowOwnerTop && seat >= 0 && owner == seat)
+}
+
+// Zone is one place on the table where cards lie: a pile, a centre card, a
+// grid slot. Its cards are ordered bottom to top. Every card of the deck is
+// in exactly one zone at all times (CheckInvariants). Zones are numbered in
+// the order the game added them, and actions and events refer to them by
+// that number.
+type Zone struct {
+	// Kind says what the zone is.
+	Kind ZoneKind `json:"kind"`
+	// Seat is the seat the zone belongs to, or NoSeat.
+	Seat int `json:"seat"`
+	// Show says who sees which of its cards.
+	Show Show `json:"show"`
+
+	cards []int32 // bottom first; capacity = deck size, so appends never move it
+}
+
+// Len returns the number of cards in the zone.
+func (z Zone) Len() int { return len(z.cards) }
+
+// Top returns the top card, or -1 if the zone is empty.
+func (z Zone) Top() int {
+	if len(z.cards) == 0 {
+		return -1
+	}
+	return int(z.cards[len(z.cards)-1])
+}
+
+// AppendCards appends the zone's cards, bottom first, to dst and returns the
+// extended slice. It shows face-down cards too: it is for the referee and
+// tests, never for building what a player sees (use View).
+func (z Zone) AppendCards(dst []int) []int {
+	for _, c := range z.cards {
+		dst = append(dst, int(c))
+	}
+	return dst
+}
+
+// Zones returns the number of zones on the table.
+func (s *State) Zones() int { return len(s.zones) }
+
+// Zone returns zone z, 0 <= z < Zones(). The copy shares the cards, which
+// it only lets you read.
+func (s *State) Zone(z int) Zone { return s.zones[z] }
+
+// carve returns an empty slice with room for the whole deck, cut from the
+// state's arena so that a table's zones take few allocations.
+func (s *State) carve() []int32 {
+	n := s.cards.Len()
+	if cap(s.arena)-len(s.arena) < n {
+		s.arena = make([]int32, 0, 4*n)
+	}
+	start := len(s.arena)
+	s.arena = s.arena[:start+n]
+	return s.arena[start : start : start+n]
+}
+
+// addZone adds an empty zone and returns its number. Games call it from
+// Setup (or later, for zones that appear during play).
+func (s *State) addZone(kind ZoneKind, seat int, show Show) int {
+	s.zones = append(s.zones, Zone{Kind: kind, Seat: seat, Show: show, cards: s.carve()})
+	return len(s.zones) - 1
+}
+
+// dealAll puts every card of the deck into zone z, shuffled with the
+// state's random source. Setup calls it once, into an empty table.
+func (s *State) dealAll(z int) {
+	c := s.zones[z].cards[:0]
+	for i := 0; i < s.cards.Len(); i++ {
+		c = append(c, int32(i))
+	}
+	s.zones[z].cards = c
+	s.shuffleCards(c)
+}
+
+// shuffleCards shuffles c in place (Fisher–Yates) with the state's source.
+func (s *State) shuffleCards(c []int32) {
+	for i := len(c) - 1; i > 0; i-- {
+		j := s.intN(i + 1)
+		c[i], c[j] = c[j], c[i]
+	}
+}
+
+// top returns the top card of zone z, or -1 if it is empty.
+func (s *State) top(z int) int {
+	c := s.zones[z].cards
+	if len(c) == 0 {
+		return -1
+	}
+	return int(c[len(c)-1])
+}
+
+// count returns the number of cards in zone z.
+func (s *State) count(z int) int { return len(s.zones[z].cards) }
+
+// take moves the top card of zone from onto zone to and returns it; from
+// must not be empty. It records no event: Setup deals with it, Apply uses
+// move.
+func (s *State) take(from, to int) int {
+	f := s.zones[from].cards
+	if len(f) == 0 {
+		panic(fmt.Sprintf("rules: %s: take from empty zone %d", s.info.Name, from))
+	}
+	c := f[len(f)-1]
+	s.zones[from].cards = f[:len(f)-1]
+	s.zones[to].cards = append(s.zones[to].cards, c)
+	return int(c)
+}
+
+// move moves the top card of zone from onto zone to for seat and appends
+// the EventMove; from must not be empty.
+func (s *State) move(ev []Event, seat, from, to int) []Event {
+	c := s.take(from, to)
+	return append(ev, Event{Kind: EventMove, Seat: seat, Symbol: -1, Card: c, Count: 1, From: from, To: to})
+}
+
+// moveStack moves every card of zone from, order kept, onto zone to for
+// seat and appends the EventMove; from must not be empty and differ from
+// to.
+func (s *State) moveStack(ev []Event, seat, from, to int) []Event {
+	f := s.zones[from].cards
+	if len(f) == 0 || from == to {
+		panic(fmt.Sprintf("rules: %s: moveStack from zone %d (%d cards) to zone %d", s.info.Name, from, len(f), to))
+	}
+	s.zones[to].cards = append(s.zones[to].cards, f...)
+	s.zones[from].cards = f[:0]
+	return append(ev, Event{Kind: EventMove, Seat: seat, Symbol: -1, Card: int(f[len(f)-1]), Count: len(f), From: from, To: to})
+}
+
+// moveUnder moves the top card of zone from to the bottom of zone to for
+// seat and appends the EventMove with Under set; from must not be empty
+// and differ from to.
+func (s *State) moveUnder(ev []Event, seat, from, to int) []Event {
+	f := s.zones[from].cards
+	if len(f) == 0 || from == to {
+		panic(fmt.Sprintf("rules: %s: moveUnder from zone %d (%d cards) to zone %d", s.info.Name, from, len(f), to))
+	}
+	c := f[len(f)-1]
+	s.zones[from].cards = f[:len(f)-1]
+	t := append(s.zones[to].cards, 0)
+	copy(t[1:], t)
+	t[0] = c
+	s.zones[to].cards = t
+	return append(ev, Event{Kind: EventMove, Seat: seat, Symbol: -1, Card: int(c), Count: 1, From: from, To: to, Under: true})
+}
+
+// shuffle shuffles zone z with the state's random source and appends the
+// EventShuffle.
+func (s *State) shuffle(ev []Event, z int) []Event {
+	s.shuffleCards(s.zones[z].cards)
+	return append(ev, Event{Kind: EventShuffle, Seat: NoSeat, Symbol: -1, Card: -1, Count: len(s.zones[z].cards), From: z, To: -1})
+}

@@ -1,0 +1,103 @@
+package rules
+
+// View is what one seat (or a spectator) may see of a game: every zone with
+// its count and its face-up cards, the seats' lock-outs and tallies, the
+// standing and the version to name in the next action. It never holds a
+// card that is face down to the viewer. A View is plain data with stable
+// lowerCamel JSON field names, ready to send to a client.
+type View struct {
+	// Game is the game's canonical name.
+	Game string `json:"game"`
+	// Seat is the viewer's seat, or Spectator.
+	Seat int `json:"seat"`
+	// Version is the state version the view shows.
+	Version uint64 `json:"version"`
+	// Players is the number of seats.
+	Players int `json:"players"`
+	// Round is the current round (0 in games without rounds).
+	Round int `json:"round"`
+	// Over is true once the game has ended.
+	Over bool `json:"over"`
+	// Zones lists every zone, in zone order.
+	Zones []ZoneView `json:"zones"`
+	// Seats holds each seat's lock-out and tally.
+	Seats []Seat `json:"seats"`
+	// Result is the standing so far, or the outcome once Over.
+	Result *Result `json:"result"`
+}
+
+// ZoneView is one zone as a viewer sees it.
+type ZoneView struct {
+	// Zone is the zone's number, the one actions and events use.
+	Zone int `json:"zone"`
+	// Kind says what the zone is.
+	Kind ZoneKind `json:"kind"`
+	// Seat is the seat the zone belongs to, or NoSeat.
+	Seat int `json:"seat"`
+	// Show says who sees which of its cards.
+	Show Show `json:"show"`
+	// Count is the number of cards in the zone, face up or not.
+	Count int `json:"count"`
+	// Cards are the cards the viewer sees, bottom first: all of them for
+	// ShowAll, the top one for ShowTop (and for its owner under
+	// ShowOwnerTop), none otherwise. It is never null.
+	Cards []CardView `json:"cards"`
+}
+
+// CardView is a face-up card: its number and its symbols.
+type CardView struct {
+	// Card is the card's number in the deck.
+	Card int `json:"card"`
+	// Symbols are the symbols on the card.
+	Symbols []int `json:"symbols"`
+}
+
+// View returns what seat sees; pass Spectator (or any seat not at the
+// table) for the public view, which shows no seat's private cards.
+func (s *State) View(seat int) View {
+	if uint(seat) >= uint(len(s.seats)) {
+		seat = Spectator
+	}
+	v := View{
+		Game: s.info.Name, Seat: seat, Version: s.version, Players: len(s.seats),
+		Round: s.round, Over: s.over,
+		Zones:  make([]ZoneView, len(s.zones)),
+		Seats:  append([]Seat(nil), s.seats...),
+		Result: s.game.Result(s),
+	}
+	card := func(c int32) CardView {
+		return CardView{Card: int(c), Symbols: s.cards.AppendCard(make([]int, 0, 8), int(c))}
+	}
+	for i := range s.zones {
+		z := &s.zones[i]
+		zv := ZoneView{Zone: i, Kind: z.Kind, Seat: z.Seat, Show: z.Show, Count: len(z.cards), Cards: []CardView{}}
+		switch {
+		case z.Show == ShowAll:
+			for _, c := range z.cards {
+				zv.Cards = append(zv.Cards, card(c))
+			}
+		case len(z.cards) > 0 && z.Show.visibleTop(z.Seat, seat):
+			zv.Cards = append(zv.Cards, card(z.cards[len(z.cards)-1]))
+		}
+		v.Zones[i] = zv
+	}
+	return v
+}
+
+// EventFor returns e as seat (or Spectator) may see it: a card that went
+// face down to that seat (into a hidden zone, under a pile, or into another
+// seat's ShowOwnerTop zone) is replaced by -1. Zones keep their visibility
+// for the whole game, so EventFor may be called any time after the event.
+func (s *State) EventFor(e Event, seat int) Event {
+	if e.Kind != EventMove || e.Card < 0 || uint(e.To) >= uint(len(s.zones)) {
+		return e
+	}
+	if uint(seat) >= uint(len(s.seats)) {
+		seat = Spectator
+	}
+	z := &s.zones[e.To]
+	if !(z.Show == ShowAll || (!e.Under && z.Show.visibleTop(z.Seat, seat))) {
+		e.Card = -1
+	}
+	return e
+}
