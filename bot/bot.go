@@ -49,8 +49,9 @@ type Bot struct {
 	pcg     rand.PCG
 	rng     *rand.Rand
 
-	// Buffers reused from plan to plan.
+	// Buffers reused from plan to plan; the seat's moves are moves[:n].
 	moves []rules.Action
+	n     int
 	syms  []int
 	cards []int
 	zones []int
@@ -103,16 +104,45 @@ func (b *Bot) Level() Level { return b.level }
 // draw) at now; other levels follow the search model of the package
 // documentation.
 func (b *Bot) Plan(s *rules.State, now int64) (Plan, bool) {
-	if s.Over() || b.seat < 0 || b.seat >= s.Players() {
-		return Plan{}, false
+	var p Plan
+	ok := b.PlanTo(&p, s, now)
+	return p, ok
+}
+
+// PlanTo is Plan writing the plan to *p, which it leaves unchanged when it
+// returns false. It spares a loop over many bots copying plans around.
+func (b *Bot) PlanTo(p *Plan, s *rules.State, now int64) bool {
+	moves := s.Moves(b.seat, b.moves[:0])
+	if cap(moves) != cap(b.moves) {
+		// Keep the grown buffer. Storing the slice only then spares a
+		// pointer write, and its write barrier, per plan.
+		b.moves = moves[:cap(moves)]
 	}
-	b.moves = s.Moves(b.seat, b.moves[:0])
+	b.n = len(moves)
+	if b.n == 0 {
+		return false // over, not at the table, or nothing to do
+	}
+	if b.instant && len(b.current()) == 1 {
+		p.Action = b.current()[0]
+		p.Action.At = max(now, s.Seat(b.seat).LockedUntil)
+		p.Decide, p.Wrong, p.Missed, p.Comparisons = p.Action.At, false, false, 0
+		return true
+	}
+	var ok bool
 	if b.instant {
-		return b.instantPlan(s, now)
+		*p, ok = b.instantPlan(s, now)
+	} else {
+		*p, ok = b.search(s, now)
 	}
+	return ok
+}
+
+// search plans the next action of a bot that is not instant, following the
+// search model.
+func (b *Bot) search(s *rules.State, now int64) (Plan, bool) {
 	claims, draw := 0, -1
-	for i := range b.moves {
-		switch b.moves[i].Kind {
+	for i := range b.current() {
+		switch b.current()[i].Kind {
 		case rules.ActionClaim:
 			claims++
 		case rules.ActionDraw:
@@ -148,7 +178,7 @@ func (b *Bot) Plan(s *rules.State, now int64) (Plan, bool) {
 		if claims > 0 {
 			p.Action = b.nthClaim(b.rng.IntN(claims))
 		} else {
-			p.Action = b.moves[draw]
+			p.Action = b.current()[draw]
 		}
 	}
 	p.Decide = now + millis(l.Orient+search)
@@ -164,22 +194,27 @@ func (b *Bot) Plan(s *rules.State, now int64) (Plan, bool) {
 // instantPlan plans a random correct claim, or a draw when there is none,
 // at now.
 func (b *Bot) instantPlan(s *rules.State, now int64) (Plan, bool) {
+	if len(b.current()) == 1 {
+		a := b.current()[0]
+		a.At = max(now, s.Seat(b.seat).LockedUntil)
+		return Plan{Action: a, Decide: a.At}, true
+	}
 	claims, draw := 0, -1
-	for i := range b.moves {
-		if b.moves[i].Kind == rules.ActionClaim {
+	for i := range b.current() {
+		if b.current()[i].Kind == rules.ActionClaim {
 			claims++
-		} else if b.moves[i].Kind == rules.ActionDraw {
+		} else if b.current()[i].Kind == rules.ActionDraw {
 			draw = i
 		}
 	}
 	var a rules.Action
 	switch {
-	case claims == 1 && b.moves[0].Kind == rules.ActionClaim:
-		a = b.moves[0]
+	case claims == 1 && b.current()[0].Kind == rules.ActionClaim:
+		a = b.current()[0]
 	case claims > 0:
 		a = b.nthClaim(b.rng.IntN(claims))
 	case draw >= 0:
-		a = b.moves[draw]
+		a = b.current()[draw]
 	default:
 		return Plan{}, false
 	}
@@ -189,9 +224,12 @@ func (b *Bot) instantPlan(s *rules.State, now int64) (Plan, bool) {
 	return Plan{Action: a, Decide: at}, true
 }
 
+// current returns the seat's moves found by the latest plan.
+func (b *Bot) current() []rules.Action { return b.moves[:b.n] }
+
 // nthClaim returns the n-th claim among the bot's moves.
 func (b *Bot) nthClaim(n int) rules.Action {
-	for _, a := range b.moves {
+	for _, a := range b.current() {
 		if a.Kind == rules.ActionClaim {
 			if n == 0 {
 				return a
@@ -322,7 +360,7 @@ func (b *Bot) survey(s *rules.State) survey {
 	// The matching choices: distinct target sets among the correct claims;
 	// their zones are choices even when the seat cannot see them.
 	sets := b.sets[:0]
-	for _, a := range b.moves {
+	for _, a := range b.current() {
 		if a.Kind != rules.ActionClaim {
 			continue
 		}

@@ -1,0 +1,428 @@
+package record
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/dobble-dev/dobble/rules"
+)
+
+// Format is the version of the record format this package writes and
+// reads, in every record's first line.
+const Format = 1
+
+// The line types, the "type" field of every line.
+const (
+	// TypeGame opens a record: the Header.
+	TypeGame = "game"
+	// TypeAction is an accepted action and the events it caused.
+	TypeAction = "action"
+	// TypeRefused is a wrong claim the rules refused, which locked its
+	// seat out.
+	TypeRefused = "refused"
+	// TypeResult closes a record: the End.
+	TypeResult = "result"
+)
+
+// Header is the first line of a record: everything that, with the actions,
+// determines the game.
+type Header struct {
+	// Format is the record format, Format.
+	Format int `json:"format"`
+	// Game is the game's canonical name.
+	Game string `json:"game"`
+	// Config is the game's configuration; its seed is the game's seed.
+	Config rules.Config `json:"config"`
+	// Deck describes the cards.
+	Deck Deck `json:"deck"`
+	// Seats, if given, says who played each seat, e.g. "bot:hard"; it is
+	// for people and plays no part in a replay.
+	Seats []string `json:"seats,omitempty"`
+}
+
+// Entry is one action of a record: accepted, with the events it caused,
+// or refused as a wrong claim, with the refusal.
+type Entry struct {
+	// Action is the action as it arrived.
+	Action rules.Action `json:"action"`
+	// Events are the events an accepted action caused; nil for a refused
+	// one.
+	Events []rules.Event `json:"events,omitempty"`
+	// Refusal is why the action was refused, or nil if it was accepted.
+	Refusal *rules.Refusal `json:"refusal,omitempty"`
+
+	line int // line number in the input, for messages
+}
+
+// End is the last line of a record: how the game stood when it was
+// written.
+type End struct {
+	// Over is true when the game had ended.
+	Over bool `json:"over"`
+	// Version is the final state version.
+	Version uint64 `json:"version"`
+	// Actions is the number of accepted actions.
+	Actions int `json:"actions"`
+	// Refused is the number of refused wrong claims.
+	Refused int `json:"refused"`
+	// Result is the outcome, or the standing of an unfinished game.
+	Result *rules.Result `json:"result"`
+
+	line int
+}
+
+// Record is one game read back: its header, its actions in arrival order
+// and its end (nil when the record stops before its result line).
+type Record struct {
+	// Header is the record's first line.
+	Header Header
+	// Entries are the recorded actions, in arrival order.
+	Entries []Entry
+	// End is the result line, or nil.
+	End *End
+}
+
+// The lines as written: a type, then the fields.
+type (
+	gameLine struct {
+		Type string `json:"type"`
+		Header
+	}
+	entryLine struct {
+		Type string `json:"type"`
+		Entry
+	}
+	endLine struct {
+		Type string `json:"type"`
+		End
+	}
+)
+
+// Writer writes game records as JSON lines. Begin opens a record, Accepted
+// and Refused add its actions, End closes it; a Writer may hold several
+// records one after the other. The first write error stops the Writer and
+// is returned by every later call.
+type Writer struct {
+	w       io.Writer
+	buf     []byte
+	err     error
+	open    bool
+	actions int
+	refused int
+}
+
+// NewWriter returns a Writer writing to w. It writes each line with one
+// Write call and does not buffer; wrap w in a bufio.Writer for speed.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
+
+// write encodes v as one line.
+func (w *Writer) write(v any) error {
+	if w.err != nil {
+		return w.err
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		w.err = fmt.Errorf("record: %w", err)
+		return w.err
+	}
+	w.buf = append(append(w.buf[:0], b...), '\n')
+	if _, err := w.w.Write(w.buf); err != nil {
+		w.err = fmt.Errorf("record: %w", err)
+	}
+	return w.err
+}
+
+// Begin starts a record with header h, whose Format it sets. The previous
+// record, if any, must have been closed with End.
+func (w *Writer) Begin(h Header) error {
+	if w.open && w.err == nil {
+		w.err = errors.New("record: Begin before the previous record's End")
+		return w.err
+	}
+	h.Format = Format
+	w.open, w.actions, w.refused = true, 0, 0
+	return w.write(gameLine{TypeGame, h})
+}
+
+// Accepted records accepted action a and the events it caused.
+func (w *Writer) Accepted(a rules.Action, events []rules.Event) error {
+	if err := w.mustBeOpen(); err != nil {
+		return err
+	}
+	w.actions++
+	return w.write(entryLine{TypeAction, Entry{Action: a, Events: events}})
+}
+
+// Refused records action a, refused with r. Only refusals that change the
+// state need recording, the wrong claims (r.Code.Wrong()), which lock their
+// seat out; a replay refuses the action again the same way.
+func (w *Writer) Refused(a rules.Action, r *rules.Refusal) error {
+	if err := w.mustBeOpen(); err != nil {
+		return err
+	}
+	w.refused++
+	return w.write(entryLine{TypeRefused, Entry{Action: a, Refusal: r}})
+}
+
+// End closes the record with s's standing: over or not, version, counts
+// and result.
+func (w *Writer) End(s *rules.State) error {
+	if err := w.mustBeOpen(); err != nil {
+		return err
+	}
+	w.open = false
+	return w.write(endLine{TypeResult, End{Over: s.Over(), Version: s.Version(), Actions: w.actions, Refused: w.refused, Result: s.Result()}})
+}
+
+func (w *Writer) mustBeOpen() error {
+	if !w.open && w.err == nil {
+		w.err = errors.New("record: no record begun")
+	}
+	return w.err
+}
+
+// Reader reads the records of a JSON-lines stream, one game at a time.
+type Reader struct {
+	r    *bufio.Reader
+	line int
+	peek []byte // a game line read ahead, which starts the next record
+}
+
+// NewReader returns a Reader reading from r.
+func NewReader(r io.Reader) *Reader { return &Reader{r: bufio.NewReader(r)} }
+
+// SyntaxError is a line that is not part of a well-formed record.
+type SyntaxError struct {
+	// Line is the line number, from 1.
+	Line int
+	// Reason says what is wrong with it.
+	Reason string
+}
+
+// Error returns "record: line N: REASON".
+func (e *SyntaxError) Error() string { return fmt.Sprintf("record: line %d: %s", e.Line, e.Reason) }
+
+// next returns the next non-blank line, or io.EOF.
+func (r *Reader) next() ([]byte, error) {
+	if r.peek != nil {
+		b := r.peek
+		r.peek = nil
+		r.line++
+		return b, nil
+	}
+	for {
+		b, err := r.r.ReadBytes('\n')
+		if len(b) == 0 && err != nil {
+			return nil, err
+		}
+		r.line++
+		if b = bytes.TrimSpace(b); len(b) > 0 {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// lineType returns the "type" of a line.
+func (r *Reader) lineType(b []byte) (string, error) {
+	var t struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(b, &t); err != nil {
+		return "", &SyntaxError{r.line, "not a JSON object: " + err.Error()}
+	}
+	return t.Type, nil
+}
+
+// decode decodes line b into v. Fields it does not know are ignored, such
+// as a refusal's "reason".
+func (r *Reader) decode(b []byte, v any) error {
+	if err := json.Unmarshal(b, v); err != nil {
+		return &SyntaxError{r.line, err.Error()}
+	}
+	return nil
+}
+
+// Next reads the next record: a game line, the action and refused lines
+// after it, and its result line if there is one before the next game line
+// or the end of the input. At the end of the input it returns io.EOF.
+func (r *Reader) Next() (*Record, error) {
+	b, err := r.next()
+	if err != nil {
+		return nil, err
+	}
+	typ, err := r.lineType(b)
+	if err != nil {
+		return nil, err
+	}
+	if typ != TypeGame {
+		return nil, &SyntaxError{r.line, fmt.Sprintf("a record starts with a %q line, not %q", TypeGame, typ)}
+	}
+	var g gameLine
+	if err := r.decode(b, &g); err != nil {
+		return nil, err
+	}
+	if g.Format != Format {
+		return nil, &SyntaxError{r.line, fmt.Sprintf("record format %d; this version reads format %d", g.Format, Format)}
+	}
+	rec := &Record{Header: g.Header}
+	for {
+		b, err := r.next()
+		if errors.Is(err, io.EOF) {
+			return rec, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		typ, err := r.lineType(b)
+		if err != nil {
+			return nil, err
+		}
+		switch typ {
+		case TypeGame:
+			r.peek = b
+			r.line--
+			return rec, nil
+		case TypeAction, TypeRefused:
+			var e entryLine
+			if err := r.decode(b, &e); err != nil {
+				return nil, err
+			}
+			if (typ == TypeRefused) != (e.Refusal != nil) || (typ == TypeRefused && e.Events != nil) {
+				return nil, &SyntaxError{r.line, fmt.Sprintf("an %q line has events and no refusal, a %q line a refusal and no events", TypeAction, TypeRefused)}
+			}
+			e.line = r.line
+			rec.Entries = append(rec.Entries, e.Entry)
+		case TypeResult:
+			var e endLine
+			if err := r.decode(b, &e); err != nil {
+				return nil, err
+			}
+			e.line = r.line
+			rec.End = &e.End
+			return rec, nil
+		default:
+			return nil, &SyntaxError{r.line, fmt.Sprintf("unknown line type %q; types: game, action, refused, result", typ)}
+		}
+	}
+}
+
+// ReadAll reads every record of r.
+func ReadAll(r io.Reader) ([]*Record, error) {
+	rd := NewReader(r)
+	var out []*Record
+	for {
+		rec, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		out = append(out, rec)
+	}
+}
+
+// ReplayError says where a replay departed from its record.
+type ReplayError struct {
+	// Line is the input line the departing entry was read from; for a
+	// Record built in memory, its position counting the game line as 1.
+	Line int
+	// Reason says what differed.
+	Reason string
+}
+
+// Error returns "record: replay: line N: REASON".
+func (e *ReplayError) Error() string {
+	return fmt.Sprintf("record: replay: line %d: %s", e.Line, e.Reason)
+}
+
+// Replay plays the record again and checks it: every action recorded as
+// accepted is accepted with the same events, every refused one refused
+// with the same code and lock-out, and the end line matches the final
+// state. It plays on cards, which must have the record's fingerprint; nil
+// builds them from the header's Deck. (Pass the *rules.Index the game was
+// played with to compare the final state with State.Equal.) It returns the
+// final state and every event, in order.
+func (rec *Record) Replay(cards rules.Cards) (*rules.State, []rules.Event, error) {
+	h := &rec.Header
+	g, err := rules.Lookup(h.Game)
+	if err != nil {
+		return nil, nil, fmt.Errorf("record: %w", err)
+	}
+	if cards == nil {
+		_, x, err := h.Deck.Build()
+		if err != nil {
+			return nil, nil, err
+		}
+		cards = x
+	} else if fp := Fingerprint(cards); fp != h.Deck.Fingerprint {
+		return nil, nil, fmt.Errorf("record: the cards given have fingerprint %s, the record's deck %s", fp, h.Deck.Fingerprint)
+	}
+	s, err := rules.New(g, cards, h.Config)
+	if err != nil {
+		return nil, nil, fmt.Errorf("record: %w", err)
+	}
+	var events []rules.Event
+	accepted, refused := 0, 0
+	for i := range rec.Entries {
+		e := &rec.Entries[i]
+		line := e.line
+		if line == 0 {
+			line = i + 2
+		}
+		n := len(events)
+		events, err = s.Apply(e.Action, events)
+		switch {
+		case e.Refusal == nil && err != nil:
+			return nil, nil, &ReplayError{line, "the record accepted the action, the replay refused it: " + err.Error()}
+		case e.Refusal == nil:
+			if !sameJSON(events[n:], e.Events) {
+				return nil, nil, &ReplayError{line, fmt.Sprintf("the replay's events differ from the record's: %s", mustJSON(events[n:]))}
+			}
+			accepted++
+		case err == nil:
+			return nil, nil, &ReplayError{line, "the record refused the action, the replay accepted it"}
+		default:
+			var r *rules.Refusal
+			if !errors.As(err, &r) || r.Code != e.Refusal.Code || r.LockedUntil != e.Refusal.LockedUntil {
+				return nil, nil, &ReplayError{line, fmt.Sprintf("the record refused the action as %v (locked until %d), the replay: %v",
+					e.Refusal.Code, e.Refusal.LockedUntil, err)}
+			}
+			refused++
+		}
+	}
+	if end := rec.End; end != nil {
+		line := end.line
+		if line == 0 {
+			line = len(rec.Entries) + 2
+		}
+		got := End{Over: s.Over(), Version: s.Version(), Actions: accepted, Refused: refused, Result: s.Result()}
+		if !sameJSON(got, *end) {
+			return nil, nil, &ReplayError{line, fmt.Sprintf("the record ends with %s, the replay with %s", mustJSON(*end), mustJSON(got))}
+		}
+	}
+	return s, events, nil
+}
+
+// sameJSON reports whether a and b encode to the same JSON.
+func sameJSON(a, b any) bool {
+	x, err1 := json.Marshal(a)
+	y, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(x, y)
+}
+
+// mustJSON returns v's JSON for a message.
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
+}

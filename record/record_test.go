@@ -1,0 +1,378 @@
+package record_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/dobble-dev/dobble/bot"
+	"github.com/dobble-dev/dobble/record"
+	"github.com/dobble-dev/dobble/rules"
+	"github.com/dobble-dev/dobble/sim"
+)
+
+// played returns the records of games of the Tower between easy bots
+// (which make wrong claims), the simulation and its outcomes.
+func played(t *testing.T, games int) (string, *sim.Sim, []sim.Outcome) {
+	t.Helper()
+	g, err := rules.Lookup("tower")
+	if err != nil {
+		t.Fatal(err)
+	}
+	easy, _ := bot.LookupLevel("easy")
+	var buf bytes.Buffer
+	m, err := sim.New(sim.Config{Game: g, Rules: rules.Config{Players: 3, Lockout: 1500}, Bots: []bot.Level{easy}, Record: record.NewWriter(&buf)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var outs []sim.Outcome
+	for seed := range uint64(games) {
+		o, err := m.Play(seed + 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, o)
+	}
+	return buf.String(), m, outs
+}
+
+// lines splits a record file into its lines, decoded.
+func lines(t *testing.T, text string) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// TestFormat checks the lines a record is made of, as docs/RECORD.md
+// describes them: a game line, action and refused lines, a result line.
+func TestFormat(t *testing.T) {
+	text, m, outs := played(t, 1)
+	ls := lines(t, text)
+	o := outs[0]
+	if len(ls) != 2+o.Actions+o.Wrong || o.Wrong == 0 {
+		t.Fatalf("%d lines for %d actions and %d wrong claims", len(ls), o.Actions, o.Wrong)
+	}
+	head := ls[0]
+	deck := head["deck"].(map[string]any)
+	cfg := head["config"].(map[string]any)
+	if head["type"] != "game" || head["format"] != float64(record.Format) || head["game"] != "tower" ||
+		cfg["players"] != 3.0 || cfg["seed"] != 7.0 || cfg["lockout"] != 1500.0 ||
+		deck["edition"] != "classic" || deck["order"] != 7.0 || deck["cards"] != 55.0 || deck["size"] != 55.0 ||
+		deck["symbols"] != 57.0 || deck["fingerprint"] != m.Deck().Fingerprint ||
+		!reflect.DeepEqual(head["seats"], []any{"bot:easy", "bot:easy", "bot:easy"}) {
+		t.Fatalf("game line %v", head)
+	}
+	version := 0.0
+	for _, l := range ls[1 : len(ls)-1] {
+		a := l["action"].(map[string]any)
+		switch l["type"] {
+		case "action":
+			ev := l["events"].([]any)
+			first := ev[0].(map[string]any)
+			version++
+			if a["version"] != version-1 || first["kind"] != "claim" || first["version"] != version || l["refusal"] != nil {
+				t.Fatalf("action line %v at version %v", l, version)
+			}
+		case "refused":
+			r := l["refusal"].(map[string]any)
+			if r["code"] != "notAMatch" || r["lockedUntil"] != a["at"].(float64)+1500 || r["reason"] == "" || l["events"] != nil {
+				t.Fatalf("refused line %v", l)
+			}
+		default:
+			t.Fatalf("line %v", l)
+		}
+	}
+	end := ls[len(ls)-1]
+	res := end["result"].(map[string]any)
+	if end["type"] != "result" || end["over"] != true || end["version"] != version || end["actions"] != float64(o.Actions) ||
+		end["refused"] != float64(o.Wrong) || res["unit"] != "cards" || len(res["scores"].([]any)) != 3 {
+		t.Fatalf("result line %v", end)
+	}
+}
+
+// TestReplay reads several records from one stream and replays each on
+// the simulation's cards to the identical final state.
+func TestReplay(t *testing.T) {
+	text, m, outs := played(t, 4)
+	rd := record.NewReader(strings.NewReader(text))
+	for i := 0; ; i++ {
+		rec, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			if i != len(outs) {
+				t.Fatalf("%d records for %d games", i, len(outs))
+			}
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, events, err := rec.Replay(m.Cards())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !s.Equal(outs[i].State) {
+			t.Fatalf("record %d replays to another state", i)
+		}
+		var want []rules.Event
+		for _, e := range rec.Entries {
+			want = append(want, e.Events...)
+		}
+		if !reflect.DeepEqual(events, want) {
+			t.Fatalf("record %d: the replay's events differ", i)
+		}
+	}
+}
+
+// TestWriteRead writes a record by hand and reads it back field for field.
+func TestWriteRead(t *testing.T) {
+	d, x, err := record.Deck{Order: 2}.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := rules.Lookup("tower")
+	cfg := rules.Config{Players: 2, Seed: 3, Options: nil}
+	s, err := rules.New(g, x, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w := record.NewWriter(&buf)
+	if err := w.Begin(record.Header{Game: "tower", Config: cfg, Deck: d}); err != nil {
+		t.Fatal(err)
+	}
+	wrong := s.Moves(1, nil)[0]
+	wrong.Symbol = (wrong.Symbol + 1) % x.Symbols()
+	wrong.At = 50
+	var entries []record.Entry
+	_, err = s.Apply(wrong, nil)
+	var r *rules.Refusal
+	if !errors.As(err, &r) {
+		t.Fatalf("wrong claim: %v", err)
+	}
+	if err := w.Refused(wrong, r); err != nil {
+		t.Fatal(err)
+	}
+	entries = append(entries, record.Entry{Action: wrong, Refusal: r})
+	a := s.Moves(0, nil)[0]
+	a.At = 70
+	ev, err := s.Apply(a, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Accepted(a, ev); err != nil {
+		t.Fatal(err)
+	}
+	entries = append(entries, record.Entry{Action: a, Events: ev})
+	if err := w.End(s); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := record.ReadAll(&buf)
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("%d records, %v", len(recs), err)
+	}
+	rec := recs[0]
+	if rec.Header.Format != record.Format || rec.Header.Game != "tower" || !reflect.DeepEqual(rec.Header.Config, cfg) || rec.Header.Deck != d {
+		t.Fatalf("header %+v", rec.Header)
+	}
+	if len(rec.Entries) != 2 || rec.Entries[0].Action != wrong || rec.Entries[0].Refusal.Code != rules.CodeNotAMatch ||
+		rec.Entries[0].Refusal.LockedUntil != 1050 || rec.Entries[1].Action != a || !reflect.DeepEqual(rec.Entries[1].Events, ev) {
+		t.Fatalf("entries %+v", rec.Entries)
+	}
+	if e := rec.End; e == nil || e.Over || e.Version != 1 || e.Actions != 1 || e.Refused != 1 || !reflect.DeepEqual(e.Result, s.Result()) {
+		t.Fatalf("end %+v", rec.End)
+	}
+	s2, _, err := rec.Replay(x)
+	if err != nil || !s2.Equal(s) {
+		t.Fatalf("replay: %v", err)
+	}
+	// A record built in memory replays too.
+	mem := &record.Record{Header: rec.Header, Entries: entries}
+	if s3, _, err := mem.Replay(x); err != nil || !s3.Equal(s) {
+		t.Fatalf("in-memory replay: %v", err)
+	}
+}
+
+// TestWriterMisuse checks that the Writer insists on Begin … End, and
+// stops at the first write error.
+func TestWriterMisuse(t *testing.T) {
+	var buf bytes.Buffer
+	w := record.NewWriter(&buf)
+	if err := w.Accepted(rules.Action{}, nil); err == nil || !strings.Contains(err.Error(), "no record begun") {
+		t.Errorf("Accepted before Begin: %v", err)
+	}
+	w = record.NewWriter(&buf)
+	w.Begin(record.Header{Game: "tower"})
+	if err := w.Begin(record.Header{Game: "tower"}); err == nil {
+		t.Error("Begin twice without End accepted")
+	}
+	fw := record.NewWriter(failWriter{})
+	err := fw.Begin(record.Header{Game: "tower"})
+	if err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Errorf("write error: %v", err)
+	}
+	if err2 := fw.End(nil); err2 != err {
+		t.Errorf("after a write error: %v, want the same error", err2)
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// TestTampered changes one thing at a time in a record and checks that
+// Replay, or the reader, notices and says where.
+func TestTampered(t *testing.T) {
+	text, m, _ := played(t, 1)
+	ls := strings.Split(strings.TrimSpace(text), "\n")
+	firstAction, firstRefused := -1, -1
+	for i, l := range ls {
+		if firstAction < 0 && strings.HasPrefix(l, `{"type":"action"`) {
+			firstAction = i
+		}
+		if firstRefused < 0 && strings.HasPrefix(l, `{"type":"refused"`) {
+			firstRefused = i
+		}
+	}
+	edit := func(i int, f func(map[string]any)) string {
+		var v map[string]any
+		if err := json.Unmarshal([]byte(ls[i]), &v); err != nil {
+			t.Fatal(err)
+		}
+		f(v)
+		b, _ := json.Marshal(v)
+		out := append([]string(nil), ls...)
+		out[i] = string(b)
+		return strings.Join(out, "\n")
+	}
+	drop := func(i int) string {
+		return strings.Join(append(append([]string(nil), ls[:i]...), ls[i+1:]...), "\n")
+	}
+	last := len(ls) - 1
+	tests := []struct {
+		name, text, want string
+	}{
+		{"event card", edit(firstAction, func(v map[string]any) {
+			v["events"].([]any)[1].(map[string]any)["card"] = 54.0
+		}), "line 2: the replay's events differ"},
+		{"symbol", edit(firstAction, func(v map[string]any) {
+			v["action"].(map[string]any)["symbol"] = 56.0
+		}), "line 2: the record accepted the action, the replay refused it"},
+		{"refused dropped", drop(firstRefused), "the record ends with"},
+		{"refusal code", edit(firstRefused, func(v map[string]any) {
+			v["refusal"].(map[string]any)["code"] = "badTarget"
+		}), "the record refused the action as badTarget"},
+		{"score", edit(last, func(v map[string]any) {
+			v["result"].(map[string]any)["scores"].([]any)[0] = 99.0
+		}), "the record ends with"},
+		{"seed", edit(0, func(v map[string]any) {
+			v["config"].(map[string]any)["seed"] = 8.0
+		}), "line 2:"},
+		{"fingerprint", edit(0, func(v map[string]any) {
+			v["deck"].(map[string]any)["fingerprint"] = "fnv1a64:0000000000000000"
+		}), "the record's deck fnv1a64:0000000000000000"},
+		{"format", edit(0, func(v map[string]any) { v["format"] = 2.0 }), "line 1: record format 2; this version reads format 1"},
+		{"type", edit(1, func(v map[string]any) { v["type"] = "claim" }), `line 2: unknown line type "claim"`},
+		{"no game line", drop(0), `line 1: a record starts with a "game" line, not`},
+		{"not JSON", strings.Replace(text, "{", "[", 1), "line 1: not a JSON object"},
+	}
+	for _, tt := range tests {
+		recs, err := record.ReadAll(strings.NewReader(tt.text))
+		if err == nil {
+			_, _, err = recs[0].Replay(m.Cards())
+		}
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
+		}
+	}
+	// Unchanged, it replays.
+	recs, err := record.ReadAll(strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := recs[0].Replay(m.Cards()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestUnfinished reads a record cut before its result line, followed by
+// another record: the first has no End and replays as far as it goes.
+func TestUnfinished(t *testing.T) {
+	text, m, outs := played(t, 2)
+	ls := strings.Split(strings.TrimSpace(text), "\n")
+	n := 2 + outs[0].Actions + outs[0].Wrong
+	cut := strings.Join(append(append([]string(nil), ls[:n-6]...), ls[n:]...), "\n\n")
+	recs, err := record.ReadAll(strings.NewReader(cut))
+	if err != nil || len(recs) != 2 {
+		t.Fatalf("%d records, %v", len(recs), err)
+	}
+	if recs[0].End != nil || recs[1].End == nil || len(recs[0].Entries) != n-7 {
+		t.Fatalf("first record: %d entries, end %v", len(recs[0].Entries), recs[0].End)
+	}
+	s, _, err := recs[0].Replay(m.Cards())
+	if err != nil || s.Over() {
+		t.Fatalf("replay of the cut record: over %v, %v", s != nil && s.Over(), err)
+	}
+	s2, _, err := recs[1].Replay(nil)
+	if err != nil || !s2.Over() || !reflect.DeepEqual(s2.Result(), outs[1].Result) {
+		t.Fatalf("second record: %v", err)
+	}
+}
+
+// TestDecks builds decks from descriptions: editions, orders, subsets and
+// one-symbol cards, each with its own fingerprint, and refuses what does
+// not exist.
+func TestDecks(t *testing.T) {
+	seen := map[string]record.Deck{}
+	for _, in := range []record.Deck{
+		{Edition: "classic"}, {Edition: "kids"}, {Edition: "pancakes"}, {Edition: "pancakes", Singles: true},
+		{Order: 7}, {Order: 7, Cards: 55}, {Order: 7, Cards: 54}, {Order: 2}, {Order: 4, Singles: true},
+	} {
+		d, x, err := in.Build()
+		if err != nil {
+			t.Fatalf("%+v: %v", in, err)
+		}
+		want := d.Cards
+		if d.Singles {
+			want += d.Symbols
+		}
+		if d.Size != want || x.Len() != d.Size || x.Symbols() != d.Symbols || d.Fingerprint != record.Fingerprint(x) {
+			t.Fatalf("%+v built as %+v, %d cards", in, d, x.Len())
+		}
+		again, _, err := d.Build()
+		if err != nil || again != d {
+			t.Fatalf("%+v does not rebuild to itself: %+v, %v", d, again, err)
+		}
+		if o, dup := seen[d.Fingerprint]; dup && (o.Order != d.Order || o.Cards != d.Cards || o.Singles != d.Singles) {
+			t.Fatalf("%+v and %+v share a fingerprint", o, d)
+		}
+		seen[d.Fingerprint] = d
+	}
+	if len(seen) != 8 { // classic and order 7 with 55 cards are the same cards
+		t.Fatalf("%d distinct fingerprints, want 8", len(seen))
+	}
+	for _, bad := range []struct {
+		d    record.Deck
+		want string
+	}{
+		{record.Deck{Edition: "space"}, `unknown edition "space"`},
+		{record.Deck{Edition: "classic", Order: 5}, "edition classic is order 7 with 55 cards, not order 5"},
+		{record.Deck{Order: 6}, "order 6"},
+		{record.Deck{Order: 3, Cards: 14}, "--cards 14"},
+		{record.Deck{Order: 2, Fingerprint: "fnv1a64:0123456789abcdef"}, "has fingerprint"},
+	} {
+		if _, _, err := bad.d.Build(); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%+v: %v, want %q", bad.d, err, bad.want)
+		}
+	}
+}

@@ -1,0 +1,308 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/dobble-dev/dobble/bot"
+	"github.com/dobble-dev/dobble/record"
+	"github.com/dobble-dev/dobble/rules"
+)
+
+// Config is a simulation: which game, how it is configured, with which deck
+// and which bots.
+type Config struct {
+	// Game is the game to play.
+	Game rules.Game
+	// Rules configures each game: players, lock-out and options. Its Seed
+	// is the seed of Run; Sim.Play takes the seed as an argument.
+	Rules rules.Config
+	// Deck describes the cards; the zero Deck means DefaultDeck(Game).
+	Deck record.Deck
+	// Cards, if not nil, are the Deck's cards already built (by
+	// Deck.Build or a Sim's Cards), to share one Index between
+	// simulations; they must have the Deck's fingerprint.
+	Cards *rules.Index
+	// Bots are the seats' levels: one per seat, or a single one for every
+	// seat; none means instant bots.
+	Bots []bot.Level
+	// Record, if not nil, receives the record of every game played.
+	Record *record.Writer
+	// MaxSteps bounds the planned actions carried out in one game, accepted
+	// or not, as a guard against a game that never ends; 0 means
+	// DefaultMaxSteps.
+	MaxSteps int
+}
+
+// DefaultMaxSteps is the step limit of a game when Config.MaxSteps is 0.
+const DefaultMaxSteps = 1 << 20
+
+// Outcome is what one simulated game gives.
+type Outcome struct {
+	// Game is the game's canonical name.
+	Game string
+	// Seed is the game's seed.
+	Seed uint64
+	// Players is the number of seats.
+	Players int
+	// Result is the final result.
+	Result *rules.Result
+	// Actions is the number of accepted actions.
+	Actions int
+	// Wrong is the number of wrong claims the rules refused.
+	Wrong int
+	// Late is the number of claims refused as too late: committed before
+	// the table changed, arrived after.
+	Late int
+	// Time is the virtual time of the last action, in milliseconds: how
+	// long the game would have lasted at the table.
+	Time int64
+	// Wall is the real time the simulation took.
+	Wall time.Duration
+	// State is the final state.
+	State *rules.State
+}
+
+// Sim plays games of one configuration, one after the other, reusing its
+// bots and buffers. It is not safe for concurrent use; use one Sim per
+// goroutine (they may share nothing but the Config's values).
+type Sim struct {
+	cfg    Config
+	deck   record.Deck
+	cards  *rules.Index
+	seats  []string
+	bots   []*bot.Bot
+	plans  []bot.Plan
+	has    []bool
+	events []rules.Event
+	pcg    rand.PCG
+	// strict submits stale plans to State.Apply instead of refusing them
+	// as too late itself; the outcome is the same, only slower.
+	strict bool
+}
+
+// simStream is the PCG stream of the tie-breaks between plans arriving at
+// the same moment; changing it changes every simulation.
+const simStream = 0x5eed0f7ab1e0dd5
+
+// New prepares a simulation: it builds the deck once and checks the
+// configuration by setting up a game with cfg.Rules.Seed, so that a player
+// count, an option or a deck the game does not accept fails here, with the
+// game's *rules.ConfigError.
+func New(cfg Config) (*Sim, error) {
+	if cfg.Game == nil {
+		return nil, errors.New("sim: no game")
+	}
+	p := cfg.Rules.Players
+	if len(cfg.Bots) != 0 && len(cfg.Bots) != 1 && len(cfg.Bots) != p {
+		return nil, fmt.Errorf("sim: %d bot levels for %d players; give one for every seat or one for all", len(cfg.Bots), p)
+	}
+	for _, l := range cfg.Bots {
+		if err := l.Validate(); err != nil {
+			return nil, fmt.Errorf("sim: %w", err)
+		}
+	}
+	if cfg.Deck == (record.Deck{}) {
+		cfg.Deck = DefaultDeck(cfg.Game)
+	}
+	d, x, err := cfg.Deck.Build()
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Cards != nil {
+		if fp := record.Fingerprint(cfg.Cards); fp != d.Fingerprint {
+			return nil, fmt.Errorf("sim: the cards given have fingerprint %s, the deck %s", fp, d.Fingerprint)
+		}
+		x = cfg.Cards
+	}
+	if _, err := rules.New(cfg.Game, x, cfg.Rules); err != nil {
+		return nil, err
+	}
+	if cfg.MaxSteps <= 0 {
+		cfg.MaxSteps = DefaultMaxSteps
+	}
+	m := &Sim{cfg: cfg, deck: d, cards: x,
+		seats: make([]string, p), bots: make([]*bot.Bot, p), plans: make([]bot.Plan, p), has: make([]bool, p)}
+	instant, _ := bot.LookupLevel("instant")
+	for i := range m.bots {
+		l := instant
+		switch len(cfg.Bots) {
+		case 1:
+			l = cfg.Bots[0]
+		case p:
+			l = cfg.Bots[i]
+		}
+		m.bots[i] = bot.New(l, i, cfg.Rules.Seed)
+		m.seats[i] = "bot:" + l.Name
+	}
+	return m, nil
+}
+
+// Deck returns the description of the deck played, as records hold it.
+func (m *Sim) Deck() record.Deck { return m.deck }
+
+// Cards returns the deck played, flattened once for every game.
+func (m *Sim) Cards() *rules.Index { return m.cards }
+
+// Run plays one game of cfg with seed cfg.Rules.Seed.
+func Run(cfg Config) (Outcome, error) {
+	m, err := New(cfg)
+	if err != nil {
+		return Outcome{}, err
+	}
+	return m.Play(cfg.Rules.Seed)
+}
+
+// Play plays one game to its end with the given seed, which seeds the game,
+// the bots and the tie-breaks, so the same seed plays the same game.
+//
+// The game runs in virtual time: every bot plans its next action (see
+// package bot); the earliest planned action is applied (plans arriving at
+// the same millisecond are ordered at random), and then every other bot
+// whose plan is not yet committed plans again against the new version. A
+// committed plan still arrives and is refused as too late, as a server
+// refuses a claim made against an older version; one arriving in the same
+// millisecond as the change is refused at once. A bot plans again after
+// its own action too. Play fails when no bot can act before the game ends
+// or the game exceeds the step limit.
+func (m *Sim) Play(seed uint64) (Outcome, error) {
+	start := time.Now()
+	cfg := m.cfg.Rules
+	cfg.Seed = seed
+	s, err := rules.New(m.cfg.Game, m.cards, cfg)
+	if err != nil {
+		return Outcome{}, err
+	}
+	info := s.Info()
+	out := Outcome{Game: info.Name, Seed: seed, Players: s.Players(), State: s}
+	rec := m.cfg.Record
+	if rec != nil {
+		if err := rec.Begin(record.Header{Game: info.Name, Config: s.Config(), Deck: m.deck, Seats: m.seats}); err != nil {
+			return out, err
+		}
+	}
+	m.pcg.Seed(seed, simStream)
+	for i, b := range m.bots {
+		b.Reseed(seed)
+		m.has[i] = b.PlanTo(&m.plans[i], s, 0)
+	}
+	now := int64(0)
+	events := m.events[:0]
+	for steps := 0; !s.Over(); steps++ {
+		if steps >= m.cfg.MaxSteps {
+			return out, fmt.Errorf("sim: %s, seed %d: no end after %d steps (version %d)", info.Name, seed, steps, s.Version())
+		}
+		i := m.earliest()
+		if i < 0 {
+			return out, fmt.Errorf("sim: %s, seed %d: no seat can act at version %d and the game is not over", info.Name, seed, s.Version())
+		}
+		p := &m.plans[i] // read before the bot plans again
+		now = p.Action.At
+		if p.Action.Version != s.Version() {
+			if err := m.late(s, i, &out); err != nil {
+				return out, err
+			}
+			m.has[i] = m.bots[i].PlanTo(&m.plans[i], s, now)
+			continue
+		}
+		var err error
+		events, err = s.Apply(p.Action, events[:0])
+		if err != nil {
+			var r *rules.Refusal
+			if !errors.As(err, &r) || !r.Code.Wrong() || !p.Wrong {
+				return out, fmt.Errorf("sim: %s, seed %d: seat %d's planned action %+v was refused: %w", info.Name, seed, i, p.Action, err)
+			}
+			out.Wrong++
+			if rec != nil {
+				if err := rec.Refused(p.Action, r); err != nil {
+					return out, err
+				}
+			}
+			m.has[i] = m.bots[i].PlanTo(&m.plans[i], s, now)
+			continue
+		}
+		out.Actions++
+		out.Time = now
+		if rec != nil {
+			if err := rec.Accepted(p.Action, events); err != nil {
+				return out, err
+			}
+		}
+		if s.Over() {
+			// The game's last event, EventOver, carries the result.
+			out.Result = events[len(events)-1].Result
+			break
+		}
+		for j, b := range m.bots {
+			if j != i && m.has[j] && m.plans[j].Committed(now) {
+				if m.plans[j].Action.At > now {
+					continue // on its way: refused as too late when it arrives
+				}
+				// Arriving in this very millisecond, against the old version.
+				if err := m.late(s, j, &out); err != nil {
+					return out, err
+				}
+			}
+			m.has[j] = b.PlanTo(&m.plans[j], s, now)
+		}
+	}
+	m.events = events[:0]
+	if out.Result == nil {
+		out.Result = s.Result()
+	}
+	if rec != nil {
+		if err := rec.End(s); err != nil {
+			return out, err
+		}
+	}
+	out.Wall = time.Since(start)
+	return out, nil
+}
+
+// late refuses seat's plan, made against an older version, as too late.
+// State.Apply would refuse it so before looking at anything else, so the
+// simulator says it itself, without building a refusal, unless strict.
+func (m *Sim) late(s *rules.State, seat int, out *Outcome) error {
+	if m.strict {
+		if _, err := s.Apply(m.plans[seat].Action, nil); !errors.Is(err, rules.ErrTooLate) {
+			return fmt.Errorf("sim: seat %d's stale plan %+v: %v, want too late", seat, m.plans[seat].Action, err)
+		}
+	}
+	out.Late++
+	m.has[seat] = false
+	return nil
+}
+
+// earliest returns the seat whose plan arrives first, choosing at random
+// among plans arriving together, or -1 when no seat has a plan.
+func (m *Sim) earliest() int {
+	best, ties := -1, 0
+	var first int64
+	for i, ok := range m.has {
+		if !ok {
+			continue
+		}
+		switch at := m.plans[i].Action.At; {
+		case best < 0 || at < first:
+			best, first, ties = i, at, 1
+		case at == first:
+			ties++
+		}
+	}
+	if ties < 2 {
+		return best
+	}
+	// The k-th of the tied plans, k uniform in 0..ties-1 (the bias of
+	// this multiply-shift is below 2⁻²⁹ for up to 8 seats).
+	k := int((m.pcg.Uint64() >> 32) * uint64(ties) >> 32)
+	for i := best; ; i++ {
+		if m.has[i] && m.plans[i].Action.At == first {
+			if k == 0 {
+				return i
+			}
+			k--
+		}
+	}
+}
