@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -374,5 +375,38 @@ func TestDecks(t *testing.T) {
 		if _, _, err := bad.d.Build(); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("%+v: %v, want %q", bad.d, err, bad.want)
 		}
+	}
+}
+
+// TestDocExample replays the example of docs/RECORD.md and checks that the
+// simulation it quotes still writes exactly that record.
+func TestDocExample(t *testing.T) {
+	doc, err := os.ReadFile("../docs/RECORD.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "```jsonl\n")
+	example, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatal("docs/RECORD.md has no jsonl example")
+	}
+	recs, err := record.ReadAll(strings.NewReader(example))
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("%d records, %v", len(recs), err)
+	}
+	s, _, err := recs[0].Replay(nil)
+	if err != nil || !s.Over() || len(recs[0].Entries) != 6 || recs[0].Entries[1].Refusal == nil {
+		t.Fatalf("the example does not replay to the end with its wrong claim: %v", err)
+	}
+	g, _ := rules.Lookup("tower")
+	easy, _ := bot.LookupLevel("easy")
+	var buf bytes.Buffer
+	_, err = sim.Run(sim.Config{Game: g, Rules: rules.Config{Players: 2, Seed: 3}, Deck: sim.DeckFor(g, "", 2, 0),
+		Bots: []bot.Level{easy}, Record: record.NewWriter(&buf)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != example {
+		t.Fatalf("the simulation now writes:\n%s", buf.String())
 	}
 }

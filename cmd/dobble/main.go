@@ -1,12 +1,14 @@
 // Command dobble is the referee, the table and the printer of the Dobble /
-// Spot it! game system: it builds and verifies decks, and serves games in
-// the browser.
+// Spot it! game system: it builds and verifies decks, plays games between
+// bots, and serves games in the browser.
 //
 // Usage:
 //
 //	dobble serve [--addr HOST:PORT]
 //	dobble deck --order Q | --symbols-per-card K | --edition NAME [--cards M] [--format json|text]
 //	dobble deck verify FILE | - | --order Q [--cards M] | --edition NAME
+//	dobble sim --game NAME --players P [--games G] [--seed S] [--edition E | --order Q [--cards M]]
+//	           [--bots LEVEL[,LEVEL…]] [--record FILE] [--option NAME=VALUE …]
 //
 // Every command explains itself with --help. Bad requests exit with status 2
 // and one line on standard error saying what was wrong and what would work.
@@ -50,6 +52,7 @@ func commands() []command {
 	return []command{
 		{"serve", "run the multiplayer server with the browser client", runServe},
 		{"deck", "generate a deck, or verify one (dobble deck verify)", runDeck},
+		{"sim", "play games between bots, headless, and print the results", runSim},
 	}
 }
 
