@@ -829,6 +829,7 @@ func TestPancakesConfig(t *testing.T) {
 		{pan, Config{Players: 2, Options: map[string]string{"pats": "10"}}, "pats", `"10" is not a whole number from 1 to 9`},
 		{pan, Config{Players: 2, Options: map[string]string{"pats": "6"}}, "pats", "6 butter pats to win with 2 players: the box holds 9 pats and a game to 6 can hand out 11; with 2 players use 1 to 5"},
 		{pan, Config{Players: 5, Options: map[string]string{"pats": "3"}}, "pats", "with 5 players use 1 to 2"},
+		{pan, Config{Players: 3, Options: map[string]string{"pats": "4"}}, "pats", "a game to 4 can hand out 10; with 3 players use 1 to 3"},
 		{pan, Config{Players: 4, Options: map[string]string{"round-end": "last"}}, "round-end", `"last" is not one of first, all`},
 		{pan, Config{Players: 4, Options: map[string]string{"rounds": "3"}}, "options", `unknown option "rounds"; anarchy-pancakes takes round-end, pats`},
 	} {
@@ -1181,4 +1182,43 @@ func BenchmarkPancakesClaimValidation(b *testing.B) {
 	run("correct", correct, false)
 	run("wrong", wrong, true)
 	run("own", own, true)
+}
+
+// TestPancakesNewPlace checks the draw of a seat whose seven places are all
+// taken: the card goes to a new place of that seat at the end of the zone
+// list, which every seat sees and can play with or on; a seat with an empty
+// place draws into it.
+func TestPancakesNewPlace(t *testing.T) {
+	d, x := pancakesEdition(t)
+	s, err := New(mustGame(t, "anarchy-pancakes"), x, Config{Players: 2, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &pcPlay{t, s, d}
+	setPancakes(t, s, []int{30, 29}, []int{0},
+		[][]int{{pcOne(1)}, {pcOne(2)}, {1}, {2}, {4}, {5}, {6}},
+		[][]int{{pcOne(3)}, {pcOne(4)}, {7}})
+	// Card 29 = {1,6,10,16,29,30} goes to zone 17, seat 0's eighth place.
+	p.accept(Action{Kind: ActionDraw, Seat: 0, At: 10}, pcMove(0, 29, 1, pancakesDraw, 17))
+	if z := s.Zone(17); s.Zones() != 18 || z.Seat != 0 || z.Kind != ZonePile || z.Show != ShowTop || z.Top() != 29 {
+		t.Fatalf("%d zones; zone 17: %+v", s.Zones(), z)
+	}
+	if v := s.View(1); len(v.Zones) != 18 || len(v.Zones[17].Cards) != 1 || v.Zones[17].Cards[0].Card != 29 {
+		t.Fatalf("seat 1 does not see the new place: %+v", v.Zones[len(v.Zones)-1])
+	}
+	// Card 30 = {0,2,7,11,17,30} goes to seat 1's first empty place.
+	p.accept(Action{Kind: ActionDraw, Seat: 1, At: 20}, pcMove(1, 30, 1, pancakesDraw, pcPlace(1, 3)))
+	if s.Zones() != 18 {
+		t.Fatalf("%d zones after a draw into an empty place", s.Zones())
+	}
+	// The new place plays like any other: 29 and 30 share 30, both ways.
+	from := Action{Seat: 0, Symbol: 30, Target: To(17, pcPlace(1, 3)), Version: s.Version()}
+	onto := Action{Seat: 1, Symbol: 30, Target: To(pcPlace(1, 3), 17), Version: s.Version()}
+	if !slices.Contains(s.Moves(0, nil), from) || !slices.Contains(s.Moves(1, nil), onto) {
+		t.Fatalf("the new place is not in the moves: %+v / %+v", s.Moves(0, nil), s.Moves(1, nil))
+	}
+	p.accept(onto, pcClaim(1, 30, onto.Target), pcMove(1, 30, 1, pcPlace(1, 3), 17))
+	if got := s.Zone(17).AppendCards(nil); !slices.Equal(got, []int{29, 30}) {
+		t.Fatalf("zone 17 holds %v", got)
+	}
 }
