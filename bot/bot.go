@@ -316,8 +316,8 @@ type survey struct {
 // Limits of the survey: up to enumLimit combinations of zones are all
 // probed; beyond, sampleSize random ones estimate the count.
 const (
-	enumLimit  = 2048
-	sampleSize = 512
+	enumLimit  = 128
+	sampleSize = 96
 	maxLegal   = 64
 )
 

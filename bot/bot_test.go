@@ -3,7 +3,6 @@ package bot
 import (
 	"errors"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -244,118 +243,6 @@ func TestLockout(t *testing.T) {
 		}
 		if _, err := s.Apply(next.Action, nil); err != nil {
 			t.Fatalf("claim at the end of the lock-out refused: %v", err)
-		}
-	}
-}
-
-// TestInstantIsPerfect plays every registered game with instant bots: every
-// plan is a claim or draw the rules accept at the moment of planning, and
-// the game ends.
-func TestInstantIsPerfect(t *testing.T) {
-	x := mustIndex(t, 7, 55)
-	instant, err := LookupLevel("instant")
-	if err != nil || !instant.Instant() {
-		t.Fatalf("instant level: %+v, %v", instant, err)
-	}
-	for _, g := range rules.Games() {
-		info := g.Info()
-		for p := info.MinPlayers; p <= info.MaxPlayers; p++ {
-			s, err := rules.New(g, x, rules.Config{Players: p, Seed: uint64(p)})
-			if err != nil {
-				t.Fatalf("%s, %d players: %v", info.Name, p, err)
-			}
-			bots := make([]*Bot, p)
-			for i := range bots {
-				bots[i] = New(instant, i, 99)
-			}
-			r := rand.New(rand.NewPCG(uint64(p), 1))
-			now := int64(0)
-			for steps := 0; !s.Over(); steps++ {
-				if steps > 100*x.Len() {
-					t.Fatalf("%s: no end after %d steps", info.Name, steps)
-				}
-				var ready []Plan
-				for _, b := range bots {
-					pl, ok := b.Plan(s, now)
-					if !ok {
-						continue
-					}
-					if pl.Action.At != now || pl.Decide != now || pl.Wrong || pl.Missed || pl.Comparisons != 0 {
-						t.Fatalf("%s: instant plan %+v at %d", info.Name, pl, now)
-					}
-					if err := s.Check(pl.Action); err != nil {
-						t.Fatalf("%s: instant plan %+v refused: %v", info.Name, pl.Action, err)
-					}
-					ready = append(ready, pl)
-				}
-				if len(ready) == 0 {
-					t.Fatalf("%s: no bot can act at version %d", info.Name, s.Version())
-				}
-				if _, err := s.Apply(ready[r.IntN(len(ready))].Action, nil); err != nil {
-					t.Fatal(err)
-				}
-				now += int64(r.IntN(3))
-			}
-		}
-	}
-}
-
-// TestEveryLevelPlaysEveryGame plays every registered game with bots of
-// every level, in a plain event loop, and checks every plan: a correct one
-// is accepted when it arrives, a false alarm refused as wrong, none earlier
-// than asked nor inside a lock-out.
-func TestEveryLevelPlaysEveryGame(t *testing.T) {
-	x := mustIndex(t, 7, 55)
-	for _, g := range rules.Games() {
-		info := g.Info()
-		for _, l := range Levels() {
-			p := min(info.MaxPlayers, 4)
-			s, err := rules.New(g, x, rules.Config{Players: p, Seed: 5})
-			if err != nil {
-				t.Fatal(err)
-			}
-			bots := make([]*Bot, p)
-			plans := make([]Plan, p)
-			has := make([]bool, p)
-			for i := range bots {
-				bots[i] = New(l, i, 5)
-				plans[i], has[i] = bots[i].Plan(s, 0)
-			}
-			now := int64(0)
-			for steps := 0; !s.Over(); steps++ {
-				if steps > 50*x.Len() {
-					t.Fatalf("%s/%s: no end after %d steps", info.Name, l.Name, steps)
-				}
-				i := -1
-				for j := range plans {
-					if has[j] && (i < 0 || plans[j].Action.At < plans[i].Action.At) {
-						i = j
-					}
-				}
-				if i < 0 {
-					t.Fatalf("%s/%s: no bot can act at version %d", info.Name, l.Name, s.Version())
-				}
-				pl := plans[i]
-				if pl.Action.At < now || s.Locked(i, pl.Action.At) || pl.Action.Version != s.Version() {
-					t.Fatalf("%s/%s: plan %+v at %d, seat locked until %d", info.Name, l.Name, pl, now, s.Seat(i).LockedUntil)
-				}
-				now = pl.Action.At
-				_, err := s.Apply(pl.Action, nil)
-				if pl.Wrong {
-					var r *rules.Refusal
-					if !errors.As(err, &r) || !r.Code.Wrong() {
-						t.Fatalf("%s/%s: false alarm %+v: %v", info.Name, l.Name, pl.Action, err)
-					}
-					plans[i], has[i] = bots[i].Plan(s, now)
-					continue
-				}
-				if err != nil {
-					t.Fatalf("%s/%s: plan %+v refused: %v", info.Name, l.Name, pl.Action, err)
-				}
-				for j := range bots {
-					plans[j], has[j] = bots[j].Plan(s, now)
-				}
-			}
 		}
 	}
 }

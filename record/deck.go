@@ -60,7 +60,7 @@ func (d Deck) Build() (Deck, *rules.Index, error) {
 	}
 	var cards rules.Cards = plane
 	if d.Singles {
-		cards = withSingles{plane}
+		cards = rules.WithSingles(plane)
 	}
 	x, err := rules.NewIndex(cards)
 	if err != nil {
@@ -73,23 +73,6 @@ func (d Deck) Build() (Deck, *rules.Index, error) {
 			d.Order, d.Cards, d.Singles, d.Fingerprint, want)
 	}
 	return d, x, nil
-}
-
-// withSingles is a plane deck followed by one card per symbol, each
-// showing only that symbol: the two decks of Anarchy Pancakes as one card
-// source.
-type withSingles struct{ *deck.Deck }
-
-// Len returns the plane's cards plus one per symbol.
-func (w withSingles) Len() int { return w.Deck.Len() + w.Deck.Symbols() }
-
-// AppendCard appends card i's symbols: a plane card's, or for i past the
-// plane's cards, the single symbol i − Len of the plane.
-func (w withSingles) AppendCard(dst []int, i int) []int {
-	if n := w.Deck.Len(); i >= n {
-		return append(dst, i-n)
-	}
-	return w.Deck.AppendCard(dst, i)
 }
 
 // Fingerprint returns a hash of a card source, "fnv1a64:" and 16 hex
