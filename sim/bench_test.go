@@ -7,15 +7,21 @@ import (
 	"github.com/dobble-dev/dobble/rules"
 )
 
-// BenchmarkGame plays complete 4-player games of every registered game (at
-// most its player count) on its default deck with instant bots, setup
-// included, one game a benchmark iteration.
-func BenchmarkGame(b *testing.B) {
-	instant, _ := bot.LookupLevel("instant")
+// benchPlayers is the table size of the benchmarks: four players, or the
+// game's most if fewer.
+func benchPlayers(g rules.Game) int { return min(4, g.Info().MaxPlayers) }
+
+// benchGames plays complete games of every registered game on its default
+// deck with bots of the given level, setup included, one game an
+// iteration, and reports games and actions a second.
+func benchGames(b *testing.B, level string) {
+	l, err := bot.LookupLevel(level)
+	if err != nil {
+		b.Fatal(err)
+	}
 	for _, g := range rules.Games() {
-		info := g.Info()
-		b.Run(info.Name, func(b *testing.B) {
-			m, err := New(Config{Game: g, Rules: rules.Config{Players: min(4, info.MaxPlayers)}, Bots: []bot.Level{instant}})
+		b.Run(g.Info().Name, func(b *testing.B) {
+			m, err := New(Config{Game: g, Rules: rules.Config{Players: benchPlayers(g)}, Bots: []bot.Level{l}})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -32,5 +38,106 @@ func BenchmarkGame(b *testing.B) {
 			b.ReportMetric(float64(b.N)/sec, "games/s")
 			b.ReportMetric(float64(actions)/sec, "actions/s")
 		})
+	}
+}
+
+// BenchmarkGame plays complete 4-player games (fewer where the game takes
+// fewer) with instant bots: the simulator's own speed.
+func BenchmarkGame(b *testing.B) { benchGames(b, "instant") }
+
+// BenchmarkHumanGame plays the same games with medium bots, whose search
+// model probes the rules for every plan.
+func BenchmarkHumanGame(b *testing.B) { benchGames(b, "medium") }
+
+// BenchmarkClaimValidation checks claims with State.Check on a table of
+// every registered game a few actions into a 4-player game: the correct
+// claims of every seat, and as many wrong ones (the same claims naming
+// another symbol).
+func BenchmarkClaimValidation(b *testing.B) {
+	for _, g := range rules.Games() {
+		_, x, err := DefaultDeck(g).Build()
+		if err != nil {
+			b.Fatal(err)
+		}
+		s, err := rules.New(g, x, rules.Config{Players: benchPlayers(g), Seed: 3})
+		if err != nil {
+			b.Fatal(err)
+		}
+		// A few actions in: the first claim (or draw) of the first seat
+		// that has one, five times.
+		for range 5 {
+			for seat := range s.Players() {
+				if moves := s.Moves(seat, nil); len(moves) > 0 {
+					if _, err := s.Apply(moves[0], nil); err != nil {
+						b.Fatal(err)
+					}
+					break
+				}
+			}
+		}
+		var correct, wrong []rules.Action
+		for seat := range s.Players() {
+			for _, a := range s.Moves(seat, nil) {
+				if a.Kind != rules.ActionClaim {
+					continue
+				}
+				correct = append(correct, a)
+				w := a
+				for w.Symbol = (a.Symbol + 1) % s.Cards().Symbols(); s.Check(w) == nil; w.Symbol = (w.Symbol + 1) % s.Cards().Symbols() {
+				}
+				wrong = append(wrong, w)
+			}
+		}
+		if len(correct) == 0 {
+			b.Fatalf("%s: no claim to check", g.Info().Name)
+		}
+		for _, tc := range []struct {
+			name   string
+			claims []rules.Action
+			ok     bool
+		}{{"correct", correct, true}, {"wrong", wrong, false}} {
+			b.Run(g.Info().Name+"/"+tc.name, func(b *testing.B) {
+				b.ReportAllocs()
+				n := 0
+				for b.Loop() {
+					for _, a := range tc.claims {
+						if (s.Check(a) == nil) != tc.ok {
+							b.Fatalf("%+v: unexpected verdict", a)
+						}
+					}
+					n += len(tc.claims)
+				}
+				b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "claims/s")
+			})
+		}
+	}
+}
+
+// BenchmarkPlan makes one bot plan, at each level, on the opening table of
+// a 4-player Tower and of every other registered game.
+func BenchmarkPlan(b *testing.B) {
+	for _, g := range rules.Games() {
+		m, err := New(Config{Game: g, Rules: rules.Config{Players: benchPlayers(g)}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		s, err := rules.New(g, m.Cards(), rules.Config{Players: benchPlayers(g), Seed: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, l := range bot.Levels() {
+			b.Run(g.Info().Name+"/"+l.Name, func(b *testing.B) {
+				bt := bot.New(l, 0, 1)
+				var p bot.Plan
+				b.ReportAllocs()
+				for i := 0; b.Loop(); i++ {
+					// A new time each plan, as after every change of the
+					// table; the survey of the table is remade per version.
+					bt.Reseed(uint64(i))
+					bt.PlanTo(&p, s, int64(i))
+				}
+				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "plans/s")
+			})
+		}
 	}
 }
