@@ -201,9 +201,13 @@ func (m *Sim) Play(seed uint64) (Outcome, error) {
 		p := &m.plans[i] // read before the bot plans again
 		now = p.Action.At
 		if p.Action.Version != s.Version() {
-			if err := m.late(s, i, &out); err != nil {
-				return out, err
+			// Too late: the check State.Apply makes first.
+			if m.strict {
+				if err := m.applyLate(s, i); err != nil {
+					return out, err
+				}
 			}
+			out.Late++
 			m.has[i] = m.bots[i].PlanTo(&m.plans[i], s, now)
 			continue
 		}
@@ -240,10 +244,14 @@ func (m *Sim) Play(seed uint64) (Outcome, error) {
 				if m.plans[j].Action.At > now {
 					continue // on its way: refused as too late when it arrives
 				}
-				// Arriving in this very millisecond, against the old version.
-				if err := m.late(s, j, &out); err != nil {
-					return out, err
+				// Arriving in this very millisecond, against the old
+				// version: too late.
+				if m.strict {
+					if err := m.applyLate(s, j); err != nil {
+						return out, err
+					}
 				}
+				out.Late++
 			}
 			m.has[j] = b.PlanTo(&m.plans[j], s, now)
 		}
@@ -261,17 +269,13 @@ func (m *Sim) Play(seed uint64) (Outcome, error) {
 	return out, nil
 }
 
-// late refuses seat's plan, made against an older version, as too late.
-// State.Apply would refuse it so before looking at anything else, so the
-// simulator says it itself, without building a refusal, unless strict.
-func (m *Sim) late(s *rules.State, seat int, out *Outcome) error {
-	if m.strict {
-		if _, err := s.Apply(m.plans[seat].Action, nil); !errors.Is(err, rules.ErrTooLate) {
-			return fmt.Errorf("sim: seat %d's stale plan %+v: %v, want too late", seat, m.plans[seat].Action, err)
-		}
+// applyLate submits seat's stale plan to State.Apply, which must refuse it
+// as too late. The simulator refuses stale plans itself, without building
+// a refusal, unless strict, when it checks that Apply agrees.
+func (m *Sim) applyLate(s *rules.State, seat int) error {
+	if _, err := s.Apply(m.plans[seat].Action, nil); !errors.Is(err, rules.ErrTooLate) {
+		return fmt.Errorf("sim: seat %d's stale plan %+v: %v, want too late", seat, m.plans[seat].Action, err)
 	}
-	out.Late++
-	m.has[seat] = false
 	return nil
 }
 
