@@ -101,6 +101,27 @@ func TestSimOutput(t *testing.T) {
 	}
 }
 
+// TestSimOptions plays Anarchy Pancakes to three butter pats, on its
+// default deck with its one-topping cards and on a larger plane.
+func TestSimOptions(t *testing.T) {
+	code, out, errOut := runCLI(t, "", "sim", "--game", "pancakes", "--players", "2", "--games", "3", "--option", "pats=3", "--option", "round-end=all")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, l := range parseSim(t, out) {
+		if l.Game != "anarchy-pancakes" || l.Deck != 31+31 || l.Unit != "butter pats" || len(l.Winners) != 1 || l.Scores[l.Winners[0]] != 3 {
+			t.Errorf("%+v", l)
+		}
+	}
+	code, out, errOut = runCLI(t, "", "sim", "--game", "pancakes", "--players", "3", "--order", "7", "--bots", "hard")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if l := parseSim(t, out)[0]; l.Deck != 57+57 || l.Scores[l.Winners[0]] != 2 || l.VirtualMs <= 0 {
+		t.Errorf("%+v", l)
+	}
+}
+
 // withoutMs drops the wall time, the only field that differs between runs.
 func withoutMs(t *testing.T, out string) []simLine {
 	lines := parseSim(t, out)
@@ -239,6 +260,10 @@ func TestSimBadRequests(t *testing.T) {
 		{[]string{"sim", "--game", "tower", "--players", "3", "--bots", "easy,hard"}, "dobble: sim: --bots easy,hard: 2 levels for 3 players; give one level for all or one per seat"},
 		{[]string{"sim", "--game", "tower", "--players", "2", "--option", "speed=fast"}, `dobble: sim: unknown option "speed"; tower takes no options`},
 		{[]string{"sim", "--game", "tower", "--players", "2", "--option", "speed"}, "dobble: sim: --option speed: use NAME=VALUE"},
+		{[]string{"sim", "--game", "pancakes", "--players", "2", "--option", "pats=10"}, `dobble: sim: --option pats: "10" is not a whole number from 1 to 9`},
+		{[]string{"sim", "--game", "pancakes", "--players", "2", "--option", "round-end=none"}, `dobble: sim: --option round-end: "none" is not one of first, all`},
+		{[]string{"sim", "--game", "pancakes", "--players", "2", "--option", "colour=red"}, `dobble: sim: unknown option "colour"; anarchy-pancakes takes round-end, pats`},
+		{[]string{"sim", "--game", "pancakes", "--players", "3", "--order", "3"}, "~dobble: sim: the deck does not fit: 13 six-topping cards for 3 players"},
 		{[]string{"sim", "--game", "tower", "--players", "2", "--option", "a=1", "--option", "a=2"}, "dobble: sim: --option a is given twice"},
 		{[]string{"sim", "--game", "tower", "--players", "2", "--record", "/nonexistent/dir/x.jsonl"}, "dobble: sim: --record /nonexistent/dir/x.jsonl: cannot write there: no such file or directory"},
 		{[]string{"sim", "--game", "tower", "--players", "2", "--record", dir}, fmt.Sprintf("dobble: sim: --record %s: is a directory; name a file", dir)},
