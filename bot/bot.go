@@ -20,7 +20,8 @@ type Plan struct {
 	// arrives.
 	Action rules.Action
 	// Decide is when the bot commits to the action: Action.At minus the
-	// level's Motor time, and never before the plan was made.
+	// level's Motor time, or earlier when the claim waits for a lock-out to
+	// end; never before the plan was made.
 	Decide int64
 	// Wrong is set when the action is a false alarm: a claim the rules will
 	// refuse as wrong.
@@ -122,7 +123,8 @@ func (b *Bot) PlanTo(p *Plan, s *rules.State, now int64) bool {
 	if b.n == 0 {
 		return false // over, not at the table, or nothing to do
 	}
-	if b.instant && len(b.current()) == 1 {
+	if b.instant && b.n == 1 {
+		// The usual case, made cheap: the one correct claim.
 		p.Action = b.current()[0]
 		p.Action.At = max(now, s.Seat(b.seat).LockedUntil)
 		p.Decide, p.Wrong, p.Missed, p.Comparisons = p.Action.At, false, false, 0
@@ -194,11 +196,6 @@ func (b *Bot) search(s *rules.State, now int64) (Plan, bool) {
 // instantPlan plans a random correct claim, or a draw when there is none,
 // at now.
 func (b *Bot) instantPlan(s *rules.State, now int64) (Plan, bool) {
-	if len(b.current()) == 1 {
-		a := b.current()[0]
-		a.At = max(now, s.Seat(b.seat).LockedUntil)
-		return Plan{Action: a, Decide: a.At}, true
-	}
 	claims, draw := 0, -1
 	for i := range b.current() {
 		if b.current()[i].Kind == rules.ActionClaim {
@@ -209,8 +206,6 @@ func (b *Bot) instantPlan(s *rules.State, now int64) (Plan, bool) {
 	}
 	var a rules.Action
 	switch {
-	case claims == 1 && b.current()[0].Kind == rules.ActionClaim:
-		a = b.current()[0]
 	case claims > 0:
 		a = b.nthClaim(b.rng.IntN(claims))
 	case draw >= 0:
