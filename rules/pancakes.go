@@ -381,25 +381,27 @@ func (anarchyPancakes) Check(s *State, a Action) *Refusal {
 		}
 		return nil
 	}
-	src, dst := a.Target.At(0), a.Target.At(1)
-	if s.zones[src].Seat != a.Seat {
+	// The engine has checked that both targets are zones of the table.
+	from, to := &s.zones[a.Target.z[0]], &s.zones[a.Target.z[1]]
+	if from.Seat != a.Seat {
 		return refuse(CodeBadTarget, &a, pancakesNotYours)
 	}
-	if len(s.zones[src].cards) == 0 {
+	if len(from.cards) == 0 {
 		return refuse(CodeBadTarget, &a, pancakesNoStack)
 	}
-	switch {
-	case dst == pancakesDraw:
-		return refuse(CodeBadTarget, &a, pancakesFaceDown)
-	case dst == pancakesAside:
-		return refuse(CodeBadTarget, &a, pancakesSetAside)
-	case s.zones[dst].Seat == a.Seat:
-		return refuse(CodeBadTarget, &a, pancakesOwnCards)
-	case len(s.zones[dst].cards) == 0:
+	if len(to.cards) == 0 || to.Seat == a.Seat || to.Kind != ZonePile && to.Kind != ZoneCentre {
+		switch {
+		case to.Kind == ZoneStock:
+			return refuse(CodeBadTarget, &a, pancakesFaceDown)
+		case to.Kind == ZoneAside:
+			return refuse(CodeBadTarget, &a, pancakesSetAside)
+		case to.Seat == a.Seat:
+			return refuse(CodeBadTarget, &a, pancakesOwnCards)
+		}
 		return refuse(CodeBadTarget, &a, pancakesNoCard)
 	}
 	x := s.cards
-	if !x.Has(s.top(src), a.Symbol) || !x.Has(s.top(dst), a.Symbol) {
+	if !x.Has(int(from.cards[len(from.cards)-1]), a.Symbol) || !x.Has(int(to.cards[len(to.cards)-1]), a.Symbol) {
 		return refuse(CodeNotAMatch, &a, "")
 	}
 	return nil
