@@ -182,7 +182,8 @@ func (m *pcModel) move(e Event) error {
 // table: a claim moves the claimant's whole stack, whose top card shows the
 // symbol, onto the Common card or another seat's stack whose top card
 // shows it too; a draw takes the top of a non-empty draw pile into the
-// drawer's first empty place; a seat that runs out first in its round takes
+// drawer's lowest-numbered empty place, or a new place when it has none; a
+// seat that runs out first in its round takes
 // a butter pat and wins at the target; the round ends when that happens
 // (option "first"), when every seat has run out ("all") or when nobody can
 // claim or draw, and the new round gathers every card into its deck,
