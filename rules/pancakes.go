@@ -227,6 +227,17 @@ func pancakesIn(s *State, seat int) bool {
 	return false
 }
 
+// pancakesOut returns the number of seats with no cards in front of them.
+func pancakesOut(s *State) int {
+	out := 0
+	for i := range s.seats {
+		if !pancakesIn(s, i) {
+			out++
+		}
+	}
+	return out
+}
+
 // Setup checks the card source, the player count against the deck and the
 // butter pats against the box, lays out the zones and deals round 1.
 func (anarchyPancakes) Setup(s *State) error {
@@ -381,25 +392,27 @@ func (anarchyPancakes) Check(s *State, a Action) *Refusal {
 		}
 		return nil
 	}
-	src, dst := a.Target.At(0), a.Target.At(1)
-	if s.zones[src].Seat != a.Seat {
+	// The engine has checked that both targets are zones of the table.
+	from, to := &s.zones[a.Target.z[0]], &s.zones[a.Target.z[1]]
+	if from.Seat != a.Seat {
 		return refuse(CodeBadTarget, &a, pancakesNotYours)
 	}
-	if len(s.zones[src].cards) == 0 {
+	if len(from.cards) == 0 {
 		return refuse(CodeBadTarget, &a, pancakesNoStack)
 	}
-	switch {
-	case dst == pancakesDraw:
-		return refuse(CodeBadTarget, &a, pancakesFaceDown)
-	case dst == pancakesAside:
-		return refuse(CodeBadTarget, &a, pancakesSetAside)
-	case s.zones[dst].Seat == a.Seat:
-		return refuse(CodeBadTarget, &a, pancakesOwnCards)
-	case len(s.zones[dst].cards) == 0:
+	if len(to.cards) == 0 || to.Seat == a.Seat || to.Kind != ZonePile && to.Kind != ZoneCentre {
+		switch {
+		case to.Kind == ZoneStock:
+			return refuse(CodeBadTarget, &a, pancakesFaceDown)
+		case to.Kind == ZoneAside:
+			return refuse(CodeBadTarget, &a, pancakesSetAside)
+		case to.Seat == a.Seat:
+			return refuse(CodeBadTarget, &a, pancakesOwnCards)
+		}
 		return refuse(CodeBadTarget, &a, pancakesNoCard)
 	}
 	x := s.cards
-	if !x.Has(s.top(src), a.Symbol) || !x.Has(s.top(dst), a.Symbol) {
+	if !x.Has(int(from.cards[len(from.cards)-1]), a.Symbol) || !x.Has(int(to.cards[len(to.cards)-1]), a.Symbol) {
 		return refuse(CodeNotAMatch, &a, "")
 	}
 	return nil
@@ -421,16 +434,13 @@ func (anarchyPancakes) Apply(s *State, a Action, ev []Event) []Event {
 		ev = s.move(ev, a.Seat, pancakesDraw, z)
 	} else {
 		ev = claimed(ev, &a)
-		ev = s.moveStack(ev, a.Seat, a.Target.At(0), a.Target.At(1))
+		ev = s.moveStack(ev, a.Seat, int(a.Target.z[0]), int(a.Target.z[1]))
 		if !pancakesIn(s, a.Seat) {
-			out := 0
-			for i := range s.seats {
-				if !pancakesIn(s, i) {
-					out++
-				}
-			}
+			// The first seat out in the round takes a butter pat; with
+			// "first" that is this seat, with "all" it is if nobody else
+			// is out yet.
 			first := s.Option(pancakesOptRoundEnd) == pancakesEndFirst
-			if first || out == 1 {
+			if first || pancakesOut(s) == 1 {
 				s.seats[a.Seat].Tally++
 				if s.seats[a.Seat].Tally >= s.Option(pancakesOptPats) {
 					return s.finish(ev)
@@ -487,19 +497,19 @@ func (anarchyPancakes) Result(s *State) *Result {
 	return Rank(pancakesInfo.Unit, pancakesInfo.HigherWins, scores)
 }
 
-// Invariants checks Anarchy Pancakes' table: the zone layout; the draw pile
-// holds only six-topping cards and the set-aside pile exactly the
-// one-topping cards not dealt this round; the Common card is never empty;
-// while the game runs every seat has cards (with "first"; with "all" at
-// least one seat does) and the round can go on; no seat has reached the
-// target, each round has given at most one pat; once over, exactly one seat
-// has reached the target.
+// Invariants checks Anarchy Pancakes' table: the zone layout, with no seat
+// holding more places than seven plus the draw pile's cards after a deal;
+// the draw pile holds only six-topping cards and the set-aside pile exactly
+// the one-topping cards not dealt this round; the Common card is never
+// empty; no more butter pats than rounds; while the game runs, no seat has
+// reached the target, every seat has cards (with "first", which has also
+// handed out no pat this round; with "all", at least one seat has) and the
+// round can go on; once over, exactly one seat has reached the target.
 func (anarchyPancakes) Invariants(s *State) error {
 	p := s.Players()
 	planes := pancakesPlanes(s)
-	if most := pancakesFirst + p*(pancakesHand+planes-pancakesSixes*p-1); s.Zones() < pancakesFirst+pancakesHand*p || s.Zones() > most {
-		return fmt.Errorf("%d zones, want 3 and from 7 places per seat to 7 plus the draw pile's %d cards, %d to %d in all",
-			s.Zones(), planes-pancakesSixes*p-1, pancakesFirst+pancakesHand*p, most)
+	if s.Zones() < pancakesFirst+pancakesHand*p {
+		return fmt.Errorf("%d zones, want 3 and at least 7 places per seat", s.Zones())
 	}
 	for z, want := range []Zone{
 		pancakesDraw:   {Kind: ZoneStock, Seat: NoSeat, Show: ShowHidden},
@@ -511,6 +521,11 @@ func (anarchyPancakes) Invariants(s *State) error {
 				z, got.Kind, got.Seat, got.Show, want.Kind, want.Seat, want.Show)
 		}
 	}
+	// A seat gets a new place only when a draw finds all of its places
+	// taken, so it never has more than its seven and one per card the draw
+	// pile holds at the start of a round.
+	var places [PancakesMaxPlayers]int
+	most := pancakesHand + planes - pancakesSixes*p - 1
 	for z := pancakesFirst; z < s.Zones(); z++ {
 		want := (z - pancakesFirst) / pancakesHand
 		got := s.zones[z]
@@ -520,6 +535,9 @@ func (anarchyPancakes) Invariants(s *State) error {
 		if got.Kind != ZonePile || got.Seat != want || got.Seat < 0 || got.Show != ShowTop {
 			return fmt.Errorf("zone %d is a %s of seat %d showing %v, want a pile of a seat showing top, the first seven of each seat in seat order",
 				z, got.Kind, got.Seat, got.Show)
+		}
+		if places[got.Seat]++; places[got.Seat] > most {
+			return fmt.Errorf("seat %d has more than %d places: 7 and one per card of the draw pile", got.Seat, most)
 		}
 	}
 	for _, c := range s.zones[pancakesDraw].cards {
@@ -558,20 +576,15 @@ func (anarchyPancakes) Invariants(s *State) error {
 	if winners != 0 {
 		return fmt.Errorf("a seat has %d butter pats but the game goes on", target)
 	}
-	in := 0
-	for i := range p {
-		if pancakesIn(s, i) {
-			in++
-		}
-	}
+	out := pancakesOut(s)
 	if s.Option(pancakesOptRoundEnd) == pancakesEndFirst {
-		if in != p {
-			return fmt.Errorf("%d of %d seats have cards, yet the round goes on", in, p)
+		if out != 0 {
+			return fmt.Errorf("%d of %d seats have no cards, yet the round goes on", out, p)
 		}
 		if pats > s.round-1 {
 			return fmt.Errorf("%d butter pats handed out before round %d ended", pats, s.round)
 		}
-	} else if in == 0 {
+	} else if out == p {
 		return errors.New("every seat has run out, yet the round goes on")
 	}
 	if !pancakesLive(s) {

@@ -182,7 +182,8 @@ func (m *pcModel) move(e Event) error {
 // table: a claim moves the claimant's whole stack, whose top card shows the
 // symbol, onto the Common card or another seat's stack whose top card
 // shows it too; a draw takes the top of a non-empty draw pile into the
-// drawer's first empty place; a seat that runs out first in its round takes
+// drawer's lowest-numbered empty place, or a new place when it has none; a
+// seat that runs out first in its round takes
 // a butter pat and wins at the target; the round ends when that happens
 // (option "first"), when every seat has run out ("all") or when nobody can
 // claim or draw, and the new round gathers every card into its deck,
@@ -962,48 +963,45 @@ func pcCompare(a, b Action) int {
 }
 
 // pancakesPerfect returns the action of instant perfect players: the first
-// correct claim, in Moves order, of the lowest seat that has one; when
-// nobody has one, a draw by the lowest seat still in the round. It reads
-// the table through the public accessors only, as a bot would.
+// stack, in zone order, that goes on the Common card; else the first that
+// goes on another seat's stack (its lowest-numbered one); when nobody has a
+// claim, a draw by the seat of the first place that holds cards.
 func pancakesPerfect(s *State) Action {
-	type place struct{ zone, seat, top int }
-	var buf [64]place
-	places := buf[:0]
-	for z := pancakesFirst; z < s.Zones(); z++ {
-		if zone := s.Zone(z); zone.Len() > 0 {
-			places = append(places, place{z, zone.Seat, zone.Top()})
+	x := s.cards
+	n := len(s.zones)
+	common := s.top(pancakesCommon)
+	for z := pancakesFirst; z < n; z++ {
+		if c := s.top(z); c >= 0 {
+			if sym := x.Common(c, common); sym >= 0 {
+				return Action{Seat: s.zones[z].Seat, Symbol: sym, Target: To(z, pancakesCommon), Version: s.version}
+			}
 		}
 	}
-	x := s.Cards()
-	common := s.Zone(pancakesCommon).Top()
-	in := -1
-	for seat := range s.Players() {
-		for _, src := range places {
-			if src.seat != seat {
-				continue
-			}
-			if in < 0 {
-				in = seat
-			}
-			if sym := x.Common(src.top, common); sym >= 0 {
-				return Action{Seat: seat, Symbol: sym, Target: To(src.zone, pancakesCommon), Version: s.Version()}
-			}
-			for _, dst := range places {
-				if dst.seat != seat {
-					if sym := x.Common(src.top, dst.top); sym >= 0 {
-						return Action{Seat: seat, Symbol: sym, Target: To(src.zone, dst.zone), Version: s.Version()}
-					}
+	drawer := -1
+	for z := pancakesFirst; z < n; z++ {
+		c := s.top(z)
+		if c < 0 {
+			continue
+		}
+		seat := s.zones[z].Seat
+		if drawer < 0 {
+			drawer = seat
+		}
+		for o := pancakesFirst; o < n; o++ {
+			if d := s.top(o); d >= 0 && s.zones[o].Seat != seat {
+				if sym := x.Common(c, d); sym >= 0 {
+					return Action{Seat: seat, Symbol: sym, Target: To(z, o), Version: s.version}
 				}
 			}
 		}
 	}
-	return Action{Kind: ActionDraw, Seat: in, Version: s.Version()}
+	return Action{Kind: ActionDraw, Seat: drawer, Version: s.version}
 }
 
 // TestPancakesPerfectPlay plays many games with instant perfect players for
 // every player count and both round ends: each ends with one winner at two
-// butter pats, each action is the first of Moves, and nobody draws while a
-// claim exists.
+// butter pats, each action is among the seat's Moves, and nobody draws
+// while a claim exists.
 func TestPancakesPerfectPlay(t *testing.T) {
 	g := mustGame(t, "anarchy-pancakes")
 	_, x := pancakesEdition(t)
@@ -1025,8 +1023,8 @@ func TestPancakesPerfectPlay(t *testing.T) {
 					}
 					a := pancakesPerfect(s)
 					moves = s.Moves(a.Seat, moves[:0])
-					if len(moves) == 0 || moves[0] != a {
-						t.Fatalf("%d players, seed %d: the perfect action %+v is not the first of %+v", p, seed, a, moves)
+					if !slices.Contains(moves, a) {
+						t.Fatalf("%d players, seed %d: the perfect action %+v is not among %+v", p, seed, a, moves)
 					}
 					if a.Kind == ActionDraw {
 						for o := range p {
@@ -1155,10 +1153,8 @@ func BenchmarkPancakesClaimValidation(b *testing.B) {
 				wrong = append(wrong, w)
 			}
 			o := m
-			o.Target = To(m.Target.At(0), m.Target.At(0)+1)
-			if s.Zone(o.Target.At(1)).Seat == seat {
-				own = append(own, o)
-			}
+			o.Target = To(m.Target.At(0), pcPlace(seat, (m.Target.At(0)-pcPlace(seat, 0)+1)%7))
+			own = append(own, o)
 		}
 	}
 	run := func(name string, claims []Action, wantErr bool) {
