@@ -22,8 +22,8 @@ type Deck struct {
 	Order int `json:"order"`
 	// Cards is the number of plane cards kept, the first ones.
 	Cards int `json:"cards"`
-	// Singles adds one card per symbol, after the plane's cards: card
-	// Cards+s shows symbol s alone.
+	// Singles adds one card per symbol, after the plane's cards, as
+	// rules.WithSingles does: card Cards+s shows symbol s alone.
 	Singles bool `json:"singles,omitzero"`
 	// Size is the number of cards in play: Cards, plus Symbols with
 	// Singles.
