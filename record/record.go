@@ -178,6 +178,8 @@ func (w *Writer) End(s *rules.State) error {
 	return w.write(endLine{TypeResult, End{Over: s.Over(), Version: s.Version(), Actions: w.actions, Refused: w.refused, Result: s.Result()}})
 }
 
+// mustBeOpen returns the Writer's error, or a new one when no record is
+// open.
 func (w *Writer) mustBeOpen() error {
 	if !w.open && w.err == nil {
 		w.err = errors.New("record: no record begun")

@@ -90,6 +90,8 @@ func (o optionFlags) parse() (map[string]string, error) {
 	return m, nil
 }
 
+// runSim is dobble sim: it checks the whole request, then plays the games
+// one after the other, printing a line as each ends.
 func runSim(args []string, _ io.Reader, stdout, _ io.Writer) error {
 	fs := newFlags("sim", simSynopsis, stdout)
 	gameName := fs.String("game", "", "the game: "+strings.Join(gameNames(), ", "))
