@@ -482,3 +482,7 @@ func BenchmarkHotPotatoGame(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) { benchGame(b, "hot-potato", tc.opts) })
 	}
 }
+
+// BenchmarkHotPotatoClaimValidation checks claims against a 4-player Hot
+// Potato on the classic deck through the public Check.
+func BenchmarkHotPotatoClaimValidation(b *testing.B) { benchClaims(b, "hot-potato") }
