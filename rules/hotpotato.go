@@ -36,7 +36,12 @@ import (
 // the cards aside can deal all its rounds, so every series is played out;
 // with end=rounds the game stops after rounds rounds, wherever the series
 // stands (so rounds=n-1 plays exactly one series, which ranks n tied seats
-// of a session in full).
+// of a session in full). The sheet collects penalty cards and sums them as
+// penalty points: here one penalty card is one point, so both scorings score
+// penalty cards.
+//
+// A session's scoring (RULES.md §5: −5 per round lost) reads the rounds
+// lost from Seat.Tally; the scores are the penalty cards.
 //
 // Table: zone 0 holds the cards aside (hidden); zone 1+i is seat i's pile
 // (its top card face up); zone 1+n+i is seat i's penalty pile, kind
