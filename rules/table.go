@@ -1,6 +1,9 @@
 package rules
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // ZoneKind names what a zone is on the table. It is a string so that a game
 // can add its own kinds ("grid", "stack", "ring") in its own file; the
@@ -113,6 +116,16 @@ func (s *State) carve() []int32 {
 	start := len(s.arena)
 	s.arena = s.arena[:start+n]
 	return s.arena[start : start : start+n]
+}
+
+// reserve makes room for n more zones, so that a Setup adding many zones
+// allocates the zone list and the zones' card space once rather than
+// growing them as it goes.
+func (s *State) reserve(n int) {
+	s.zones = slices.Grow(s.zones, n)
+	if need := n * s.cards.Len(); cap(s.arena)-len(s.arena) < need {
+		s.arena = make([]int32, 0, need)
+	}
 }
 
 // addZone adds an empty zone and returns its number. Games call it from
