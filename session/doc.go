@@ -70,7 +70,9 @@
 //	                 per card received; each next place loses 1 per card
 //	                 received but at least k more than the place before it,
 //	                 k being 2 for the second place, 3 for the third, and so on
-//	hot-potato       −5 per round lost (Seat.Tally)
+//	hot-potato       −5 per round lost (Seat.Tally); played with its own
+//	                 new scoring (game option scoring=series): −1 per
+//	                 penalty card, the penalties that scoring records
 //	catch-them-all   +1 per card won
 //	triplets         +1 per card won; +5 to the winner (decision: scored
 //	                 like the Tower, a most-cards game over the whole deck)

@@ -193,13 +193,18 @@ func sessionDecks(t testing.TB) []*rules.Index {
 // to an Equal session.
 func TestSessionProperties(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	sessions, tieBreaks := 0, 0
+	sessions, tieBreaks := 0, map[string]int{}
+	repeats := 3
+	if testing.Short() {
+		repeats = 1
+	}
 	for _, x := range sessionDecks(t) {
 		for p := 2; p <= 8; p++ {
 			if x.Len() < p+1 {
 				break
 			}
-			for _, tb := range []string{"learning", "tower"} {
+			for k := 0; k < 3*repeats; k++ {
+				tb := []string{"", "learning", "tower"}[k%3]
 				cfg := Config{Players: p, Seed: r.Uint64(), Games: 1 + r.IntN(6), Scoring: Scoring(r.IntN(2)), TieBreak: tb,
 					WellNewScoring: r.IntN(2) == 0, GiftNewScoring: r.IntN(2) == 0}
 				if r.IntN(3) == 0 {
@@ -215,14 +220,17 @@ func TestSessionProperties(t *testing.T) {
 				}
 				sessions++
 				for _, h := range s.History() {
-					tieBreaks += len(h.TieBreaks)
+					for _, tb := range h.TieBreaks {
+						tieBreaks[tb.Game]++
+					}
 				}
 			}
 		}
 	}
-	if sessions < 40 || tieBreaks < 10 {
-		t.Fatalf("only %d sessions and %d tie-breaks played", sessions, tieBreaks)
+	if sessions < 40 || len(tieBreaks) != 4 {
+		t.Fatalf("only %d sessions played, with tie-breaks %v", sessions, tieBreaks)
 	}
+	t.Logf("%d sessions, tie-breaks %v", sessions, tieBreaks)
 }
 
 // FuzzSession feeds a session inputs decoded from bytes: picks of any
@@ -239,8 +247,7 @@ func FuzzSession(f *testing.F) {
 			return
 		}
 		x := decks[int(data[0])%len(decks)]
-		cfg := Config{Players: 2 + int(data[1])%7, Seed: uint64(data[2]), Games: 1 + int(data[2])%4, TieBreak: "learning",
-			TieBreakOptions: map[string]string{"pairs": "2"}, Scoring: Scoring(data[1] >> 7)}
+		cfg := Config{Players: 2 + int(data[1])%7, Seed: uint64(data[2]), Games: 1 + int(data[2])%4, Scoring: Scoring(data[1] >> 7)}
 		s, err := New(cfg, Decks{Cards: x})
 		if err != nil {
 			return
@@ -275,17 +282,18 @@ func FuzzSession(f *testing.F) {
 }
 
 // BenchmarkSession plays complete four-seat sessions of five mini-games
-// (Tower, learning mode, Tower, learning mode, Tower) on the classic deck
-// with instant perfect play, ties and picks included.
+// (the Tower, the Well, the Poisoned Gift, Hot Potato, learning mode) on
+// the classic deck with instant perfect play spread over the seats, ties
+// (Hot Potato rounds and duels) and picks included.
 func BenchmarkSession(b *testing.B) {
 	x := classic(b)
-	picks := []string{"learning", "tower", "learning", "tower"}
+	picks := []string{"well", "poisoned-gift", "hot-potato", "learning"}
 	var moves []rules.Action
 	var ev []rules.Event
 	claims := 0
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
-		s, err := New(Config{Players: 4, Seed: uint64(i), TieBreak: "learning", TieBreakOptions: map[string]string{"pairs": "1"}}, Decks{Cards: x})
+		s, err := New(Config{Players: 4, Seed: uint64(i)}, Decks{Cards: x})
 		if err != nil {
 			b.Fatal(err)
 		}

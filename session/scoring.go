@@ -44,7 +44,7 @@ var pointRules = map[string]pointRule{
 	"tower":            cardsWonPlusBonus(1),
 	"well":             wellPoints,
 	"poisoned-gift":    giftPoints,
-	"hot-potato":       func(o *Outcome, _ Variants, pts []int) { perTally(o, -5, pts) },
+	"hot-potato":       potatoPoints,
 	"catch-them-all":   func(o *Outcome, _ Variants, pts []int) { perScore(o, 1, 0, pts) },
 	"triplets":         func(o *Outcome, _ Variants, pts []int) { perScore(o, 1, 0, pts); atPlace(o, 1, 5, pts) },
 	"subway-rescue":    cardsWonPlusBonus(1),
@@ -127,6 +127,17 @@ func wellPoints(o *Outcome, v Variants, pts []int) {
 	if last := slices.Max(o.Places); last > 1 {
 		atPlace(o, last, -20, pts)
 	}
+}
+
+// potatoPoints scores Hot Potato: −5 per round lost; or, when the game
+// was played with its own new scoring (option scoring=series, RULES.md §5),
+// −1 per penalty card, the penalties that scoring records.
+func potatoPoints(o *Outcome, _ Variants, pts []int) {
+	if o.Options["scoring"] == "series" {
+		perScore(o, -1, 0, pts)
+		return
+	}
+	perTally(o, -5, pts)
 }
 
 // giftPoints scores the Poisoned Gift: +20 to the winner, +10 to second

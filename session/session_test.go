@@ -420,7 +420,7 @@ func TestSessionTieBreakLimit(t *testing.T) {
 // TestSessionLoserTieStanding checks who picks when several seats share the
 // last place: the one standing lowest in the session.
 func TestSessionLoserTieStanding(t *testing.T) {
-	r := newRecorder(t, Config{Players: 3, Seed: 2, Games: 3, TieBreak: "learning"}, Decks{Cards: classic(t)})
+	r := newRecorder(t, Config{Players: 3, Seed: 2, Games: 3}, Decks{Cards: classic(t)})
 	s := r.s
 	r.play(cycle(50, 1, 2, 1)) // Tower: seat 1 wins 27 cards, seat 2 25
 	if s.Picker() != 0 {
@@ -439,17 +439,24 @@ func TestSessionLoserTieStanding(t *testing.T) {
 // TestSessionChoices checks what a table can pick: a duel only at two.
 func TestSessionChoices(t *testing.T) {
 	x := classic(t)
-	four := mustSession(t, Config{Players: 4, TieBreak: "tower"}, Decks{Cards: x})
+	four := mustSession(t, Config{Players: 4}, Decks{Cards: x})
 	two := mustSession(t, Config{Players: 2}, Decks{Cards: x})
-	if c := four.Choices(); slices.Contains(c, "duel") || !slices.Contains(c, "tower") || !slices.Contains(c, "learning") {
+	if c := four.Choices(); slices.Contains(c, "duel") || !slices.Contains(c, "tower") || !slices.Contains(c, "learning") ||
+		!slices.Contains(c, "hot-potato") || !slices.Contains(c, "well") || !slices.Contains(c, "poisoned-gift") {
 		t.Fatalf("four seats can pick %v", c)
 	}
 	if c := two.Choices(); !slices.Contains(c, "duel") || !slices.Contains(c, "tower") {
 		t.Fatalf("two seats can pick %v", c)
 	}
 	// A two-seat session never needs the three-seat tie-break.
-	if two.Config().TieBreak != DefaultTieBreak || two.Config().Games != DefaultGames || two.Config().First != "tower" {
+	if two.Config().TieBreak != DefaultTieBreak || two.Config().Games != DefaultGames || two.Config().First != "tower" ||
+		!reflect.DeepEqual(four.Config().TieBreakOptions, map[string]string{"rounds": "1"}) {
 		t.Fatalf("defaults: %+v", two.Config())
+	}
+	// Hot Potato named by its alias is still played for one round.
+	if c := mustSession(t, Config{Players: 3, TieBreak: "pumpkin-bomb"}, Decks{Cards: x}).Config(); c.TieBreak != "hot-potato" ||
+		!reflect.DeepEqual(c.TieBreakOptions, map[string]string{"rounds": "1"}) {
+		t.Fatalf("pumpkin-bomb tie-break: %+v", c)
 	}
 }
 
@@ -509,11 +516,13 @@ func TestSessionConfig(t *testing.T) {
 		{Config{Players: 3, TieBreak: "duel"}, Decks{Cards: x}, "tieBreak", "duel cannot settle a tie of 3 seats: rules: duel: players: 3 players; duel takes exactly 2"},
 		{Config{Players: 3, TieBreak: "learning", TieBreakOptions: map[string]string{"pairs": "x"}}, Decks{Cards: x}, "tieBreak", `learning cannot settle a tie of 3 seats: rules: learning: pairs: "x" is not a whole number`},
 		{Config{Players: 2, First: "chess"}, Decks{Cards: x}, "first", `unknown game "chess"`},
-		{Config{Players: 4, First: "duel", TieBreak: "tower"}, Decks{Cards: x}, "first", "4 players; duel takes exactly 2"},
+		{Config{Players: 4, First: "duel"}, Decks{Cards: x}, "first", "4 players; duel takes exactly 2"},
 		{Config{Players: 2, Options: map[string]map[string]string{"chess": {}}}, Decks{Cards: x}, "options", `options given for rules: unknown game "chess"`},
 		{Config{Players: 2, Options: map[string]map[string]string{"learning": {"pairs": "-3"}}}, Decks{Cards: x}, "options", `pairs: "-3" is not a whole number from 0 to 1000000`},
 		{Config{Players: 2, Options: map[string]map[string]string{"learning": {}, "before-you-start": {}}}, Decks{Cards: x}, "options", "options for learning given twice"},
 		{Config{Players: 2, Options: map[string]map[string]string{"tower": {"rounds": "2"}}}, Decks{Cards: x}, "options", `unknown option "rounds"; tower takes no options`},
+		{Config{Players: 3, TieBreakOptions: map[string]string{"rounds": "0"}}, Decks{Cards: x}, "tieBreak", `hot-potato cannot settle a tie of 3 seats: rules: hot-potato: rounds: "0" is not a whole number from 1 to 1000`},
+		{Config{Players: 2, WellNewScoring: true, Options: map[string]map[string]string{"whoosh": {"end": "last-loses"}}}, Decks{Cards: x}, "options", `the Well's new scoring stops when someone empties; with it the well option "end" must be "first-empty", not "last-loses"`},
 	} {
 		_, err := New(tc.cfg, tc.decks)
 		var ce *ConfigError
@@ -523,11 +532,11 @@ func TestSessionConfig(t *testing.T) {
 	}
 	// Options for a game that cannot seat the table are still checked, at
 	// a table size it can seat.
-	if _, err := New(Config{Players: 4, TieBreak: "tower", Options: map[string]map[string]string{"duel": {"x": "1"}}}, Decks{Cards: x}); err == nil ||
+	if _, err := New(Config{Players: 4, Options: map[string]map[string]string{"duel": {"x": "1"}}}, Decks{Cards: x}); err == nil ||
 		!strings.Contains(err.Error(), `unknown option "x"; duel takes no options`) {
 		t.Errorf("options of the duel at a four-seat table: %v", err)
 	}
-	if _, err := New(Config{Players: 4, TieBreak: "tower", Options: map[string]map[string]string{"learning": {"pairs": "4"}}}, Decks{Cards: x}); err != nil {
+	if _, err := New(Config{Players: 4, Options: map[string]map[string]string{"learning": {"pairs": "4"}}}, Decks{Cards: x}); err != nil {
 		t.Errorf("good options refused: %v", err)
 	}
 }
