@@ -825,3 +825,49 @@ func TestShuffleUniform(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexApart checks Apart against the real decks, where every two cards
+// meet, and against sources with cards that share nothing.
+func TestIndexApart(t *testing.T) {
+	for _, tc := range [][2]int{{2, 0}, {3, 5}, {5, 0}, {7, 55}, {8, 0}} {
+		x, err := NewIndex(mustDeck(t, tc[0], tc[1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i, j := x.Apart(); i != -1 || j != -1 {
+			t.Fatalf("order %d: cards %d and %d reported apart", tc[0], i, j)
+		}
+	}
+	d := mustDeck(t, 5, 0)
+	x, err := NewIndex(planePlusSingles{d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Card 0 of the plane misses some symbol s; the first single for such
+	// an s is the first card card 0 does not meet.
+	want := -1
+	for s := 0; s < d.Symbols() && want < 0; s++ {
+		if !d.Has(0, s) {
+			want = d.Len() + s
+		}
+	}
+	for k := 0; k < 2; k++ { // the second call reads the kept answer
+		if i, j := x.Apart(); i != 0 || j != want {
+			t.Fatalf("planePlusSingles: Apart = %d, %d, want 0, %d", i, j, want)
+		}
+	}
+	// Cards {0}, {0, 1}, {0}, {0} all show symbol 0; in {0}, {1}, {0}, {0}
+	// the first pair apart is 0 and 1.
+	for _, tc := range []struct {
+		card []int
+		i, j int
+	}{{[]int{0, 1}, -1, -1}, {[]int{1}, 0, 1}} {
+		y, err := NewIndex(badCards{n: 4, m: 3, card: tc.card})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i, j := y.Apart(); i != tc.i || j != tc.j {
+			t.Fatalf("card 1 = %v: Apart = %d, %d, want %d, %d", tc.card, i, j, tc.i, tc.j)
+		}
+	}
+}
