@@ -871,3 +871,51 @@ func TestIndexApart(t *testing.T) {
 		}
 	}
 }
+
+// TestReserve checks that zones added after reserve take no allocation and
+// do not overlap: each can hold the whole deck.
+func TestReserve(t *testing.T) {
+	s, err := New(mustGame(t, "tower"), mustDeck(t, 7, 55), Config{Players: 4, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const extra = 20
+	var clones []*State
+	for range 12 {
+		clones = append(clones, s.Clone())
+	}
+	next := 0
+	allocs := testing.AllocsPerRun(10, func() {
+		c := clones[next]
+		next++
+		c.reserve(extra)
+		for range extra {
+			c.addZone(ZoneAside, NoSeat, ShowHidden)
+		}
+	})
+	if allocs != 2 {
+		t.Fatalf("%v allocations to add %d zones after reserve, want 2 (the zone list and the cards)", allocs, extra)
+	}
+	c := clones[0]
+	first := c.Zones() - extra
+	for z := first; z < c.Zones(); z++ {
+		for c.Zone(0).Len() > 0 && c.Zone(z).Len() < 2 {
+			c.take(0, z)
+		}
+	}
+	seen := make(map[int]bool)
+	for z := 0; z < c.Zones(); z++ {
+		if z >= first && c.Zone(z).Len() != 2 {
+			t.Fatalf("zone %d holds %d cards", z, c.Zone(z).Len())
+		}
+		for _, card := range c.Zone(z).AppendCards(nil) {
+			if seen[card] {
+				t.Fatalf("card %d is in two zones: the zones overlap", card)
+			}
+			seen[card] = true
+		}
+	}
+	if len(seen) != 55 {
+		t.Fatalf("%d cards on the table, want 55", len(seen))
+	}
+}
