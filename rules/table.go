@@ -1,6 +1,9 @@
 package rules
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // ZoneKind names what a zone is on the table. It is a string so that a game
 // can add its own kinds ("grid", "stack", "ring") in its own file; the
@@ -113,6 +116,17 @@ func (s *State) carve() []int32 {
 	start := len(s.arena)
 	s.arena = s.arena[:start+n]
 	return s.arena[start : start : start+n]
+}
+
+// reserve makes room for zones more zones before a game adds them, so that
+// a table with more zones than New plans for (two per seat and four more),
+// such as a grid of slots, takes one allocation for the zone list and one
+// for their cards instead of several. Games call it from Setup.
+func (s *State) reserve(zones int) {
+	s.zones = slices.Grow(s.zones, zones)
+	if n := s.cards.Len(); cap(s.arena)-len(s.arena) < zones*n {
+		s.arena = make([]int32, 0, zones*n)
+	}
 }
 
 // addZone adds an empty zone and returns its number. Games call it from
