@@ -9,7 +9,9 @@ import (
 // of two tied players, playable on its own as well. Each draws one card and
 // both are revealed at once (online they are face up from the start); the
 // first to name the symbol the two cards share wins, taking the other's
-// card. One accepted claim ends it, so a duel never ties. Score: cards held
+// card. One accepted claim ends it, so a duel never ties. Any two cards may
+// be drawn, so the game refuses a card source in which two cards share
+// nothing (Index.Apart); every deck of package deck passes. Score: cards held
 // (2 for the winner, 0 for the loser).
 //
 // Table: zone 0 is the face-down stock (the rest of the deck, untouched),
@@ -48,6 +50,11 @@ func (duel) Setup(s *State) error {
 	if s.cards.Len() < 2 {
 		return &ConfigError{Game: duelInfo.Name, Field: "cards", Reason: fmt.Sprintf(
 			"%d card; a duel needs at least 2 (one for each player)", s.cards.Len())}
+	}
+	if i, j := s.cards.Apart(); i >= 0 {
+		return &ConfigError{Game: duelInfo.Name, Field: "cards", Reason: fmt.Sprintf(
+			"cards %d and %d share no symbol; a duel needs a deck in which every two cards share one, as every Dobble deck does",
+			i, j)}
 	}
 	s.addZone(ZoneStock, NoSeat, ShowHidden)
 	s.addZone(ZonePile, 0, ShowTop)

@@ -120,6 +120,7 @@ func TestDuelConfig(t *testing.T) {
 	}{
 		{classic, Config{Players: 1}, "players", "1 players; duel takes exactly 2"},
 		{classic, Config{Players: 3}, "players", "3 players; duel takes exactly 2"},
+		{planePlusSingles{mustDeck(t, 5, 0)}, Config{Players: 2}, "cards", "share no symbol; a duel needs a deck in which every two cards share one"},
 		{badCards{1, 3, nil}, Config{Players: 2}, "cards", "1 card; a duel needs at least 2 (one for each player)"},
 		{classic, Config{Players: 2, Options: map[string]string{"rounds": "1"}}, "options", `unknown option "rounds"; duel takes no options`},
 	} {

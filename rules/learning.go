@@ -12,6 +12,10 @@ import (
 // "pairs" option sets how many pairs to find. Score: pairs won, one per
 // correct claim; most pairs wins.
 //
+// Any two cards may end up side by side in the centre, so the game refuses
+// a card source in which two cards share nothing (Index.Apart): such a pair
+// could never be claimed. Every deck of package deck passes.
+//
 // It is the one game playable alone (one to eight seats): learning mode is
 // practice at spotting the match, which needs no opponent, and it is the
 // game a newcomer plays by themselves or with bots before a session.
@@ -69,6 +73,11 @@ func (learning) Setup(s *State) error {
 	if s.cards.Len() < 2 {
 		return &ConfigError{Game: learningInfo.Name, Field: "cards", Reason: fmt.Sprintf(
 			"%d card; learning mode needs at least 2 (one pair in the centre)", s.cards.Len())}
+	}
+	if i, j := s.cards.Apart(); i >= 0 {
+		return &ConfigError{Game: learningInfo.Name, Field: "cards", Reason: fmt.Sprintf(
+			"cards %d and %d share no symbol; learning mode needs a deck in which every two cards share one, as every Dobble deck does",
+			i, j)}
 	}
 	s.addZone(ZoneStock, NoSeat, ShowHidden)
 	s.addZone(ZoneCentre, NoSeat, ShowAll)

@@ -204,6 +204,7 @@ func TestLearningConfig(t *testing.T) {
 	}{
 		{classic, Config{Players: 0}, "players", "0 players; learning takes 1 to 8"},
 		{classic, Config{Players: 9}, "players", "9 players; learning takes 1 to 8"},
+		{planePlusSingles{mustDeck(t, 5, 0)}, Config{Players: 2}, "cards", "share no symbol; learning mode needs a deck in which every two cards share one"},
 		{badCards{1, 3, nil}, Config{Players: 1}, "cards", "1 card; learning mode needs at least 2 (one pair in the centre)"},
 		{classic, Config{Players: 2, Options: map[string]string{"pairs": "-1"}}, "pairs", `"-1" is not a whole number from 0 to 1000000`},
 		{classic, Config{Players: 2, Options: map[string]string{"rounds": "3"}}, "options", `unknown option "rounds"; learning takes pairs`},
