@@ -72,6 +72,21 @@ func testDecks(t testing.TB) []testDeck {
 	return testDecksList
 }
 
+// gameDecks holds, by game name, the decks that game's property and fuzz
+// tests play with instead of testDecks, for a game that needs a card source
+// of its own shape (Anarchy Pancakes: a plane followed by one-symbol
+// cards). A game's test file sets its entry from an init function.
+var gameDecks = map[string]func(testing.TB) []testDeck{}
+
+// decksFor returns the decks the property and fuzz tests of game name play
+// with: its gameDecks entry, or testDecks.
+func decksFor(t testing.TB, name string) []testDeck {
+	if f, ok := gameDecks[name]; ok {
+		return f(t)
+	}
+	return testDecks(t)
+}
+
 // clock is a test's idea of time: it only moves forward.
 type clock struct{ now int64 }
 
@@ -329,7 +344,7 @@ func runPropertiesOf(t *testing.T, g Game, options map[string]string, verify ver
 		rounds = 1
 	}
 	r := rand.New(rand.NewPCG(1, 2))
-	for _, td := range testDecks(t) {
+	for _, td := range decksFor(t, info.Name) {
 		for p := info.MinPlayers; p <= info.MaxPlayers; p++ {
 			for k := 0; k < rounds; k++ {
 				cfg := Config{Players: p, Seed: r.Uint64(), Options: options}
@@ -378,7 +393,7 @@ func fuzzGameOf(f *testing.F, g Game, verify verifyFunc) {
 		if len(data) < 3 {
 			return
 		}
-		decks := testDecks(t)
+		decks := decksFor(t, info.Name)
 		td := decks[int(data[0])%len(decks)]
 		p := info.MinPlayers + int(data[1])%(info.MaxPlayers-info.MinPlayers+1)
 		cfg := Config{Players: p, Seed: uint64(data[2])}

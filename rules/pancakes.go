@@ -1,0 +1,581 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"sync/atomic"
+)
+
+// Anarchy Pancakes (RULES.md §6).
+//
+// Cards: two decks in one card source, as WithSingles builds it: the cards
+// of a projective-plane deck (the six-topping cards of the order-5
+// "pancakes" edition) numbered first, then one one-topping card per symbol,
+// card planes+s showing topping s alone. Setup refuses any other shape.
+//
+// Setup of a round: both decks are shuffled apart; each seat gets two
+// one-topping cards, then five six-topping cards, each card in a place of
+// its own in front of the seat, face up for everyone (the sheet deals them
+// face down and everyone flips all seven at once, so online they are face
+// up from the start). The one-topping cards not dealt are set aside, face
+// down, for the round; the six-topping cards not dealt are the face-down
+// draw pile, whose top card is flipped into the centre: the Common card.
+//
+// Play, simultaneous: a claim names a topping, one of the claimant's own
+// stacks and the card to put it on: the Common card or the top of a stack
+// in front of another seat, never one of the claimant's own ("you may never
+// match your own cards with each other"). Only top cards count. The whole
+// stack moves onto the target and stays there as one permanent stack: a
+// stack put on an opponent's card stays in front of that opponent; one put
+// on the Common card becomes the Common card. A draw ("no match? draw 1
+// card") takes the top of the draw pile into the drawer's first empty
+// place. The server cannot know whether a player sees a match, so a draw is
+// accepted whenever the draw pile is not empty, as at the table, where
+// nobody can stop a player from drawing; it is refused (CodeBadTarget)
+// when the pile is empty.
+//
+// Round end, option "round-end": with "first" (the RULES.md decision,
+// sheet 003) the round ends the moment a seat has no cards in front of it,
+// and that seat takes a butter pat (Seat.Tally). With "all" (the Italian
+// sheet 004 read literally) the first seat to run out still takes the pat
+// at once, but the round goes on: seats that have run out sit out the rest
+// of the round (nothing can be put on them and they may not draw), and the
+// round ends when every seat has run out.
+//
+// A stuck table ends the round without a pat. The round cannot go on when
+// nobody has a claim and nobody can draw (the draw pile is empty, or, with
+// "all", every seat has run out). Any two six-topping cards share a
+// topping and the Common card is always there, so a table is stuck only
+// when the six-topping top cards all lie with one owner (in front of one
+// seat, or the Common card alone), every other top card is a one-topping
+// card, and no two top cards of different owners show the same topping.
+// It happens, more often with many players, whose deal leaves a short draw
+// pile (none with six). Then the round ends with no pat at once, in the
+// same Apply. Each action of a round shrinks either the number of stacks
+// (a claim) or the draw pile (a draw), so every round ends, and the next
+// starts from a fresh seeded deal. A game therefore ends unless stuck
+// rounds follow each other forever, which fresh deals make vanishingly
+// unlikely: even with six players choosing moves at random, fewer than one
+// round in five ends stuck.
+//
+// New round (EventRound, then the moves): every card in front of the seats
+// and of the Common pile goes back, one at a time from the top, to its deck
+// (six-topping cards to the draw pile, one-topping ones to the set-aside
+// pile), both are shuffled and the deal above is repeated. The first seat
+// to reach the number of butter pats of option "pats" (2 by default) wins
+// at once; the game ends there, the table as it was. Score: butter pats,
+// most wins.
+//
+// Table: zone 0 is the draw pile, zone 1 the Common card (a pile, of which
+// only the top card shows), zone 2 the set-aside one-topping cards; every
+// further zone is a place in front of one seat: a pile of kind ZonePile,
+// owned by the seat (Zone.Seat), showing its top card. Setup makes seven
+// places per seat, seat i's place j being zone 3 + 7i + j, and deals into
+// them. A draw goes to the drawer's lowest-numbered empty place; when it
+// has none, a new place is added for it at the end of the zone list (a
+// client seeing a move to an unknown zone fetches a new view). Places stay
+// for the rest of the game, empty or not, and a new round deals into the
+// first seven again. A claim names two targets: the claimant's stack, then
+// the Common card or another seat's stack.
+
+func init() { Register(anarchyPancakes{}) }
+
+// anarchyPancakes implements Game for Anarchy Pancakes.
+type anarchyPancakes struct{}
+
+// The fixed zones and the deal.
+const (
+	pancakesDraw    = 0 // the face-down draw pile of six-topping cards
+	pancakesCommon  = 1 // the Common card
+	pancakesAside   = 2 // the one-topping cards set aside for the round
+	pancakesFirst   = 3 // seat 0's first place
+	pancakesSingles = 2 // one-topping cards dealt to each seat
+	pancakesSixes   = 5 // six-topping cards dealt to each seat
+	pancakesHand    = pancakesSingles + pancakesSixes
+	pancakesPatsBox = 9 // butter pats in the box
+)
+
+// Indices in pancakesInfo.Options and the values of "round-end".
+const (
+	pancakesOptRoundEnd = 0
+	pancakesOptPats     = 1
+	pancakesEndFirst    = 0
+	pancakesEndAll      = 1
+)
+
+// pancakesInfo is Anarchy Pancakes' description.
+var pancakesInfo = Info{
+	Name:       "anarchy-pancakes",
+	Aliases:    []string{"pancakes"},
+	Title:      "Anarchy Pancakes",
+	Section:    "RULES.md §6",
+	MinPlayers: PancakesMinPlayers,
+	MaxPlayers: PancakesMaxPlayers,
+	Unit:       "butter pats",
+	HigherWins: true,
+	Targets:    2,
+	Draw:       true,
+	Options: []Option{
+		{
+			Name: "round-end",
+			Doc: "When a round ends: \"first\", the moment any player has no cards in front of them (RULES.md decision, sheet 003); " +
+				"\"all\", once every player has run out (sheet 004), the first out taking the butter pat at once and the others playing on.",
+			Choices: []string{"first", "all"},
+			Default: "first",
+		},
+		{
+			Name: "pats",
+			Doc: "Butter pats needed to win. The box holds 9, and a game to N pats with P players can hand out P×(N−1)+1, " +
+				"so N may be at most 5 with 2 players, 3 with 3 or 4, and 2 with 5 or 6.",
+			Min:     1,
+			Max:     pancakesPatsBox,
+			Default: "2",
+		},
+	},
+}
+
+// Info describes Anarchy Pancakes: 2 to 6 players, butter pats, most wins,
+// two targets, draws, options "round-end" and "pats".
+func (anarchyPancakes) Info() Info { return pancakesInfo }
+
+// WithSingles returns the card source of Anarchy Pancakes' two decks: the
+// cards of c (the six-topping cards, a projective-plane deck such as the
+// "pancakes" edition's) followed by one card per symbol showing that symbol
+// alone (the one-topping cards). Card c.Len()+s is the one-topping card of
+// symbol s; there are c.Len()+c.Symbols() cards and c.Symbols() symbols.
+func WithSingles(c Cards) Cards { return withSingles{c} }
+
+// withSingles is the Cards of WithSingles.
+type withSingles struct{ Cards }
+
+// Len returns the number of cards: c's plus one per symbol.
+func (w withSingles) Len() int { return w.Cards.Len() + w.Cards.Symbols() }
+
+// AppendCard appends the symbols of card i: c's card i, or the single
+// symbol of a one-symbol card.
+func (w withSingles) AppendCard(dst []int, i int) []int {
+	if n := w.Cards.Len(); i >= n {
+		return append(dst, i-n)
+	}
+	return w.Cards.AppendCard(dst, i)
+}
+
+// pancakesShaped is the last Index pancakesShape accepted. An Index is
+// immutable, so a game set up with the same Index as the one before, the
+// usual case of a server or a simulation, skips the check's
+// quadratic part.
+var pancakesShaped atomic.Pointer[Index]
+
+// pancakesShape checks that x is a plane deck followed by one one-symbol
+// card per symbol in symbol order, as WithSingles builds it, and returns the
+// number of plane cards; otherwise an error saying what is wrong.
+func pancakesShape(x *Index) (int, error) {
+	m := x.symbols
+	planes := x.cards - m
+	if pancakesShaped.Load() == x {
+		return planes, nil
+	}
+	const want = "anarchy-pancakes plays a projective-plane deck (the six-topping cards) followed by one one-topping card per symbol, " +
+		"as rules.WithSingles(deck) builds it"
+	if planes < 2 {
+		return 0, fmt.Errorf("%d cards with %d symbols; %s, so at least two more cards than symbols", x.cards, m, want)
+	}
+	for s := range m {
+		c := planes + s
+		if x.start[c+1]-x.start[c] != 1 || x.syms[x.start[c]] != int32(s) {
+			return 0, fmt.Errorf("card %d shows symbols %v where the one-topping card of symbol %d belongs; %s",
+				c, x.AppendCard(nil, c), s, want)
+		}
+	}
+	size := x.start[1] - x.start[0]
+	for i := range planes {
+		if n := x.start[i+1] - x.start[i]; n != size || n < 2 {
+			return 0, fmt.Errorf("card %d shows %d symbols and card 0 shows %d; the six-topping cards all show the same number of symbols, at least two; %s",
+				i, n, size, want)
+		}
+	}
+	w := x.words
+	for i := range planes {
+		a := x.bits[i*w : (i+1)*w]
+		for j := i + 1; j < planes; j++ {
+			b := x.bits[j*w : (j+1)*w]
+			shared := 0
+			for k := range a {
+				shared += bits.OnesCount64(a[k] & b[k])
+			}
+			if shared != 1 {
+				return 0, fmt.Errorf("cards %d and %d share %d symbols; any two six-topping cards share exactly one; %s",
+					i, j, shared, want)
+			}
+		}
+	}
+	pancakesShaped.Store(x)
+	return planes, nil
+}
+
+// pancakesPlanes returns the number of six-topping cards of s's deck.
+func pancakesPlanes(s *State) int { return s.cards.cards - s.cards.symbols }
+
+// pancakesIn reports whether seat has any card in front of it.
+func pancakesIn(s *State, seat int) bool {
+	for z := pancakesFirst; z < len(s.zones); z++ {
+		if s.zones[z].Seat == seat && len(s.zones[z].cards) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Setup checks the card source, the player count against the deck and the
+// butter pats against the box, lays out the zones and deals round 1.
+func (anarchyPancakes) Setup(s *State) error {
+	bad := func(field, format string, args ...any) error {
+		return &ConfigError{Game: pancakesInfo.Name, Field: field, Reason: fmt.Sprintf(format, args...)}
+	}
+	p := s.Players()
+	planes, err := pancakesShape(s.cards)
+	if err != nil {
+		return bad("cards", "%v", err)
+	}
+	if need := pancakesSixes*p + 1; planes < need {
+		return bad("cards", "%d six-topping cards for %d players; each player is dealt %d and one more is the Common card, so %d or more are needed (the \"pancakes\" edition has 31, enough for %d players)",
+			planes, p, pancakesSixes, need, PancakesMaxPlayers)
+	}
+	if need := pancakesSingles * p; s.cards.symbols < need {
+		return bad("cards", "%d one-topping cards for %d players; each player is dealt %d, so %d or more are needed",
+			s.cards.symbols, p, pancakesSingles, need)
+	}
+	if n := s.Option(pancakesOptPats); p*(n-1)+1 > pancakesPatsBox {
+		return bad("pats", "%d butter pats to win with %d players: the box holds %d pats and a game to %d can hand out %d; with %d players use 1 to %d",
+			n, p, pancakesPatsBox, n, p*(n-1)+1, p, (pancakesPatsBox-1)/p+1)
+	}
+	s.reserve(pancakesFirst + pancakesHand*p)
+	s.addZone(ZoneStock, NoSeat, ShowHidden)
+	s.addZone(ZoneCentre, NoSeat, ShowTop)
+	s.addZone(ZoneAside, NoSeat, ShowHidden)
+	for i := range p {
+		for range pancakesHand {
+			s.addZone(ZonePile, i, ShowTop)
+		}
+	}
+	draw, aside := s.zones[pancakesDraw].cards[:0], s.zones[pancakesAside].cards[:0]
+	for c := range s.cards.cards {
+		if c < planes {
+			draw = append(draw, int32(c))
+		} else {
+			aside = append(aside, int32(c))
+		}
+	}
+	s.zones[pancakesDraw].cards, s.zones[pancakesAside].cards = draw, aside
+	s.shuffleCards(draw)
+	s.shuffleCards(aside)
+	s.round = 1
+	pancakesDeal(s, nil, false)
+	return nil
+}
+
+// pancakesDeal deals a round from the shuffled draw pile and set-aside
+// cards: two one-topping cards to each seat's places 0 and 1, one round at
+// a time, then five six-topping cards to places 2 to 6, then the Common
+// card. With record set it appends the moves to ev; Setup deals silently.
+func pancakesDeal(s *State, ev []Event, record bool) []Event {
+	p := s.Players()
+	deal := func(from, to, seat int) {
+		if record {
+			ev = s.move(ev, seat, from, to)
+		} else {
+			s.take(from, to)
+		}
+	}
+	for j := range pancakesHand {
+		from := pancakesAside
+		if j >= pancakesSingles {
+			from = pancakesDraw
+		}
+		for i := range p {
+			deal(from, pancakesFirst+i*pancakesHand+j, i)
+		}
+	}
+	deal(pancakesDraw, pancakesCommon, NoSeat)
+	return ev
+}
+
+// pancakesNewRound starts the next round: EventRound, every card in play
+// back to its deck one at a time, both decks shuffled, a fresh deal.
+func pancakesNewRound(s *State, ev []Event) []Event {
+	s.round++
+	ev = append(ev, Event{Kind: EventRound, Seat: NoSeat, Symbol: -1, Card: -1, From: -1, To: -1, Round: s.round})
+	planes := pancakesPlanes(s)
+	for z := pancakesCommon; z < len(s.zones); z++ {
+		if z == pancakesAside {
+			continue
+		}
+		for len(s.zones[z].cards) > 0 {
+			to := pancakesDraw
+			if s.top(z) >= planes {
+				to = pancakesAside
+			}
+			ev = s.move(ev, NoSeat, z, to)
+		}
+	}
+	ev = s.shuffle(ev, pancakesDraw)
+	ev = s.shuffle(ev, pancakesAside)
+	return pancakesDeal(s, ev, true)
+}
+
+// pancakesLive reports whether the round can go on: some seat still in
+// can draw, or some seat has a claim.
+func pancakesLive(s *State) bool {
+	end := len(s.zones)
+	if len(s.zones[pancakesDraw].cards) > 0 {
+		for z := pancakesFirst; z < end; z++ {
+			if len(s.zones[z].cards) > 0 {
+				return true
+			}
+		}
+	}
+	x := s.cards
+	common := s.top(pancakesCommon)
+	for z := pancakesFirst; z < end; z++ {
+		c := s.top(z)
+		if c < 0 {
+			continue
+		}
+		if x.Common(c, common) >= 0 {
+			return true
+		}
+		// Pairs with later places; earlier ones checked theirs already.
+		for o := z + 1; o < end; o++ {
+			if d := s.top(o); d >= 0 && s.zones[o].Seat != s.zones[z].Seat && x.Common(c, d) >= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Refusal details, fixed phrases.
+const (
+	pancakesNotYours   = "name one of your own stacks first, then the card to put it on"
+	pancakesNoStack    = "you have no stack in that place"
+	pancakesOwnCards   = "you may never match your own cards with each other"
+	pancakesFaceDown   = "the draw pile is face down; match the Common card or a card in front of another player"
+	pancakesSetAside   = "the set-aside one-topping cards are out of play this round"
+	pancakesNoCard     = "there is no card in that place in front of the other player"
+	pancakesEmptyDraw  = "the draw pile is empty"
+	pancakesSittingOut = "you have run out of cards and sit out the rest of this round"
+)
+
+// Check refuses a draw from an empty pile or by a seat that has run out; a
+// claim whose first target is not one of the claimant's stacks, whose
+// second is not the Common card or another seat's stack, or whose symbol is
+// not on both top cards.
+func (anarchyPancakes) Check(s *State, a Action) *Refusal {
+	if a.Kind == ActionDraw {
+		if len(s.zones[pancakesDraw].cards) == 0 {
+			return refuse(CodeBadTarget, &a, pancakesEmptyDraw)
+		}
+		if !pancakesIn(s, a.Seat) {
+			return refuse(CodeBadTarget, &a, pancakesSittingOut)
+		}
+		return nil
+	}
+	src, dst := a.Target.At(0), a.Target.At(1)
+	if s.zones[src].Seat != a.Seat {
+		return refuse(CodeBadTarget, &a, pancakesNotYours)
+	}
+	if len(s.zones[src].cards) == 0 {
+		return refuse(CodeBadTarget, &a, pancakesNoStack)
+	}
+	switch {
+	case dst == pancakesDraw:
+		return refuse(CodeBadTarget, &a, pancakesFaceDown)
+	case dst == pancakesAside:
+		return refuse(CodeBadTarget, &a, pancakesSetAside)
+	case s.zones[dst].Seat == a.Seat:
+		return refuse(CodeBadTarget, &a, pancakesOwnCards)
+	case len(s.zones[dst].cards) == 0:
+		return refuse(CodeBadTarget, &a, pancakesNoCard)
+	}
+	x := s.cards
+	if !x.Has(s.top(src), a.Symbol) || !x.Has(s.top(dst), a.Symbol) {
+		return refuse(CodeNotAMatch, &a, "")
+	}
+	return nil
+}
+
+// Apply moves the claimant's stack onto the target, or the drawn card into
+// the drawer's first empty place; awards the butter pat to a seat that has
+// just run out first in the round, ending the game when it reaches the
+// target; and starts a new round when the round is over or stuck.
+func (anarchyPancakes) Apply(s *State, a Action, ev []Event) []Event {
+	if a.Kind == ActionDraw {
+		z := pancakesFirst
+		for z < len(s.zones) && (s.zones[z].Seat != a.Seat || len(s.zones[z].cards) > 0) {
+			z++
+		}
+		if z == len(s.zones) {
+			s.addZone(ZonePile, a.Seat, ShowTop)
+		}
+		ev = s.move(ev, a.Seat, pancakesDraw, z)
+	} else {
+		ev = claimed(ev, &a)
+		ev = s.moveStack(ev, a.Seat, a.Target.At(0), a.Target.At(1))
+		if !pancakesIn(s, a.Seat) {
+			out := 0
+			for i := range s.seats {
+				if !pancakesIn(s, i) {
+					out++
+				}
+			}
+			first := s.Option(pancakesOptRoundEnd) == pancakesEndFirst
+			if first || out == 1 {
+				s.seats[a.Seat].Tally++
+				if s.seats[a.Seat].Tally >= s.Option(pancakesOptPats) {
+					return s.finish(ev)
+				}
+			}
+			if first {
+				return pancakesNewRound(s, ev)
+			}
+		}
+	}
+	if !pancakesLive(s) {
+		ev = pancakesNewRound(s, ev)
+	}
+	return ev
+}
+
+// Moves appends every correct claim of seat, stack by stack in zone order,
+// each onto the Common card and then onto the other seats' stacks in zone
+// order, and then the draw when the draw pile is not empty and the seat is
+// still in the round.
+func (anarchyPancakes) Moves(s *State, seat int, dst []Action) []Action {
+	common := s.top(pancakesCommon)
+	in := false
+	for src := pancakesFirst; src < len(s.zones); src++ {
+		c := s.top(src)
+		if c < 0 || s.zones[src].Seat != seat {
+			continue
+		}
+		in = true
+		t := Targets{n: 2}
+		t.z[0] = int32(src)
+		t.z[1] = pancakesCommon
+		dst = s.appendClaims(dst, seat, t, c, common)
+		for z := pancakesFirst; z < len(s.zones); z++ {
+			if d := s.top(z); d >= 0 && s.zones[z].Seat != seat {
+				t.z[1] = int32(z)
+				dst = s.appendClaims(dst, seat, t, c, d)
+			}
+		}
+	}
+	if in && len(s.zones[pancakesDraw].cards) > 0 {
+		dst = append(dst, Action{Kind: ActionDraw, Seat: seat, Version: s.version})
+	}
+	return dst
+}
+
+// Result scores each seat by its butter pats; most wins.
+func (anarchyPancakes) Result(s *State) *Result {
+	var buf [PancakesMaxPlayers]int
+	scores := buf[:s.Players()]
+	for i := range scores {
+		scores[i] = s.seats[i].Tally
+	}
+	return Rank(pancakesInfo.Unit, pancakesInfo.HigherWins, scores)
+}
+
+// Invariants checks Anarchy Pancakes' table: the zone layout; the draw pile
+// holds only six-topping cards and the set-aside pile exactly the
+// one-topping cards not dealt this round; the Common card is never empty;
+// while the game runs every seat has cards (with "first"; with "all" at
+// least one seat does) and the round can go on; no seat has reached the
+// target, each round has given at most one pat; once over, exactly one seat
+// has reached the target.
+func (anarchyPancakes) Invariants(s *State) error {
+	p := s.Players()
+	planes := pancakesPlanes(s)
+	if most := pancakesFirst + p*(pancakesHand+planes-pancakesSixes*p-1); s.Zones() < pancakesFirst+pancakesHand*p || s.Zones() > most {
+		return fmt.Errorf("%d zones, want 3 and from 7 places per seat to 7 plus the draw pile's %d cards, %d to %d in all",
+			s.Zones(), planes-pancakesSixes*p-1, pancakesFirst+pancakesHand*p, most)
+	}
+	for z, want := range []Zone{
+		pancakesDraw:   {Kind: ZoneStock, Seat: NoSeat, Show: ShowHidden},
+		pancakesCommon: {Kind: ZoneCentre, Seat: NoSeat, Show: ShowTop},
+		pancakesAside:  {Kind: ZoneAside, Seat: NoSeat, Show: ShowHidden},
+	} {
+		if got := s.zones[z]; got.Kind != want.Kind || got.Seat != want.Seat || got.Show != want.Show {
+			return fmt.Errorf("zone %d is a %s of seat %d showing %v, want a %s of seat %d showing %v",
+				z, got.Kind, got.Seat, got.Show, want.Kind, want.Seat, want.Show)
+		}
+	}
+	for z := pancakesFirst; z < s.Zones(); z++ {
+		want := (z - pancakesFirst) / pancakesHand
+		got := s.zones[z]
+		if z >= pancakesFirst+pancakesHand*p {
+			want = got.Seat
+		}
+		if got.Kind != ZonePile || got.Seat != want || got.Seat < 0 || got.Show != ShowTop {
+			return fmt.Errorf("zone %d is a %s of seat %d showing %v, want a pile of a seat showing top, the first seven of each seat in seat order",
+				z, got.Kind, got.Seat, got.Show)
+		}
+	}
+	for _, c := range s.zones[pancakesDraw].cards {
+		if int(c) >= planes {
+			return fmt.Errorf("one-topping card %d is in the draw pile", c)
+		}
+	}
+	for _, c := range s.zones[pancakesAside].cards {
+		if int(c) < planes {
+			return fmt.Errorf("six-topping card %d is set aside", c)
+		}
+	}
+	if n, want := s.count(pancakesAside), s.cards.symbols-pancakesSingles*p; n != want {
+		return fmt.Errorf("%d one-topping cards set aside, want %d: all but the %d dealt", n, want, pancakesSingles*p)
+	}
+	if s.count(pancakesCommon) == 0 {
+		return errors.New("the Common card is missing")
+	}
+	target := s.Option(pancakesOptPats)
+	pats, winners := 0, 0
+	for _, seat := range s.seats {
+		pats += seat.Tally
+		if seat.Tally >= target {
+			winners++
+		}
+	}
+	if s.round < 1 || pats > s.round {
+		return fmt.Errorf("%d butter pats handed out in %d rounds", pats, s.round)
+	}
+	if s.over {
+		if winners != 1 {
+			return fmt.Errorf("the game is over with %d seats at %d butter pats", winners, target)
+		}
+		return nil
+	}
+	if winners != 0 {
+		return fmt.Errorf("a seat has %d butter pats but the game goes on", target)
+	}
+	in := 0
+	for i := range p {
+		if pancakesIn(s, i) {
+			in++
+		}
+	}
+	if s.Option(pancakesOptRoundEnd) == pancakesEndFirst {
+		if in != p {
+			return fmt.Errorf("%d of %d seats have cards, yet the round goes on", in, p)
+		}
+		if pats > s.round-1 {
+			return fmt.Errorf("%d butter pats handed out before round %d ended", pats, s.round)
+		}
+	} else if in == 0 {
+		return errors.New("every seat has run out, yet the round goes on")
+	}
+	if !pancakesLive(s) {
+		return errors.New("nobody can claim or draw, yet the round goes on")
+	}
+	return nil
+}
