@@ -2,6 +2,7 @@ package session
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/dobble-dev/dobble/deck"
@@ -145,5 +146,59 @@ func TestSessionPotatoChain(t *testing.T) {
 		h.TieBreaks[0].Game != "hot-potato" || h.TieBreaks[1].Game != "hot-potato" || h.TieBreaks[2].Game != "duel" ||
 		!reflect.DeepEqual(h.TieBreaks[1].Winners, []int{0, 1}) || h.Loser != 3 {
 		t.Fatalf("tie-breaks among %v: %+v", seats, h)
+	}
+}
+
+// TestSessionMoreGames plays Catch Them All, Triplets, Subway Rescue and
+// Anarchy Pancakes (on its own two decks, through Decks.Games) in one
+// three-seat session where seat 0 claims whenever it can, and checks each
+// game's points by the table:
+//
+//   - Catch Them All: 55 cards, rounds of a centre card and 3 around it,
+//     the centre going back under the deck: 18 rounds while 4 cards
+//     remain, seat 0 winning all 54 cards around: +54.
+//   - Triplets: seat 0 wins every triple it takes: +1 per card, +5.
+//   - Subway Rescue: seat 0 takes all 52 laid-out cards: 52 won, +5.
+//   - Anarchy Pancakes: +10 per butter pat, the winner holding 2.
+func TestSessionMoreGames(t *testing.T) {
+	five, err := deck.New(5, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decks := Decks{Cards: classic(t), Games: map[string]rules.Cards{"anarchy-pancakes": rules.WithSingles(five)}}
+	r := newRecorder(t, Config{Players: 3, Seed: 21, Games: 4, First: "catch-them-all"}, decks)
+	s := r.s
+	r.play(seq(0))
+	for _, g := range []string{"triplets", "subway-rescue", "anarchy-pancakes"} {
+		if s.Phase() != PhasePick || !slices.Contains(s.Choices(), g) {
+			t.Fatalf("before %s: phase %v, choices %v", g, s.Phase(), s.Choices())
+		}
+		r.pick(s.Picker(), g)
+		r.play(seq(0))
+	}
+	h := s.History()
+	if !reflect.DeepEqual(h[0].Result.Scores, []int{54, 0, 0}) || !reflect.DeepEqual(h[0].Points, []int{54, 0, 0}) {
+		t.Fatalf("catch them all: %+v", h[0])
+	}
+	if won := h[1].Result.Scores[0]; won%3 != 0 || won < 45 || !reflect.DeepEqual(h[1].Result.Scores, []int{won, 0, 0}) ||
+		!reflect.DeepEqual(h[1].Points, []int{won + 5, 0, 0}) {
+		t.Fatalf("triplets: %+v", h[1])
+	}
+	if !reflect.DeepEqual(h[2].Result.Scores, []int{53, 1, 1}) || !reflect.DeepEqual(h[2].Points, []int{57, 0, 0}) {
+		t.Fatalf("subway rescue: %+v", h[2])
+	}
+	p := h[3]
+	if p.Game != "anarchy-pancakes" || p.Result.Unit != "butter pats" || len(p.Winners) != 1 || p.Result.Scores[p.Winners[0]] != 2 {
+		t.Fatalf("anarchy pancakes: %+v", p)
+	}
+	for i, pats := range p.Result.Scores {
+		if p.Points[i] != 10*pats || p.Tallies[i] != pats {
+			t.Fatalf("anarchy pancakes: seat %d has %d pats (tally %d) and %d points", i, pats, p.Tallies[i], p.Points[i])
+		}
+	}
+	// Without its own decks, Anarchy Pancakes cannot be picked.
+	plain := mustSession(t, Config{Players: 3}, Decks{Cards: classic(t)})
+	if slices.Contains(plain.Choices(), "anarchy-pancakes") || !slices.Contains(plain.Choices(), "triplets") {
+		t.Fatalf("choices without the pancake decks: %v", plain.Choices())
 	}
 }

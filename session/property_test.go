@@ -193,7 +193,15 @@ func sessionDecks(t testing.TB) []*rules.Index {
 // to an Equal session.
 func TestSessionProperties(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	sessions, tieBreaks := 0, map[string]int{}
+	five, err := deck.New(5, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pancakes, err := rules.NewIndex(rules.WithSingles(five))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sessions, tieBreaks, played := 0, map[string]int{}, map[string]int{}
 	repeats := 3
 	if testing.Short() {
 		repeats = 1
@@ -213,13 +221,18 @@ func TestSessionProperties(t *testing.T) {
 				if tb == "learning" {
 					cfg.TieBreakOptions = map[string]string{"pairs": fmt.Sprint(1 + r.IntN(3))}
 				}
-				s, inputs := randomSession(t, cfg, Decks{Cards: x}, r)
-				again, _, err := Replay(cfg, Decks{Cards: x}, inputs)
+				decks := Decks{Cards: x}
+				if x.Len() == 55 {
+					decks.Games = map[string]rules.Cards{"anarchy-pancakes": pancakes}
+				}
+				s, inputs := randomSession(t, cfg, decks, r)
+				again, _, err := Replay(cfg, decks, inputs)
 				if err != nil || !again.Equal(s) || !reflect.DeepEqual(again.Standings(), s.Standings()) {
 					t.Fatalf("%+v: replay differs (%v)", cfg, err)
 				}
 				sessions++
 				for _, h := range s.History() {
+					played[h.Game]++
 					for _, tb := range h.TieBreaks {
 						tieBreaks[tb.Game]++
 					}
@@ -227,10 +240,10 @@ func TestSessionProperties(t *testing.T) {
 			}
 		}
 	}
-	if sessions < 40 || len(tieBreaks) != 4 {
-		t.Fatalf("only %d sessions played, with tie-breaks %v", sessions, tieBreaks)
+	if sessions < 40 || len(tieBreaks) != 4 || len(played) != len(rules.Games()) {
+		t.Fatalf("only %d sessions played, with tie-breaks %v and games %v", sessions, tieBreaks, played)
 	}
-	t.Logf("%d sessions, tie-breaks %v", sessions, tieBreaks)
+	t.Logf("%d sessions, tie-breaks %v, games %v", sessions, tieBreaks, played)
 }
 
 // FuzzSession feeds a session inputs decoded from bytes: picks of any
