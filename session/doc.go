@@ -45,7 +45,8 @@
 //
 // A mini-game that has an option named "first-seat" (the Well: sheet 002
 // deals first to the previous mini-game's winner) gets the previous
-// mini-game's winner there, unless Config.Options sets it.
+// mini-game's winner there (when one seat won it), unless Config.Options
+// sets it.
 //
 // # Standings and the grand winner
 //

@@ -115,7 +115,9 @@ type Config struct {
 	// Lockout is every game's lock-out after a wrong claim, as in
 	// rules.Config: 0 for the default, rules.NoLockout for none.
 	Lockout int64 `json:"lockout,omitzero"`
-	// Options holds each mini-game's options, by game name.
+	// Options holds each mini-game's options, by game name. A game with
+	// an option named "first-seat" that is not set here is dealt first to
+	// the previous mini-game's winner, when it had one.
 	Options map[string]map[string]string `json:"options,omitempty"`
 	// WellNewScoring scores the Well with RULES.md §5's new scoring.
 	WellNewScoring bool `json:"wellNewScoring,omitzero"`
@@ -337,8 +339,12 @@ func New(cfg Config, decks Decks) (*Session, error) {
 	}
 
 	// The tie-breaks.
-	if _, err := rules.Lookup(DuelGame); err != nil {
+	duel, err := rules.Lookup(DuelGame)
+	if err != nil {
 		return nil, bad("tieBreak", "%v", err)
+	}
+	if _, err := rules.New(duel, s.cardsOf(DuelGame), rules.Config{Players: 2, Lockout: cfg.Lockout}); err != nil {
+		return nil, bad("tieBreak", "two tied seats could not duel: %v", err)
 	}
 	var tb rules.Game
 	if cfg.TieBreak == "" {

@@ -515,6 +515,7 @@ func TestSessionConfig(t *testing.T) {
 		{Config{Players: 3, TieBreak: "chess"}, Decks{Cards: x}, "tieBreak", `unknown game "chess"`},
 		{Config{Players: 3, TieBreak: "duel"}, Decks{Cards: x}, "tieBreak", "duel cannot settle a tie of 3 seats: rules: duel: players: 3 players; duel takes exactly 2"},
 		{Config{Players: 3, TieBreak: "learning", TieBreakOptions: map[string]string{"pairs": "x"}}, Decks{Cards: x}, "tieBreak", `learning cannot settle a tie of 3 seats: rules: learning: pairs: "x" is not a whole number`},
+		{Config{Players: 2}, Decks{Cards: rules.WithSingles(x)}, "tieBreak", "two tied seats could not duel: rules: duel: cards: cards 0 and 57 share no symbol"},
 		{Config{Players: 2, First: "chess"}, Decks{Cards: x}, "first", `unknown game "chess"`},
 		{Config{Players: 4, First: "duel"}, Decks{Cards: x}, "first", "4 players; duel takes exactly 2"},
 		{Config{Players: 2, Options: map[string]map[string]string{"chess": {}}}, Decks{Cards: x}, "options", `options given for rules: unknown game "chess"`},
