@@ -118,9 +118,10 @@ func attempts(k int) int {
 
 // sizes returns k relative radii in decreasing order: 1 and a second large
 // one (0.87..0.95), then falling roughly evenly to the smallest, 1/ρ with
-// ρ between 2.3 and 3.
+// ρ between 2.1 and 2.1+0.15(k−2), at most 3: cards with few symbols keep
+// them closer in size, so that none looks lost.
 func sizes(k int, rng *rand.Rand) []float64 {
-	ratio := 2.3 + 0.7*rng.Float64()
+	ratio := 2.1 + math.Min(0.9, 0.15*float64(k-2))*rng.Float64()
 	smallest := 1 / ratio
 	w := make([]float64, k)
 	w[0] = 1

@@ -11,10 +11,11 @@
 // guarantees that exactly, not approximately.
 //
 // Arrange packs k circles (3 ≤ k ≤ MaxSymbols) of varied sizes: two large
-// ones, then sizes falling to between a third and 43% of the largest, so
-// the largest is always at least twice the smallest (2.3 to 3 times). The
-// circles are packed by relaxation: they start at random places and are
-// pushed apart and into the card while all of them grow together, until
+// ones, then sizes falling to between a third and 48% of the largest, so
+// the largest is always at least twice the smallest (2.1 to 3 times; the
+// more symbols, the wider the range). The circles are packed by
+// relaxation: they start at random places and are pushed apart and into
+// the card while all of them grow together, until
 // they jam, at around 65% of a round card's area; then the exact scale at
 // which no two circles meet and none crosses the edge (keeping a small gap)
 // is computed from the final positions. The densest of a few such packings
