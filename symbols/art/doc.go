@@ -18,7 +18,9 @@
 // ParseSVG reads the subset of SVG that flat-colour drawings use: the
 // elements svg, g, path, circle, ellipse, rect, line, polyline and polygon;
 // fill, stroke and opacity attributes (also inside style="…"); and
-// transforms. Everything the Twemoji files use is in that subset. It refuses
+// transforms. A picture is placed by its ink, so the viewBox and the size
+// attributes are not needed, and shapes outside the viewBox are drawn too.
+// Everything the Twemoji files use is in that subset. It refuses
 // SVGs with scripts, event handlers or references to anything outside the
 // file, and says which element or attribute it cannot draw (gradients,
 // text, embedded images, clip paths, style sheets…).
