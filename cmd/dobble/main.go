@@ -1,12 +1,13 @@
 // Command dobble is the referee, the table and the printer of the Dobble /
-// Spot it! game system: it builds and verifies decks, and serves games in
-// the browser.
+// Spot it! game system: it builds and verifies decks, prints them, and
+// serves games in the browser.
 //
 // Usage:
 //
 //	dobble serve [--addr HOST:PORT]
 //	dobble deck --order Q | --symbols-per-card K | --edition NAME [--cards M] [--format json|text]
 //	dobble deck verify FILE | - | --order Q [--cards M] | --edition NAME
+//	dobble print --edition NAME | --order Q | --words FILE | --images DIR --out FILE.pdf [flags]
 //
 // Every command explains itself with --help. Bad requests exit with status 2
 // and one line on standard error saying what was wrong and what would work.
@@ -50,6 +51,7 @@ func commands() []command {
 	return []command{
 		{"serve", "run the multiplayer server with the browser client", runServe},
 		{"deck", "generate a deck, or verify one (dobble deck verify)", runDeck},
+		{"print", "write a printable deck as a PDF (editions, planes, your words or pictures)", runPrint},
 	}
 }
 
