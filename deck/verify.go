@@ -2,6 +2,7 @@ package deck
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -28,12 +29,16 @@ func CardsOf(d *Deck) *Cards {
 	return c
 }
 
-// Add appends a card with the given symbol ids, which must be >= 0.
+// Add appends a card with the given symbol ids. It panics if an id is
+// outside 0..2³¹−1, which no deck file can express.
 func (c *Cards) Add(card []int) {
 	if c.start == nil {
 		c.start = []int{0}
 	}
 	for _, s := range card {
+		if s < 0 || s > math.MaxInt32 {
+			panic(fmt.Sprintf("deck: symbol id %d out of range", s))
+		}
 		c.syms = append(c.syms, int32(s))
 	}
 	c.start = append(c.start, len(c.syms))

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"math/bits"
+	"sync"
 )
 
 // Cards is a source of cards: the only thing the rules need to know about a
@@ -34,6 +35,9 @@ type Index struct {
 	bits    []uint64 // cards × words
 	start   []int32  // card i's symbols are syms[start[i]:start[i+1]]
 	syms    []int32
+
+	apartOnce sync.Once
+	apart     [2]int32 // Apart's answer, computed on first use
 }
 
 // NewIndex flattens cards into an Index. It returns the argument itself when
@@ -118,4 +122,32 @@ func (x *Index) AppendCommon(dst []int, i, j int) []int {
 		}
 	}
 	return dst
+}
+
+// Apart returns the first two cards i < j (lowest i, then lowest j) that
+// share no symbol, or -1, -1 when every two cards share at least one, as in
+// every deck of package deck. Games in which any two cards may be compared
+// (Catch Them All, Subway Rescue) refuse a source with such a pair, where a
+// card could never be matched. The answer is computed on the first call, in
+// O(cards² × symbols/64), and kept.
+func (x *Index) Apart() (i, j int) {
+	x.apartOnce.Do(func() {
+		x.apart = [2]int32{-1, -1}
+		w := x.words
+		for i := 0; i < x.cards; i++ {
+			a := x.bits[i*w : (i+1)*w]
+		next:
+			for j := i + 1; j < x.cards; j++ {
+				b := x.bits[j*w : (j+1)*w]
+				for k := range a {
+					if a[k]&b[k] != 0 {
+						continue next
+					}
+				}
+				x.apart = [2]int32{int32(i), int32(j)}
+				return
+			}
+		}
+	})
+	return int(x.apart[0]), int(x.apart[1])
 }

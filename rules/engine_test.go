@@ -598,7 +598,7 @@ func TestRegistry(t *testing.T) {
 	_, err := Lookup("towr")
 	var ue *UnknownGameError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), `unknown game "towr"; valid games: `) ||
-		!strings.Contains(err.Error(), "tower (infernal-tower, bank-heist)") {
+		!slices.Contains(ue.Valid, "tower (infernal-tower, bank-heist)") || !slices.IsSorted(ue.Valid) || len(ue.Valid) != len(Games()) {
 		t.Errorf("unknown game: %v", err)
 	}
 	if !slices.ContainsFunc(Games(), func(g Game) bool { return g.Info().Name == "tower" }) {

@@ -91,6 +91,9 @@ func New(g Game, cards Cards, cfg Config) (*State, error) {
 		return &ConfigError{Game: info.Name, Field: field, Reason: fmt.Sprintf(format, args...)}
 	}
 	if cfg.Players < info.MinPlayers || cfg.Players > info.MaxPlayers {
+		if info.MinPlayers == info.MaxPlayers {
+			return nil, bad("players", "%d players; %s takes exactly %d", cfg.Players, info.Name, info.MinPlayers)
+		}
 		return nil, bad("players", "%d players; %s takes %d to %d", cfg.Players, info.Name, info.MinPlayers, info.MaxPlayers)
 	}
 	lockout := cfg.Lockout

@@ -118,13 +118,14 @@ func (s *State) carve() []int32 {
 	return s.arena[start : start : start+n]
 }
 
-// reserve makes room for n more zones, so that a Setup adding many zones
-// allocates the zone list and the zones' card space once rather than
-// growing them as it goes.
-func (s *State) reserve(n int) {
-	s.zones = slices.Grow(s.zones, n)
-	if need := n * s.cards.Len(); cap(s.arena)-len(s.arena) < need {
-		s.arena = make([]int32, 0, need)
+// reserve makes room for zones more zones before a game adds them, so that
+// a table with more zones than New plans for (two per seat and four more),
+// such as a grid of slots, takes one allocation for the zone list and one
+// for their cards instead of several. Games call it from Setup.
+func (s *State) reserve(zones int) {
+	s.zones = slices.Grow(s.zones, zones)
+	if n := s.cards.Len(); cap(s.arena)-len(s.arena) < zones*n {
+		s.arena = make([]int32, 0, zones*n)
 	}
 }
 

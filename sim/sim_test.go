@@ -194,7 +194,7 @@ func TestStrict(t *testing.T) {
 				t.Fatalf("sharing the cards: %v", err)
 			}
 			strict.strict = true
-			late := 0
+			late, changes := 0, 0
 			for seed := range uint64(10) {
 				a, err1 := fast.Play(seed)
 				b, err2 := strict.Play(seed)
@@ -209,8 +209,11 @@ func TestStrict(t *testing.T) {
 					t.Fatalf("%s/%s seed %d: %+v strict %+v", g.Info().Name, level, seed, a, b)
 				}
 				late += a.Late
+				changes += a.Actions - 1
 			}
-			if late == 0 {
+			// A claim can only be too late for a change before the last
+			// action (a duel ends with its first claim).
+			if late == 0 && changes > 0 {
 				t.Errorf("%s/%s: no claim came too late in 10 games", g.Info().Name, level)
 			}
 		}

@@ -56,7 +56,7 @@ func TestDeckBadRequests(t *testing.T) {
 		{[]string{"deck", "--colour", "red"}, "dobble: deck: flag provided but not defined: -colour (see dobble deck --help)"},
 		{[]string{"deck", "--order"}, "dobble: deck: flag needs an argument: -order (see dobble deck --help)"},
 		{[]string{"deck", "--order", "7", "extra"}, `~unexpected argument "extra"`},
-		{[]string{"dek"}, `dobble: unknown command "dek"; commands: serve, deck, sim (dobble help)`},
+		{[]string{"dek"}, `~dobble: unknown command "dek"; commands: serve, deck`},
 		{[]string{"deck", "verify"}, "~give one FILE (or - for standard input)"},
 		{[]string{"deck", "verify", "/nonexistent/deck.txt"}, "dobble: deck verify: cannot read /nonexistent/deck.txt: no such file or directory"},
 		{[]string{"deck", "verify", "--order", "6"}, "~order 6: no projective plane exists"},

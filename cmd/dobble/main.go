@@ -1,12 +1,13 @@
 // Command dobble is the referee, the table and the printer of the Dobble /
-// Spot it! game system: it builds and verifies decks, plays games between
-// bots, and serves games in the browser.
+// Spot it! game system: it builds and verifies decks, prints them, plays
+// games between bots, and serves games in the browser.
 //
 // Usage:
 //
 //	dobble serve [--addr HOST:PORT]
 //	dobble deck --order Q | --symbols-per-card K | --edition NAME [--cards M] [--format json|text]
 //	dobble deck verify FILE | - | --order Q [--cards M] | --edition NAME
+//	dobble print --edition NAME | --order Q | --words FILE | --images DIR --out FILE.pdf [flags]
 //	dobble sim --game NAME --players P [--games G] [--seed S] [--edition E | --order Q [--cards M]]
 //	           [--bots LEVEL[,LEVEL…]] [--record FILE] [--option NAME=VALUE …]
 //
@@ -52,6 +53,7 @@ func commands() []command {
 	return []command{
 		{"serve", "run the multiplayer server with the browser client", runServe},
 		{"deck", "generate a deck, or verify one (dobble deck verify)", runDeck},
+		{"print", "write a printable deck as a PDF (editions, planes, your words or pictures)", runPrint},
 		{"sim", "play games between bots, headless, and print the results", runSim},
 	}
 }

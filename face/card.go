@@ -1,0 +1,202 @@
+package face
+
+import (
+	"bufio"
+	"encoding/base64"
+	"fmt"
+	"html"
+	"io"
+	"strconv"
+
+	"github.com/dobble-dev/dobble/deck"
+	"github.com/dobble-dev/dobble/layout"
+	"github.com/tdewolff/canvas"
+)
+
+// Inset is the share of the card's radius (or half side) that the layout
+// fills: the rest is a margin along the edge, so that a cut slightly off
+// the line still leaves every symbol whole.
+const Inset = 0.93
+
+// Deck is a deck ready to be drawn: its layout plan and the symbol that
+// stands for each symbol id. A Deck is immutable and safe for concurrent
+// use.
+type Deck struct {
+	plan    *layout.Plan
+	symbols []*Symbol
+	seed    uint64
+}
+
+// NewDeck prepares a deck for drawing with the given symbols (symbol id i
+// is drawn as syms[i]; extra symbols are unused), card shape and layout
+// seed.
+func NewDeck(d *deck.Deck, syms []*Symbol, shape layout.Shape, seed uint64) (*Deck, error) {
+	if len(syms) < d.Symbols() {
+		return nil, fmt.Errorf("the deck has %d symbols but only %d pictures were given", d.Symbols(), len(syms))
+	}
+	for i, s := range syms[:d.Symbols()] {
+		if s == nil || (s.pic == nil && s.img == nil) {
+			return nil, fmt.Errorf("symbol %d has no picture", i)
+		}
+	}
+	p, err := layout.NewPlan(d, shape, seed)
+	if err != nil {
+		return nil, err
+	}
+	return &Deck{plan: p, symbols: syms[:d.Symbols()], seed: seed}, nil
+}
+
+// EditionDeck prepares a published edition for drawing, with its own
+// pictures.
+func EditionDeck(e *deck.Edition, shape layout.Shape, seed uint64) (*Deck, error) {
+	d, err := e.Deck()
+	if err != nil {
+		return nil, err
+	}
+	syms, err := FromSet(e.Symbols)
+	if err != nil {
+		return nil, err
+	}
+	return NewDeck(d, syms, shape, seed)
+}
+
+// Plan returns the deck's layout plan.
+func (d *Deck) Plan() *layout.Plan { return d.plan }
+
+// Len returns the number of cards.
+func (d *Deck) Len() int { return d.plan.Deck().Len() }
+
+// Shape returns the card shape.
+func (d *Deck) Shape() layout.Shape { return d.plan.Shape() }
+
+// Symbol returns the symbol drawn for id s.
+func (d *Deck) Symbol(s int) *Symbol { return d.symbols[s] }
+
+// placement is a symbol in its spot.
+type placement struct {
+	id  int
+	sym *Symbol
+	m   canvas.Matrix // symbol coordinates → card units (y down)
+}
+
+func (d *Deck) placements(card int) []placement {
+	pl := d.plan.Card(card)
+	out := make([]placement, len(pl))
+	for i, p := range pl {
+		s := d.symbols[p.Symbol]
+		out[i] = placement{id: p.Symbol, sym: s, m: symbolMatrix(s, p.Spot)}
+	}
+	return out
+}
+
+func (d *Deck) single(symbol int) []placement {
+	s := d.symbols[symbol]
+	spot := layout.Single(d.Shape(), d.seed, symbol)
+	return []placement{{id: symbol, sym: s, m: symbolMatrix(s, spot)}}
+}
+
+// symbolMatrix maps a symbol's own coordinates to card units: its
+// enclosing circle onto the spot's circle (inside the card's inset), turned
+// by the spot's angle.
+func symbolMatrix(s *Symbol, spot layout.Spot) canvas.Matrix {
+	c, r := s.circle()
+	k := spot.R * Inset / r
+	return canvas.Identity.
+		Translate(spot.X*Inset, spot.Y*Inset).
+		Rotate(s.angle(spot.Angle)).
+		Scale(k, k).
+		Translate(-c.X, -c.Y)
+}
+
+// Draw paints the symbols of card i onto r; m maps card units (the unit
+// disc or square, y down) to the renderer's coordinates. It draws no
+// outline: the printer draws cut lines, a screen its own frame.
+func (d *Deck) Draw(r canvas.Renderer, m canvas.Matrix, card int) {
+	drawPlacements(r, m, d.placements(card))
+}
+
+// DrawSingle paints a one-symbol card (Anarchy Pancakes' topping cards)
+// showing symbol s.
+func (d *Deck) DrawSingle(r canvas.Renderer, m canvas.Matrix, s int) {
+	drawPlacements(r, m, d.single(s))
+}
+
+func drawPlacements(r canvas.Renderer, m canvas.Matrix, pls []placement) {
+	for _, p := range pls {
+		sm := m.Mul(p.m)
+		if p.sym.pic != nil {
+			p.sym.pic.Draw(r, sm)
+			continue
+		}
+		// Renderers take images y-up with the origin at the bottom-left.
+		h := float64(p.sym.img.img.Bounds().Dy())
+		r.RenderImage(p.sym.img.img, sm.Mul(canvas.Matrix{{1, 0, 0}, {0, -1, h}}))
+	}
+}
+
+// svgScale is how many SVG user units a card unit is: a card's viewBox is
+// -100..100 in both directions.
+const svgScale = 100
+
+// WriteSVG writes card i as a self-contained SVG document: the card's
+// outline and every symbol as plain paths (words as glyph outlines, raster
+// images as data: URIs), each symbol in a <g> with a data-symbol attribute
+// holding its id and a <title> with its name. The document uses no ids,
+// classes, style sheets, fonts or external references, so it can be
+// inlined into any page. The viewBox is -100 -100 200 200.
+func (d *Deck) WriteSVG(w io.Writer, card int) error {
+	return d.writeSVG(w, fmt.Sprintf("card %d", card), d.placements(card))
+}
+
+// WriteSingleSVG writes the one-symbol card of symbol s like WriteSVG.
+func (d *Deck) WriteSingleSVG(w io.Writer, s int) error {
+	return d.writeSVG(w, "card of "+d.symbols[s].Name, d.single(s))
+}
+
+func (d *Deck) writeSVG(w io.Writer, label string, pls []placement) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="-100 -100 200 200" role="img" aria-label="%s">`, html.EscapeString(label))
+	if d.Shape() == layout.Square {
+		bw.WriteString(`<rect x="-99.5" y="-99.5" width="199" height="199" rx="8" fill="#fff" stroke="#444" stroke-width="1"/>`)
+	} else {
+		bw.WriteString(`<circle r="99.5" fill="#fff" stroke="#444" stroke-width="1"/>`)
+	}
+	scale := canvas.Identity.Scale(svgScale, svgScale)
+	for _, p := range pls {
+		m := scale.Mul(p.m)
+		fmt.Fprintf(bw, `<g data-symbol="%d" transform="matrix(%s %s %s %s %s %s)"><title>%s</title>`,
+			p.id, num(m[0][0]), num(m[1][0]), num(m[0][1]), num(m[1][1]), num(m[0][2]), num(m[1][2]),
+			html.EscapeString(p.sym.Name))
+		if p.sym.pic != nil {
+			if err := p.sym.pic.WriteSVG(bw); err != nil {
+				return err
+			}
+		} else {
+			b := p.sym.img.img.Bounds()
+			fmt.Fprintf(bw, `<image width="%d" height="%d" preserveAspectRatio="none" href="data:%s;base64,`, b.Dx(), b.Dy(), p.sym.img.mime)
+			enc := base64.NewEncoder(base64.StdEncoding, bw)
+			enc.Write(p.sym.img.data)
+			enc.Close()
+			bw.WriteString(`"/>`)
+		}
+		bw.WriteString(`</g>`)
+	}
+	bw.WriteString("</svg>\n")
+	return bw.Flush()
+}
+
+// num formats a coordinate with at most five decimals.
+func num(f float64) string {
+	s := strconv.FormatFloat(f, 'f', 5, 64)
+	// Trim trailing zeros and a bare point.
+	for len(s) > 1 && s[len(s)-1] == '0' {
+		s = s[:len(s)-1]
+	}
+	if s[len(s)-1] == '.' {
+		s = s[:len(s)-1]
+	}
+	if s == "-0" {
+		s = "0"
+	}
+	return s
+}
