@@ -50,9 +50,10 @@ func BenchmarkGame(b *testing.B) { benchGames(b, "instant") }
 func BenchmarkHumanGame(b *testing.B) { benchGames(b, "medium") }
 
 // BenchmarkClaimValidation checks claims with State.Check on a table of
-// every registered game a few actions into a 4-player game: the correct
-// claims of every seat, and as many wrong ones (the same claims naming
-// another symbol).
+// every registered game up to five actions into a 4-player game (fewer
+// players where the game takes fewer; fewer actions where the game would
+// end): the correct claims of every seat, and as many wrong ones (the same
+// claims naming another symbol).
 func BenchmarkClaimValidation(b *testing.B) {
 	for _, g := range rules.Games() {
 		_, x, err := DefaultDeck(g).Build()
@@ -63,14 +64,21 @@ func BenchmarkClaimValidation(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		// A few actions in: the first claim (or draw) of the first seat
-		// that has one, five times.
+		// A few actions in, short of the end: the first claim (or draw) of
+		// the first seat that has one, up to five times, unless it would
+		// end the game (a duel ends with its first claim).
+	deal:
 		for range 5 {
 			for seat := range s.Players() {
 				if moves := s.Moves(seat, nil); len(moves) > 0 {
-					if _, err := s.Apply(moves[0], nil); err != nil {
+					next := s.Clone()
+					if _, err := next.Apply(moves[0], nil); err != nil {
 						b.Fatal(err)
 					}
+					if next.Over() {
+						break deal
+					}
+					s = next
 					break
 				}
 			}
