@@ -873,9 +873,10 @@ func TestIndexApart(t *testing.T) {
 	}
 }
 
-// TestReserve checks that zones added after reserve take no allocation and
-// do not overlap: each can hold the whole deck.
-func TestReserve(t *testing.T) {
+// TestReserveAndSlots checks that slots added after reserve take no
+// allocation beyond the zone list's one, and that slots do not overlap,
+// even when given more than the one card they are meant for.
+func TestReserveAndSlots(t *testing.T) {
 	s, err := New(mustGame(t, "tower"), mustDeck(t, 7, 55), Config{Players: 4, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -891,23 +892,23 @@ func TestReserve(t *testing.T) {
 		next++
 		c.reserve(extra)
 		for range extra {
-			c.addZone(ZoneAside, NoSeat, ShowHidden)
+			c.addSlot(ZoneKind("place"), NoSeat, ShowAll)
 		}
 	})
-	if allocs != 2 {
-		t.Fatalf("%v allocations to add %d zones after reserve, want 2 (the zone list and the cards)", allocs, extra)
+	if allocs != 1 {
+		t.Fatalf("%v allocations to add %d slots after reserve, want 1 (the zone list)", allocs, extra)
 	}
 	c := clones[0]
 	first := c.Zones() - extra
-	for z := first; z < c.Zones(); z++ {
-		for c.Zone(0).Len() > 0 && c.Zone(z).Len() < 2 {
+	for round := 0; round < 2; round++ {
+		for z := first; z < c.Zones(); z++ {
 			c.take(0, z)
 		}
 	}
 	seen := make(map[int]bool)
 	for z := 0; z < c.Zones(); z++ {
 		if z >= first && c.Zone(z).Len() != 2 {
-			t.Fatalf("zone %d holds %d cards", z, c.Zone(z).Len())
+			t.Fatalf("slot %d holds %d cards, want 2", z, c.Zone(z).Len())
 		}
 		for _, card := range c.Zone(z).AppendCards(nil) {
 			if seen[card] {

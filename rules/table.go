@@ -75,7 +75,7 @@ type Zone struct {
 	// Show says who sees which of its cards.
 	Show Show `json:"show"`
 
-	cards []int32 // bottom first; capacity = deck size, so appends never move it
+	cards []int32 // bottom first; capacity = deck size (one card for a slot), so appends rarely move it
 }
 
 // Len returns the number of cards in the zone.
@@ -108,31 +108,41 @@ func (s *State) Zone(z int) Zone { return s.zones[z] }
 
 // carve returns an empty slice with room for the whole deck, cut from the
 // state's arena so that a table's zones take few allocations.
-func (s *State) carve() []int32 {
-	n := s.cards.Len()
-	if cap(s.arena)-len(s.arena) < n {
-		s.arena = make([]int32, 0, 4*n)
+func (s *State) carve() []int32 { return s.carveFor(s.cards.Len()) }
+
+// carveFor returns an empty slice with room for k cards, cut from the
+// state's arena.
+func (s *State) carveFor(k int) []int32 {
+	if cap(s.arena)-len(s.arena) < k {
+		s.arena = make([]int32, 0, max(4*s.cards.Len(), k))
 	}
 	start := len(s.arena)
-	s.arena = s.arena[:start+n]
-	return s.arena[start : start : start+n]
+	s.arena = s.arena[:start+k]
+	return s.arena[start : start : start+k]
 }
 
-// reserve makes room for zones more zones before a game adds them, so that
-// a table with more zones than New plans for (two per seat and four more),
-// such as a grid of slots, takes one allocation for the zone list and one
-// for their cards instead of several. Games call it from Setup.
+// reserve makes room in the zone list for zones more zones, so that a
+// table with more zones than New plans for (two per seat and four more),
+// such as a grid of slots, grows the list once instead of several times.
+// Games call it from Setup.
 func (s *State) reserve(zones int) {
 	s.zones = slices.Grow(s.zones, zones)
-	if n := s.cards.Len(); cap(s.arena)-len(s.arena) < zones*n {
-		s.arena = make([]int32, 0, zones*n)
-	}
 }
 
 // addZone adds an empty zone and returns its number. Games call it from
 // Setup (or later, for zones that appear during play).
 func (s *State) addZone(kind ZoneKind, seat int, show Show) int {
 	s.zones = append(s.zones, Zone{Kind: kind, Seat: seat, Show: show, cards: s.carve()})
+	return len(s.zones) - 1
+}
+
+// addSlot adds an empty zone meant to hold one card at a time, such as a
+// grid slot or a place in a row of cards, and returns its number. It takes
+// room for one card from the arena instead of a whole deck's worth, which
+// keeps a table of many slots small; a slot given more cards still works,
+// growing on its own.
+func (s *State) addSlot(kind ZoneKind, seat int, show Show) int {
+	s.zones = append(s.zones, Zone{Kind: kind, Seat: seat, Show: show, cards: s.carveFor(1)})
 	return len(s.zones) - 1
 }
 
