@@ -921,3 +921,36 @@ func TestReserveAndSlots(t *testing.T) {
 		t.Fatalf("%d cards on the table, want 55", len(seen))
 	}
 }
+
+// TestEventsInReusedBuffer checks that Apply writes every field of the
+// events it appends: a buffer reused with ev[:0], full of other events,
+// gives the same events as a fresh one.
+func TestEventsInReusedBuffer(t *testing.T) {
+	d := mustDeck(t, 3, 0)
+	fresh, err := New(probe{}, d, Config{Players: 3, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reused := fresh.Clone()
+	dirty := make([]Event, 64)
+	for i := range dirty {
+		dirty[i] = Event{Kind: EventOver, Version: 99, Seat: 7, Symbol: 7, Target: To(1, 2, 3), Card: 7, Count: 7,
+			From: 7, To: 7, Under: true, Round: 7, Result: &Result{Unit: "x"}}
+	}
+	var moves []Action
+	for step := 0; !fresh.Over(); step++ {
+		moves = fresh.Moves(step%3, moves[:0])
+		a := moves[step%len(moves)]
+		want, err1 := fresh.Apply(a, nil)
+		got, err2 := reused.Apply(a, dirty[:0])
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%+v: %v, %v", a, err1, err2)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%+v: events in a reused buffer\n %+v\nwant\n %+v", a, got, want)
+		}
+		for i := range dirty {
+			dirty[i].Under, dirty[i].Round, dirty[i].Target = true, 7, To(1, 2, 3)
+		}
+	}
+}

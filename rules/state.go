@@ -360,7 +360,10 @@ func (s *State) finish(ev []Event) []Event {
 
 // claimed appends the EventClaim that opens the events of accepted claim a.
 func claimed(ev []Event, a *Action) []Event {
-	return append(ev, Event{Kind: EventClaim, Seat: a.Seat, Symbol: a.Symbol, Target: a.Target, Card: -1, From: -1, To: -1})
+	ev = appendEvent(ev, EventClaim, a.Seat, a.Symbol, -1, 0, -1, -1)
+	t := &ev[len(ev)-1].Target
+	t.n, t.z[0], t.z[1], t.z[2] = a.Target.n, a.Target.z[0], a.Target.z[1], a.Target.z[2]
+	return ev
 }
 
 // appendClaims appends to dst one claim by seat, with target t, per symbol

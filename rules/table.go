@@ -195,7 +195,7 @@ func (s *State) take(from, to int) int {
 // the EventMove; from must not be empty.
 func (s *State) move(ev []Event, seat, from, to int) []Event {
 	c := s.take(from, to)
-	return append(ev, Event{Kind: EventMove, Seat: seat, Symbol: -1, Card: c, Count: 1, From: from, To: to})
+	return appendEvent(ev, EventMove, seat, -1, c, 1, from, to)
 }
 
 // moveStack moves every card of zone from, order kept, onto zone to for
@@ -208,7 +208,7 @@ func (s *State) moveStack(ev []Event, seat, from, to int) []Event {
 	}
 	s.zones[to].cards = append(s.zones[to].cards, f...)
 	s.zones[from].cards = f[:0]
-	return append(ev, Event{Kind: EventMove, Seat: seat, Symbol: -1, Card: int(f[len(f)-1]), Count: len(f), From: from, To: to})
+	return appendEvent(ev, EventMove, seat, -1, int(f[len(f)-1]), len(f), from, to)
 }
 
 // moveUnder moves the top card of zone from to the bottom of zone to for
@@ -225,12 +225,32 @@ func (s *State) moveUnder(ev []Event, seat, from, to int) []Event {
 	copy(t[1:], t)
 	t[0] = c
 	s.zones[to].cards = t
-	return append(ev, Event{Kind: EventMove, Seat: seat, Symbol: -1, Card: int(c), Count: 1, From: from, To: to, Under: true})
+	ev = appendEvent(ev, EventMove, seat, -1, int(c), 1, from, to)
+	ev[len(ev)-1].Under = true
+	return ev
 }
 
 // shuffle shuffles zone z with the state's random source and appends the
 // EventShuffle.
 func (s *State) shuffle(ev []Event, z int) []Event {
 	s.shuffleCards(s.zones[z].cards)
-	return append(ev, Event{Kind: EventShuffle, Seat: NoSeat, Symbol: -1, Card: -1, Count: len(s.zones[z].cards), From: z, To: -1})
+	return appendEvent(ev, EventShuffle, NoSeat, -1, -1, len(s.zones[z].cards), z, -1)
+}
+
+// appendEvent appends to ev an event of kind k with the given fields; the
+// others are zero (Version is stamped by Apply). It writes the event field
+// by field, for the reason appendClaim gives: an Event built in a temporary
+// and copied whole stalls on the stores just made, and every card moved
+// appends one.
+func appendEvent(ev []Event, k EventKind, seat, symbol, card, count, from, to int) []Event {
+	if len(ev) < cap(ev) {
+		ev = ev[:len(ev)+1]
+	} else {
+		ev = append(ev, Event{})
+	}
+	e := &ev[len(ev)-1]
+	e.Kind, e.Version, e.Seat, e.Symbol, e.Card, e.Count, e.From, e.To = k, 0, seat, symbol, card, count, from, to
+	e.Target.n, e.Target.z[0], e.Target.z[1], e.Target.z[2] = 0, 0, 0, 0
+	e.Under, e.Round, e.Result = false, 0, nil
+	return ev
 }
