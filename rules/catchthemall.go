@@ -82,9 +82,9 @@ func (catchThemAll) Setup(s *State) error {
 	}
 	s.reserve(2 + 2*p)
 	s.addZone(ZoneStock, NoSeat, ShowHidden)
-	s.addZone(ZoneCentre, NoSeat, ShowTop)
+	s.addSlot(ZoneCentre, NoSeat, ShowTop)
 	for i := 0; i < p; i++ {
-		s.addZone(ZoneRing, NoSeat, ShowAll)
+		s.addSlot(ZoneRing, NoSeat, ShowAll)
 	}
 	for i := 0; i < p; i++ {
 		s.addZone(ZoneWon, i, ShowTop)
@@ -132,7 +132,8 @@ func (catchThemAll) Apply(s *State, a Action, ev []Event) []Event {
 		return s.finish(ev)
 	}
 	s.round++
-	ev = append(ev, Event{Kind: EventRound, Seat: NoSeat, Symbol: -1, Card: -1, From: -1, To: -1, Round: s.round})
+	ev = appendEvent(ev, EventRound, NoSeat, -1, -1, 0, -1, -1)
+	ev[len(ev)-1].Round = s.round
 	ev = s.move(ev, NoSeat, catchDeck, catchCentre)
 	for i := 0; i < p; i++ {
 		ev = s.move(ev, NoSeat, catchDeck, catchRing(i))

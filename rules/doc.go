@@ -78,19 +78,22 @@
 //     where the rule sheets disagree is an Option whose Default is the
 //     RULES.md decision; read it with s.Option(i), i being its index in
 //     Info.Options.
-//  3. Implement Game. Setup adds zones with s.addZone(kind, seat, show),
-//     shuffles the deck into one with s.dealAll(zone) and deals with
-//     s.take(from, to); it refuses a deck that is too small with a
+//  3. Implement Game. Setup adds zones with s.addZone(kind, seat, show)
+//     (s.addSlot for a zone that holds one card at a time, such as a grid
+//     slot; s.reserve first when the table has more zones than two per seat
+//     and four more), shuffles the deck into one with s.dealAll(zone) and
+//     deals with s.take(from, to); it refuses a deck that is too small with a
 //     *ConfigError whose Field is "cards". Check looks at s.top(zone),
 //     s.count(zone) and s.cards.Has(card, symbol), and returns nil or
 //     refuse(CodeBadTarget or CodeNotAMatch, &a, "what exactly was wrong").
 //     Apply starts with ev = claimed(ev, &a) for a claim, moves cards with
-//     s.move, s.moveStack, s.moveUnder and s.shuffle (each appends its
-//     event), may use s.round and s.seats[i].Tally, and calls
-//     ev = s.finish(ev) when the game ends. Moves appends the correct claims,
-//     usually with s.appendClaims(dst, seat, targets, cardA, cardB). Result
-//     returns Rank(unit, higherWins, scores). Implement Checker if the game
-//     has table rules of its own (pile never empty, grid always full).
+//     s.move, s.moveStack, s.moveUnder and s.shuffle (each appends its event),
+//     may use s.round and s.seats[i].Tally, and calls ev = s.finish(ev) when
+//     the game ends. Moves appends the correct claims, usually with
+//     s.appendClaims(dst, seat, targets, cardA, cardB), or one by one with
+//     s.appendClaim(dst, seat, symbol, &targets). Result returns Rank(unit,
+//     higherWins, scores). Implement Checker if the game has table rules of
+//     its own (pile never empty, grid always full).
 //  4. In NAME_test.go copy tower_test.go: a scenario test that builds a
 //     known table with setTable and plays the RULES.md wording claim by
 //     claim, checking exact events and refusals; a verify function that

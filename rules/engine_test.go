@@ -826,3 +826,131 @@ func TestShuffleUniform(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexApart checks Apart against the real decks, where every two cards
+// meet, and against sources with cards that share nothing.
+func TestIndexApart(t *testing.T) {
+	for _, tc := range [][2]int{{2, 0}, {3, 5}, {5, 0}, {7, 55}, {8, 0}} {
+		x, err := NewIndex(mustDeck(t, tc[0], tc[1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i, j := x.Apart(); i != -1 || j != -1 {
+			t.Fatalf("order %d: cards %d and %d reported apart", tc[0], i, j)
+		}
+	}
+	d := mustDeck(t, 5, 0)
+	x, err := NewIndex(planePlusSingles{d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Card 0 of the plane misses some symbol s; the first single for such
+	// an s is the first card card 0 does not meet.
+	want := -1
+	for s := 0; s < d.Symbols() && want < 0; s++ {
+		if !d.Has(0, s) {
+			want = d.Len() + s
+		}
+	}
+	for k := 0; k < 2; k++ { // the second call reads the kept answer
+		if i, j := x.Apart(); i != 0 || j != want {
+			t.Fatalf("planePlusSingles: Apart = %d, %d, want 0, %d", i, j, want)
+		}
+	}
+	// Cards {0}, {0, 1}, {0}, {0} all show symbol 0; in {0}, {1}, {0}, {0}
+	// the first pair apart is 0 and 1.
+	for _, tc := range []struct {
+		card []int
+		i, j int
+	}{{[]int{0, 1}, -1, -1}, {[]int{1}, 0, 1}} {
+		y, err := NewIndex(badCards{n: 4, m: 3, card: tc.card})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i, j := y.Apart(); i != tc.i || j != tc.j {
+			t.Fatalf("card 1 = %v: Apart = %d, %d, want %d, %d", tc.card, i, j, tc.i, tc.j)
+		}
+	}
+}
+
+// TestReserveAndSlots checks that slots added after reserve take no
+// allocation beyond the zone list's one, and that slots do not overlap,
+// even when given more than the one card they are meant for.
+func TestReserveAndSlots(t *testing.T) {
+	s, err := New(mustGame(t, "tower"), mustDeck(t, 7, 55), Config{Players: 4, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const extra = 20
+	var clones []*State
+	for range 12 {
+		clones = append(clones, s.Clone())
+	}
+	next := 0
+	allocs := testing.AllocsPerRun(10, func() {
+		c := clones[next]
+		next++
+		c.reserve(extra)
+		for range extra {
+			c.addSlot(ZoneKind("place"), NoSeat, ShowAll)
+		}
+	})
+	if allocs != 1 {
+		t.Fatalf("%v allocations to add %d slots after reserve, want 1 (the zone list)", allocs, extra)
+	}
+	c := clones[0]
+	first := c.Zones() - extra
+	for round := 0; round < 2; round++ {
+		for z := first; z < c.Zones(); z++ {
+			c.take(0, z)
+		}
+	}
+	seen := make(map[int]bool)
+	for z := 0; z < c.Zones(); z++ {
+		if z >= first && c.Zone(z).Len() != 2 {
+			t.Fatalf("slot %d holds %d cards, want 2", z, c.Zone(z).Len())
+		}
+		for _, card := range c.Zone(z).AppendCards(nil) {
+			if seen[card] {
+				t.Fatalf("card %d is in two zones: the zones overlap", card)
+			}
+			seen[card] = true
+		}
+	}
+	if len(seen) != 55 {
+		t.Fatalf("%d cards on the table, want 55", len(seen))
+	}
+}
+
+// TestEventsInReusedBuffer checks that Apply writes every field of the
+// events it appends: a buffer reused with ev[:0], full of other events,
+// gives the same events as a fresh one.
+func TestEventsInReusedBuffer(t *testing.T) {
+	d := mustDeck(t, 3, 0)
+	fresh, err := New(probe{}, d, Config{Players: 3, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reused := fresh.Clone()
+	dirty := make([]Event, 64)
+	for i := range dirty {
+		dirty[i] = Event{Kind: EventOver, Version: 99, Seat: 7, Symbol: 7, Target: To(1, 2, 3), Card: 7, Count: 7,
+			From: 7, To: 7, Under: true, Round: 7, Result: &Result{Unit: "x"}}
+	}
+	var moves []Action
+	for step := 0; !fresh.Over(); step++ {
+		moves = fresh.Moves(step%3, moves[:0])
+		a := moves[step%len(moves)]
+		want, err1 := fresh.Apply(a, nil)
+		got, err2 := reused.Apply(a, dirty[:0])
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%+v: %v, %v", a, err1, err2)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%+v: events in a reused buffer\n %+v\nwant\n %+v", a, got, want)
+		}
+		for i := range dirty {
+			dirty[i].Under, dirty[i].Round, dirty[i].Target = true, 7, To(1, 2, 3)
+		}
+	}
+}

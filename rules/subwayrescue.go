@@ -101,7 +101,7 @@ func (subwayRescue) Setup(s *State) error {
 		s.addZone(ZonePile, i, ShowTop)
 	}
 	for j := 0; j < slots; j++ {
-		s.addZone(ZoneLayout, NoSeat, ShowAll)
+		s.addSlot(ZoneLayout, NoSeat, ShowAll)
 	}
 	s.dealAll(0)
 	for i := 0; i < p; i++ {
@@ -157,7 +157,8 @@ func (subwayRescue) Apply(s *State, a Action, ev []Event) []Event {
 	}
 	next := s.round
 	s.round++
-	ev = append(ev, Event{Kind: EventRound, Seat: NoSeat, Symbol: -1, Card: -1, From: -1, To: -1, Round: s.round})
+	ev = appendEvent(ev, EventRound, NoSeat, -1, -1, 0, -1, -1)
+	ev[len(ev)-1].Round = s.round
 	for z := first; s.count(next) > 0; z++ {
 		ev = s.move(ev, NoSeat, next, z)
 	}
@@ -177,7 +178,7 @@ func (subwayRescue) Moves(s *State, seat int, dst []Action) []Action {
 		t := Targets{n: 1, z: [MaxTargets]int32{int32(z)}}
 		if x.words == 1 { // one word per card: the common symbols directly
 			for m := x.bits[own] & x.bits[c[0]]; m != 0; m &= m - 1 {
-				dst = append(dst, Action{Kind: ActionClaim, Seat: seat, Symbol: bits.TrailingZeros64(m), Target: t, Version: s.version})
+				dst = s.appendClaim(dst, seat, bits.TrailingZeros64(m), &t)
 			}
 			continue
 		}

@@ -75,7 +75,7 @@ type Zone struct {
 	// Show says who sees which of its cards.
 	Show Show `json:"show"`
 
-	cards []int32 // bottom first; capacity = deck size, so appends never move it
+	cards []int32 // bottom first; capacity = deck size (one card for a slot), so appends rarely move it
 }
 
 // Len returns the number of cards in the zone.
@@ -108,31 +108,41 @@ func (s *State) Zone(z int) Zone { return s.zones[z] }
 
 // carve returns an empty slice with room for the whole deck, cut from the
 // state's arena so that a table's zones take few allocations.
-func (s *State) carve() []int32 {
-	n := s.cards.Len()
-	if cap(s.arena)-len(s.arena) < n {
-		s.arena = make([]int32, 0, 4*n)
+func (s *State) carve() []int32 { return s.carveFor(s.cards.Len()) }
+
+// carveFor returns an empty slice with room for k cards, cut from the
+// state's arena.
+func (s *State) carveFor(k int) []int32 {
+	if cap(s.arena)-len(s.arena) < k {
+		s.arena = make([]int32, 0, max(4*s.cards.Len(), k))
 	}
 	start := len(s.arena)
-	s.arena = s.arena[:start+n]
-	return s.arena[start : start : start+n]
+	s.arena = s.arena[:start+k]
+	return s.arena[start : start : start+k]
 }
 
-// reserve makes room for zones more zones before a game adds them, so that
-// a table with more zones than New plans for (two per seat and four more),
-// such as a grid of slots, takes one allocation for the zone list and one
-// for their cards instead of several. Games call it from Setup.
+// reserve makes room in the zone list for zones more zones, so that a
+// table with more zones than New plans for (two per seat and four more),
+// such as a grid of slots, grows the list once instead of several times.
+// Games call it from Setup.
 func (s *State) reserve(zones int) {
 	s.zones = slices.Grow(s.zones, zones)
-	if n := s.cards.Len(); cap(s.arena)-len(s.arena) < zones*n {
-		s.arena = make([]int32, 0, zones*n)
-	}
 }
 
 // addZone adds an empty zone and returns its number. Games call it from
 // Setup (or later, for zones that appear during play).
 func (s *State) addZone(kind ZoneKind, seat int, show Show) int {
 	s.zones = append(s.zones, Zone{Kind: kind, Seat: seat, Show: show, cards: s.carve()})
+	return len(s.zones) - 1
+}
+
+// addSlot adds an empty zone meant to hold one card at a time, such as a
+// grid slot or a place in a row of cards, and returns its number. It takes
+// room for one card from the arena instead of a whole deck's worth, which
+// keeps a table of many slots small; a slot given more cards still works,
+// growing on its own.
+func (s *State) addSlot(kind ZoneKind, seat int, show Show) int {
+	s.zones = append(s.zones, Zone{Kind: kind, Seat: seat, Show: show, cards: s.carveFor(1)})
 	return len(s.zones) - 1
 }
 
@@ -185,7 +195,7 @@ func (s *State) take(from, to int) int {
 // the EventMove; from must not be empty.
 func (s *State) move(ev []Event, seat, from, to int) []Event {
 	c := s.take(from, to)
-	return append(ev, Event{Kind: EventMove, Seat: seat, Symbol: -1, Card: c, Count: 1, From: from, To: to})
+	return appendEvent(ev, EventMove, seat, -1, c, 1, from, to)
 }
 
 // moveStack moves every card of zone from, order kept, onto zone to for
@@ -198,7 +208,7 @@ func (s *State) moveStack(ev []Event, seat, from, to int) []Event {
 	}
 	s.zones[to].cards = append(s.zones[to].cards, f...)
 	s.zones[from].cards = f[:0]
-	return append(ev, Event{Kind: EventMove, Seat: seat, Symbol: -1, Card: int(f[len(f)-1]), Count: len(f), From: from, To: to})
+	return appendEvent(ev, EventMove, seat, -1, int(f[len(f)-1]), len(f), from, to)
 }
 
 // moveUnder moves the top card of zone from to the bottom of zone to for
@@ -215,12 +225,32 @@ func (s *State) moveUnder(ev []Event, seat, from, to int) []Event {
 	copy(t[1:], t)
 	t[0] = c
 	s.zones[to].cards = t
-	return append(ev, Event{Kind: EventMove, Seat: seat, Symbol: -1, Card: int(c), Count: 1, From: from, To: to, Under: true})
+	ev = appendEvent(ev, EventMove, seat, -1, int(c), 1, from, to)
+	ev[len(ev)-1].Under = true
+	return ev
 }
 
 // shuffle shuffles zone z with the state's random source and appends the
 // EventShuffle.
 func (s *State) shuffle(ev []Event, z int) []Event {
 	s.shuffleCards(s.zones[z].cards)
-	return append(ev, Event{Kind: EventShuffle, Seat: NoSeat, Symbol: -1, Card: -1, Count: len(s.zones[z].cards), From: z, To: -1})
+	return appendEvent(ev, EventShuffle, NoSeat, -1, -1, len(s.zones[z].cards), z, -1)
+}
+
+// appendEvent appends to ev an event of kind k with the given fields; the
+// others are zero (Version is stamped by Apply). It writes the event field
+// by field, for the reason appendClaim gives: an Event built in a temporary
+// and copied whole stalls on the stores just made, and every card moved
+// appends one.
+func appendEvent(ev []Event, k EventKind, seat, symbol, card, count, from, to int) []Event {
+	if len(ev) < cap(ev) {
+		ev = ev[:len(ev)+1]
+	} else {
+		ev = append(ev, Event{})
+	}
+	e := &ev[len(ev)-1]
+	e.Kind, e.Version, e.Seat, e.Symbol, e.Card, e.Count, e.From, e.To = k, 0, seat, symbol, card, count, from, to
+	e.Target.n, e.Target.z[0], e.Target.z[1], e.Target.z[2] = 0, 0, 0, 0
+	e.Under, e.Round, e.Result = false, 0, nil
+	return ev
 }

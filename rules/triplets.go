@@ -119,7 +119,7 @@ func (triplets) Setup(s *State) error {
 		s.addZone(ZoneWon, i, ShowTop)
 	}
 	for j := 0; j < grid; j++ {
-		s.addZone(ZoneSlot, NoSeat, ShowAll)
+		s.addSlot(ZoneSlot, NoSeat, ShowAll)
 	}
 	s.dealAll(tripletsStock)
 	for j := 0; j < grid && s.count(tripletsStock) > 0; j++ {
@@ -144,7 +144,7 @@ func tripletsFree(s *State) int {
 			return z
 		}
 	}
-	return s.addZone(ZoneSlot, NoSeat, ShowAll)
+	return s.addSlot(ZoneSlot, NoSeat, ShowAll)
 }
 
 // tripletsThrees returns, for word w of the symbol bitsets, the symbols
@@ -263,11 +263,14 @@ func (triplets) Moves(s *State, seat int, dst []Action) []Action {
 				held[n] = zones[k]
 				n += int(b >> bit & 1)
 			}
+			t := Targets{n: 3}
 			for i := 0; i < n; i++ {
+				t.z[0] = held[i]
 				for j := i + 1; j < n; j++ {
+					t.z[1] = held[j]
 					for k := j + 1; k < n; k++ {
-						dst = append(dst, Action{Kind: ActionClaim, Seat: seat, Symbol: sym, Version: s.version,
-							Target: Targets{n: 3, z: [MaxTargets]int32{held[i], held[j], held[k]}}})
+						t.z[2] = held[k]
+						dst = s.appendClaim(dst, seat, sym, &t)
 					}
 				}
 			}

@@ -671,7 +671,7 @@ func benchmarkGame(b *testing.B, name string) {
 	}
 	g := mustGame(b, name)
 	moves := make([]Action, 0, 64)
-	ev := make([]Event, 0, 16)
+	ev := make([]Event, 0, 64)
 	claims := 0
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
