@@ -151,3 +151,14 @@ func (x *Index) Apart() (i, j int) {
 	})
 	return int(x.apart[0]), int(x.apart[1])
 }
+
+// shared returns the number of symbols cards i and j share.
+func (x *Index) shared(i, j int) int {
+	a := x.bits[i*x.words : (i+1)*x.words]
+	b := x.bits[j*x.words : (j+1)*x.words]
+	n := 0
+	for w := range a {
+		n += bits.OnesCount64(a[w] & b[w])
+	}
+	return n
+}

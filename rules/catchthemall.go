@@ -207,3 +207,20 @@ func (catchThemAll) Invariants(s *State) error {
 	}
 	return nil
 }
+
+// CanMove reports whether seat has a claim: whether the centre card shares a symbol with a card around it, whoever the seat.
+func (catchThemAll) CanMove(s *State, seat int) bool {
+	centre := s.top(catchCentre)
+	for i := 0; i < s.Players(); i++ {
+		if s.share(centre, s.top(catchRing(i))) {
+			return true
+		}
+	}
+	return false
+}
+
+// PickMove picks one of seat's claims at random among those Moves lists.
+func (g catchThemAll) PickMove(s *State, seat int, r Rand) (Action, bool) {
+	var buf [pickBuffer]Action
+	return pickAmong(g.Moves(s, seat, buf[:0]), r)
+}

@@ -416,3 +416,23 @@ func (g hotPotato) Invariants(s *State) error {
 	}
 	return nil
 }
+
+// CanMove reports whether seat has a claim: whether its top card shares a symbol with another seat's.
+func (hotPotato) CanMove(s *State, seat int) bool {
+	own := s.top(potatoPile(seat))
+	if own < 0 {
+		return false
+	}
+	for i := range s.seats {
+		if i != seat && s.share(own, s.top(potatoPile(i))) {
+			return true
+		}
+	}
+	return false
+}
+
+// PickMove picks one of seat's claims at random among those Moves lists.
+func (g hotPotato) PickMove(s *State, seat int, r Rand) (Action, bool) {
+	var buf [pickBuffer]Action
+	return pickAmong(g.Moves(s, seat, buf[:0]), r)
+}

@@ -152,3 +152,20 @@ func (poisonedGift) Invariants(s *State) error {
 	}
 	return nil
 }
+
+// CanMove reports whether seat has a claim: whether the centre card shares a symbol with another seat's top card.
+func (poisonedGift) CanMove(s *State, seat int) bool {
+	centre := s.top(giftCentre)
+	for i := range s.seats {
+		if i != seat && s.share(centre, s.top(giftPile(i))) {
+			return true
+		}
+	}
+	return false
+}
+
+// PickMove picks one of seat's claims at random among those Moves lists.
+func (g poisonedGift) PickMove(s *State, seat int, r Rand) (Action, bool) {
+	var buf [pickBuffer]Action
+	return pickAmong(g.Moves(s, seat, buf[:0]), r)
+}

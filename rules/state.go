@@ -76,7 +76,8 @@ type State struct {
 	round   int
 	seats   []Seat
 	zones   []Zone
-	arena   []int32 // spare capacity carved into new zones
+	arena   []int32  // spare capacity carved into new zones
+	scratch []Action // moves listed by CanMove and PickMove for a game without its own
 }
 
 // New sets up a game of g with cards and cfg: it checks the player count,
@@ -306,6 +307,7 @@ func (s *State) Clone() *State {
 	c.opts = slices.Clone(s.opts)
 	c.seats = slices.Clone(s.seats)
 	c.zones = slices.Clone(s.zones)
+	c.scratch = nil
 	n := s.cards.Len()
 	c.arena = make([]int32, 0, (len(s.zones)+1)*n)
 	for i := range c.zones {

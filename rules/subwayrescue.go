@@ -246,3 +246,20 @@ func (subwayRescue) Invariants(s *State) error {
 	}
 	return nil
 }
+
+// CanMove reports whether seat has a claim: whether its top card shares a symbol with a card of the layout.
+func (subwayRescue) CanMove(s *State, seat int) bool {
+	own := s.top(subwayPile(seat))
+	for z := subwayLayout(s.Players()); z < len(s.zones); z++ {
+		if c := s.zones[z].cards; len(c) > 0 && s.share(own, int(c[0])) {
+			return true
+		}
+	}
+	return false
+}
+
+// PickMove picks one of seat's claims at random among those Moves lists.
+func (g subwayRescue) PickMove(s *State, seat int, r Rand) (Action, bool) {
+	var buf [pickBuffer]Action
+	return pickAmong(g.Moves(s, seat, buf[:0]), r)
+}

@@ -126,3 +126,14 @@ func (tower) Invariants(s *State) error {
 	}
 	return nil
 }
+
+// CanMove reports whether seat has a claim: whether its top card and the centre's share a symbol.
+func (tower) CanMove(s *State, seat int) bool {
+	return s.share(s.top(towerPile(seat)), s.top(towerCentre))
+}
+
+// PickMove picks one of seat's claims at random among those Moves lists.
+func (g tower) PickMove(s *State, seat int, r Rand) (Action, bool) {
+	var buf [pickBuffer]Action
+	return pickAmong(g.Moves(s, seat, buf[:0]), r)
+}

@@ -244,3 +244,15 @@ func (well) Invariants(s *State) error {
 	}
 	return nil
 }
+
+// CanMove reports whether seat has a claim: whether it has a card and its
+// top card and the centre's share a symbol.
+func (well) CanMove(s *State, seat int) bool {
+	return s.share(s.top(wellPile(seat)), s.top(wellCentre))
+}
+
+// PickMove picks one of seat's claims at random among those Moves lists.
+func (g well) PickMove(s *State, seat int, r Rand) (Action, bool) {
+	var buf [pickBuffer]Action
+	return pickAmong(g.Moves(s, seat, buf[:0]), r)
+}
