@@ -219,8 +219,12 @@ func (catchThemAll) CanMove(s *State, seat int) bool {
 	return false
 }
 
-// PickMove picks one of seat's claims at random among those Moves lists.
-func (g catchThemAll) PickMove(s *State, seat int, r Rand) (Action, bool) {
-	var buf [pickBuffer]Action
-	return pickAmong(g.Moves(s, seat, buf[:0]), r)
+// PickMove picks one of seat's claims at random, each equally likely.
+func (catchThemAll) PickMove(s *State, seat int, r Rand) (Action, bool) {
+	var zbuf, cbuf [DobbleMaxPlayers]int32
+	zones, cards := zbuf[:0], cbuf[:0]
+	for i := 0; i < s.Players(); i++ {
+		zones, cards = append(zones, int32(catchRing(i))), append(cards, int32(s.top(catchRing(i))))
+	}
+	return s.pickAgainst(seat, s.top(catchCentre), zones, cards, r)
 }

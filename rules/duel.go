@@ -123,8 +123,7 @@ func (duel) CanMove(s *State, seat int) bool {
 	return s.share(s.top(duelPile(0)), s.top(duelPile(1)))
 }
 
-// PickMove picks one of seat's claims at random among those Moves lists.
-func (g duel) PickMove(s *State, seat int, r Rand) (Action, bool) {
-	var buf [pickBuffer]Action
-	return pickAmong(g.Moves(s, seat, buf[:0]), r)
+// PickMove picks one of seat's claims at random, each equally likely.
+func (duel) PickMove(s *State, seat int, r Rand) (Action, bool) {
+	return s.pickShared(seat, Targets{}, s.top(duelPile(0)), s.top(duelPile(1)), r)
 }

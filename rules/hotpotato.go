@@ -431,8 +431,14 @@ func (hotPotato) CanMove(s *State, seat int) bool {
 	return false
 }
 
-// PickMove picks one of seat's claims at random among those Moves lists.
-func (g hotPotato) PickMove(s *State, seat int, r Rand) (Action, bool) {
-	var buf [pickBuffer]Action
-	return pickAmong(g.Moves(s, seat, buf[:0]), r)
+// PickMove picks one of seat's claims at random, each equally likely.
+func (hotPotato) PickMove(s *State, seat int, r Rand) (Action, bool) {
+	var zbuf, cbuf [DobbleMaxPlayers]int32
+	zones, cards := zbuf[:0], cbuf[:0]
+	for i := range s.seats {
+		if i != seat {
+			zones, cards = append(zones, int32(potatoPile(i))), append(cards, int32(s.top(potatoPile(i))))
+		}
+	}
+	return s.pickAgainst(seat, s.top(potatoPile(seat)), zones, cards, r)
 }

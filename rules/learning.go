@@ -191,8 +191,8 @@ func (learning) CanMove(s *State, seat int) bool {
 	return s.share(i, j)
 }
 
-// PickMove picks one of seat's claims at random among those Moves lists.
-func (g learning) PickMove(s *State, seat int, r Rand) (Action, bool) {
-	var buf [pickBuffer]Action
-	return pickAmong(g.Moves(s, seat, buf[:0]), r)
+// PickMove picks one of seat's claims at random, each equally likely.
+func (learning) PickMove(s *State, seat int, r Rand) (Action, bool) {
+	i, j := learningPair(s)
+	return s.pickShared(seat, Targets{}, i, j, r)
 }

@@ -600,6 +600,22 @@ func (anarchyPancakes) CanMove(s *State, seat int) bool {
 	x := s.cards
 	common := s.top(pancakesCommon)
 	drawable := len(s.zones[pancakesDraw].cards) > 0
+	if drawable {
+		// The usual case: the seat may draw if it has cards in front of
+		// it, in its first seven places or in one added later.
+		first := pancakesFirst + pancakesHand*seat
+		for z := first; z < first+pancakesHand; z++ {
+			if len(s.zones[z].cards) > 0 {
+				return true
+			}
+		}
+		for z := pancakesFirst + pancakesHand*s.Players(); z < len(s.zones); z++ {
+			if s.zones[z].Seat == seat && len(s.zones[z].cards) > 0 {
+				return true
+			}
+		}
+		return false
+	}
 	if x.words == 1 {
 		// One word per card: a claim exists exactly when the toppings of
 		// the seat's top cards meet those of the cards it may cover.

@@ -120,3 +120,63 @@ func (s *State) share(i, j int) bool {
 	}
 	return false
 }
+
+// pickShared returns the claim by seat, with target t, of one of the
+// symbols cards i and j share, each equally likely, drawing from r only
+// when they share several; false when they share none or a card is missing
+// (-1).
+func (s *State) pickShared(seat int, t Targets, i, j int, r Rand) (Action, bool) {
+	n := 0
+	if i >= 0 && j >= 0 {
+		n = s.cards.shared(i, j)
+	}
+	if n == 0 {
+		return Action{}, false
+	}
+	k := 0
+	if n > 1 {
+		k = r.IntN(n)
+	}
+	return s.claimOf(seat, s.cards.nthShared(i, j, k), t), true
+}
+
+// pickAgainst returns a claim by seat of a symbol card a shares with one of
+// cards, naming the matching zone of zones as its one target, each such
+// claim equally likely (cards and zones are parallel; a card -1 is
+// missing); false when there is none. It draws from r only when there are
+// several.
+func (s *State) pickAgainst(seat, a int, zones, cards []int32, r Rand) (Action, bool) {
+	if a < 0 {
+		return Action{}, false
+	}
+	total := 0
+	for _, c := range cards {
+		if c >= 0 {
+			total += s.cards.shared(a, int(c))
+		}
+	}
+	if total == 0 {
+		return Action{}, false
+	}
+	n := 0
+	if total > 1 {
+		n = r.IntN(total)
+	}
+	for i, c := range cards {
+		if c < 0 {
+			continue
+		}
+		k := s.cards.shared(a, int(c))
+		if n < k {
+			return s.claimOf(seat, s.cards.nthShared(a, int(c), n), oneTarget(int(zones[i]))), true
+		}
+		n -= k
+	}
+	panic("rules: pickAgainst: claim out of range")
+}
+
+// claimOf returns the claim of symbol sym by seat with target t, made
+// against the current version.
+func (s *State) claimOf(seat, sym int, t Targets) Action {
+	return Action{Kind: ActionClaim, Seat: seat, Symbol: sym, Target: t, Version: s.version}
+}

@@ -164,8 +164,14 @@ func (poisonedGift) CanMove(s *State, seat int) bool {
 	return false
 }
 
-// PickMove picks one of seat's claims at random among those Moves lists.
-func (g poisonedGift) PickMove(s *State, seat int, r Rand) (Action, bool) {
-	var buf [pickBuffer]Action
-	return pickAmong(g.Moves(s, seat, buf[:0]), r)
+// PickMove picks one of seat's claims at random, each equally likely.
+func (poisonedGift) PickMove(s *State, seat int, r Rand) (Action, bool) {
+	var zbuf, cbuf [DobbleMaxPlayers]int32
+	zones, cards := zbuf[:0], cbuf[:0]
+	for i := range s.seats {
+		if i != seat {
+			zones, cards = append(zones, int32(giftPile(i))), append(cards, int32(s.top(giftPile(i))))
+		}
+	}
+	return s.pickAgainst(seat, s.top(giftCentre), zones, cards, r)
 }

@@ -258,8 +258,14 @@ func (subwayRescue) CanMove(s *State, seat int) bool {
 	return false
 }
 
-// PickMove picks one of seat's claims at random among those Moves lists.
-func (g subwayRescue) PickMove(s *State, seat int, r Rand) (Action, bool) {
-	var buf [pickBuffer]Action
-	return pickAmong(g.Moves(s, seat, buf[:0]), r)
+// PickMove picks one of seat's claims at random, each equally likely.
+func (subwayRescue) PickMove(s *State, seat int, r Rand) (Action, bool) {
+	var zbuf, cbuf [32]int32
+	zones, cards := zbuf[:0], cbuf[:0]
+	for z := subwayLayout(s.Players()); z < len(s.zones); z++ {
+		if c := s.zones[z].cards; len(c) > 0 {
+			zones, cards = append(zones, int32(z)), append(cards, c[0])
+		}
+	}
+	return s.pickAgainst(seat, s.top(subwayPile(seat)), zones, cards, r)
 }

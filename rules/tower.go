@@ -132,8 +132,7 @@ func (tower) CanMove(s *State, seat int) bool {
 	return s.share(s.top(towerPile(seat)), s.top(towerCentre))
 }
 
-// PickMove picks one of seat's claims at random among those Moves lists.
-func (g tower) PickMove(s *State, seat int, r Rand) (Action, bool) {
-	var buf [pickBuffer]Action
-	return pickAmong(g.Moves(s, seat, buf[:0]), r)
+// PickMove picks one of seat's claims at random, each equally likely.
+func (tower) PickMove(s *State, seat int, r Rand) (Action, bool) {
+	return s.pickShared(seat, Targets{}, s.top(towerPile(seat)), s.top(towerCentre), r)
 }

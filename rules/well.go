@@ -251,8 +251,7 @@ func (well) CanMove(s *State, seat int) bool {
 	return s.share(s.top(wellPile(seat)), s.top(wellCentre))
 }
 
-// PickMove picks one of seat's claims at random among those Moves lists.
-func (g well) PickMove(s *State, seat int, r Rand) (Action, bool) {
-	var buf [pickBuffer]Action
-	return pickAmong(g.Moves(s, seat, buf[:0]), r)
+// PickMove picks one of seat's claims at random, each equally likely.
+func (well) PickMove(s *State, seat int, r Rand) (Action, bool) {
+	return s.pickShared(seat, Targets{}, s.top(wellPile(seat)), s.top(wellCentre), r)
 }
