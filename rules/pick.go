@@ -36,8 +36,8 @@ func (s *State) CanMove(seat int) bool {
 	if s.over || uint(seat) >= uint(len(s.seats)) {
 		return false
 	}
-	if g, ok := s.game.(MoveChecker); ok {
-		return g.CanMove(s, seat)
+	if s.checker != nil {
+		return s.checker.CanMove(s, seat)
 	}
 	s.scratch = s.game.Moves(s, seat, s.scratch[:0])
 	return len(s.scratch) > 0
@@ -55,8 +55,8 @@ func (s *State) PickMove(seat int, r Rand) (Action, bool) {
 	if s.over || uint(seat) >= uint(len(s.seats)) {
 		return Action{}, false
 	}
-	if g, ok := s.game.(MovePicker); ok {
-		return g.PickMove(s, seat, r)
+	if s.picker != nil {
+		return s.picker.PickMove(s, seat, r)
 	}
 	s.scratch = s.game.Moves(s, seat, s.scratch[:0])
 	return pickAmong(s.scratch, r)
@@ -179,4 +179,17 @@ func (s *State) pickAgainst(seat, a int, zones, cards []int32, r Rand) (Action, 
 // against the current version.
 func (s *State) claimOf(seat, sym int, t Targets) Action {
 	return Action{Kind: ActionClaim, Seat: seat, Symbol: sym, Target: t, Version: s.version}
+}
+
+// asChecker returns g as a MoveChecker, or nil; New keeps it in the State
+// so that CanMove does not convert the game at every call.
+func asChecker(g Game) MoveChecker {
+	c, _ := g.(MoveChecker)
+	return c
+}
+
+// asPicker returns g as a MovePicker, or nil, for the same reason.
+func asPicker(g Game) MovePicker {
+	p, _ := g.(MovePicker)
+	return p
 }
