@@ -47,6 +47,7 @@ type Bot struct {
 	level   Level
 	seat    int
 	instant bool
+	seed    uint64
 	pcg     rand.PCG
 	rng     *rand.Rand
 
@@ -83,9 +84,30 @@ func New(level Level, seat int, seed uint64) *Bot {
 // Reseed restarts the bot's random source from seed, as if it were new, so
 // that one Bot can play many games without allocating.
 func (b *Bot) Reseed(seed uint64) {
-	b.pcg.Seed(seed, botStream^uint64(b.seat)*0x9e3779b97f4a7c15)
+	b.seed = seed
+	b.pcg.Seed(seed, b.stream())
 	b.surveyed = nil
 }
+
+// stream returns the second word of the bot's PCG seed: botStream mixed
+// with the seat.
+func (b *Bot) stream() uint64 { return botStream ^ uint64(b.seat)*0x9e3779b97f4a7c15 }
+
+// mix64 scrambles v (the SplitMix64 finalizer), so that neighbouring
+// versions seed unrelated random sequences.
+func mix64(v uint64) uint64 {
+	v += 0x9e3779b97f4a7c15
+	v = (v ^ v>>30) * 0xbf58476d1ce4e5b9
+	v = (v ^ v>>27) * 0x94d049bb133111eb
+	return v ^ v>>31
+}
+
+// CanPlan reports whether Plan would return a plan for s now: whether the
+// seat has a correct claim or may draw. It costs far less than Plan, so a
+// caller that only needs to know which bots can act (a simulation of
+// instant bots choosing who claims first) asks it of every bot and Plan of
+// one.
+func (b *Bot) CanPlan(s *rules.State) bool { return s.CanMove(b.seat) }
 
 // Seat returns the seat the bot plays.
 func (b *Bot) Seat() int { return b.seat }
@@ -101,9 +123,12 @@ func (b *Bot) Level() Level { return b.level }
 // it is Committed, in which case it is submitted and refused as too late.
 //
 // The plan is never earlier than now, nor than the end of the seat's
-// lock-out. An instant bot plans a correct claim (or, with no match, a
-// draw) at now; other levels follow the search model of the package
-// documentation.
+// lock-out. An instant bot plans a correct claim, each of the seat's
+// equally likely (or, with no match, a draw) at now, with State.PickMove;
+// it draws it from a random source seeded afresh from its seed, its seat
+// and the state's version, so its plan for a version does not depend on
+// which versions it was asked about before. Other levels follow the search
+// model of the package documentation.
 func (b *Bot) Plan(s *rules.State, now int64) (Plan, bool) {
 	var p Plan
 	ok := b.PlanTo(&p, s, now)
@@ -113,6 +138,17 @@ func (b *Bot) Plan(s *rules.State, now int64) (Plan, bool) {
 // PlanTo is Plan writing the plan to *p, which it leaves unchanged when it
 // returns false. It spares a loop over many bots copying plans around.
 func (b *Bot) PlanTo(p *Plan, s *rules.State, now int64) bool {
+	if b.instant {
+		b.pcg.Seed(b.seed, b.stream()^mix64(s.Version()))
+		a, ok := s.PickMove(b.seat, b.rng)
+		if !ok {
+			return false // over, not at the table, or nothing to do
+		}
+		p.Action = a
+		p.Action.At = max(now, s.Seat(b.seat).LockedUntil)
+		p.Decide, p.Wrong, p.Missed, p.Comparisons = p.Action.At, false, false, 0
+		return true
+	}
 	moves := s.Moves(b.seat, b.moves[:0])
 	if cap(moves) != cap(b.moves) {
 		// Keep the grown buffer. Storing the slice only then spares a
@@ -123,19 +159,8 @@ func (b *Bot) PlanTo(p *Plan, s *rules.State, now int64) bool {
 	if b.n == 0 {
 		return false // over, not at the table, or nothing to do
 	}
-	if b.instant && b.n == 1 {
-		// The usual case, made cheap: the one correct claim.
-		p.Action = b.current()[0]
-		p.Action.At = max(now, s.Seat(b.seat).LockedUntil)
-		p.Decide, p.Wrong, p.Missed, p.Comparisons = p.Action.At, false, false, 0
-		return true
-	}
 	var ok bool
-	if b.instant {
-		*p, ok = b.instantPlan(s, now)
-	} else {
-		*p, ok = b.search(s, now)
-	}
+	*p, ok = b.search(s, now)
 	return ok
 }
 
@@ -191,32 +216,6 @@ func (b *Bot) search(s *rules.State, now int64) (Plan, bool) {
 	}
 	p.Action.Version = s.Version()
 	return p, true
-}
-
-// instantPlan plans a random correct claim, or a draw when there is none,
-// at now.
-func (b *Bot) instantPlan(s *rules.State, now int64) (Plan, bool) {
-	claims, draw := 0, -1
-	for i := range b.current() {
-		if b.current()[i].Kind == rules.ActionClaim {
-			claims++
-		} else if b.current()[i].Kind == rules.ActionDraw {
-			draw = i
-		}
-	}
-	var a rules.Action
-	switch {
-	case claims > 0:
-		a = b.nthClaim(b.rng.IntN(claims))
-	case draw >= 0:
-		a = b.current()[draw]
-	default:
-		return Plan{}, false
-	}
-	at := max(now, s.Seat(b.seat).LockedUntil)
-	a.At = at
-	a.Version = s.Version()
-	return Plan{Action: a, Decide: at}, true
 }
 
 // current returns the seat's moves found by the latest plan.

@@ -151,3 +151,33 @@ func (x *Index) Apart() (i, j int) {
 	})
 	return int(x.apart[0]), int(x.apart[1])
 }
+
+// shared returns the number of symbols cards i and j share.
+func (x *Index) shared(i, j int) int {
+	a := x.bits[i*x.words : (i+1)*x.words]
+	b := x.bits[j*x.words : (j+1)*x.words]
+	n := 0
+	for w := range a {
+		n += bits.OnesCount64(a[w] & b[w])
+	}
+	return n
+}
+
+// nthShared returns the n-th smallest symbol cards i and j share, counting
+// from 0; n must be below shared(i, j).
+func (x *Index) nthShared(i, j, n int) int {
+	a := x.bits[i*x.words : (i+1)*x.words]
+	b := x.bits[j*x.words : (j+1)*x.words]
+	for w := range a {
+		m := a[w] & b[w]
+		if c := bits.OnesCount64(m); n >= c {
+			n -= c
+			continue
+		}
+		for ; n > 0; n-- {
+			m &= m - 1
+		}
+		return w<<6 + bits.TrailingZeros64(m)
+	}
+	panic("rules: nthShared: n out of range")
+}

@@ -207,3 +207,24 @@ func (catchThemAll) Invariants(s *State) error {
 	}
 	return nil
 }
+
+// CanMove reports whether seat has a claim: whether the centre card shares a symbol with a card around it, whoever the seat.
+func (catchThemAll) CanMove(s *State, seat int) bool {
+	centre := s.top(catchCentre)
+	for i := 0; i < s.Players(); i++ {
+		if s.share(centre, s.top(catchRing(i))) {
+			return true
+		}
+	}
+	return false
+}
+
+// PickMove picks one of seat's claims at random, each equally likely.
+func (catchThemAll) PickMove(s *State, seat int, r Rand) (Action, bool) {
+	var zbuf, cbuf [DobbleMaxPlayers]int32
+	zones, cards := zbuf[:0], cbuf[:0]
+	for i := 0; i < s.Players(); i++ {
+		zones, cards = append(zones, int32(catchRing(i))), append(cards, int32(s.top(catchRing(i))))
+	}
+	return s.pickAgainst(seat, s.top(catchCentre), zones, cards, r)
+}

@@ -42,6 +42,11 @@
 //
 // State.Moves lists the actions a seat could make right now that would be
 // accepted (lock-outs aside): the correct claims a bot chooses from.
+// State.CanMove tells whether that list is empty without building it, and
+// State.PickMove picks one of its claims at random (or its draw when it has
+// no claim), as an instant bot plays; a game with many claims, such as
+// Anarchy Pancakes, implements MoveChecker and MovePicker to answer without
+// listing them all.
 // State.Result gives the scores in the game's unit (Info.Unit), the winners
 // (several on a tie, which a session settles with a duel or Hot Potato),
 // the ranking and the places.
@@ -91,7 +96,10 @@
 //     may use s.round and s.seats[i].Tally, and calls ev = s.finish(ev) when
 //     the game ends. Moves appends the correct claims, usually with
 //     s.appendClaims(dst, seat, targets, cardA, cardB), or one by one with
-//     s.appendClaim(dst, seat, symbol, &targets). Result returns Rank(unit,
+//     s.appendClaim(dst, seat, symbol, &targets). CanMove (MoveChecker)
+//     answers whether Moves would list anything, and PickMove (MovePicker)
+//     picks among its claims uniformly; the harness checks both against
+//     Moves after every action. Result returns Rank(unit,
 //     higherWins, scores). Implement Checker if the game has table rules of
 //     its own (pile never empty, grid always full).
 //  4. In NAME_test.go copy tower_test.go: a scenario test that builds a

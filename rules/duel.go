@@ -117,3 +117,13 @@ func (duel) Invariants(s *State) error {
 	}
 	return nil
 }
+
+// CanMove reports whether seat has a claim: whether the two cards share a symbol, whoever the seat.
+func (duel) CanMove(s *State, seat int) bool {
+	return s.share(s.top(duelPile(0)), s.top(duelPile(1)))
+}
+
+// PickMove picks one of seat's claims at random, each equally likely.
+func (duel) PickMove(s *State, seat int, r Rand) (Action, bool) {
+	return s.pickShared(seat, Targets{}, s.top(duelPile(0)), s.top(duelPile(1)), r)
+}

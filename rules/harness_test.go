@@ -232,7 +232,44 @@ func (st *stepper) apply(a Action) bool {
 		t.Fatalf("accepted %+v, events %+v: %v", a, ev, err)
 	}
 	checkViews(t, s)
+	checkPicks(t, s, st.buf)
 	return true
+}
+
+// zeroRand is a Rand that always draws 0, which drives a game's PickMove
+// down its fallback paths (the same pair tried again and again).
+type zeroRand struct{}
+
+func (zeroRand) IntN(int) int { return 0 }
+
+// checkPicks checks State.CanMove and State.PickMove against Moves for every
+// seat of s (and one past the last): CanMove is true exactly when Moves
+// lists something; PickMove returns a claim Moves lists when it lists one,
+// otherwise the draw it lists, otherwise nothing; with a random source
+// seeded by the version and with one that always draws 0.
+func checkPicks(t testing.TB, s *State, buf []Action) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(s.Version(), 7))
+	for seat := 0; seat <= s.Players(); seat++ {
+		moves := s.Moves(seat, buf[:0])
+		if got := s.CanMove(seat); got != (len(moves) > 0) {
+			t.Fatalf("version %d, seat %d: CanMove %v with %d moves", s.Version(), seat, got, len(moves))
+		}
+		claims := slices.ContainsFunc(moves, func(m Action) bool { return m.Kind == ActionClaim })
+		for _, src := range []Rand{r, zeroRand{}} {
+			a, ok := s.PickMove(seat, src)
+			if ok != (len(moves) > 0) {
+				t.Fatalf("version %d, seat %d: PickMove %v with %d moves", s.Version(), seat, ok, len(moves))
+			}
+			if !ok {
+				continue
+			}
+			if !slices.Contains(moves, a) || claims != (a.Kind == ActionClaim) {
+				t.Fatalf("version %d, seat %d: PickMove gave %+v, not a %s among the moves %+v",
+					s.Version(), seat, a, map[bool]string{true: "claim", false: "draw"}[claims], moves)
+			}
+		}
+	}
 }
 
 // checkViews checks every seat's and the spectator's view against the

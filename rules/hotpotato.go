@@ -416,3 +416,29 @@ func (g hotPotato) Invariants(s *State) error {
 	}
 	return nil
 }
+
+// CanMove reports whether seat has a claim: whether its top card shares a symbol with another seat's.
+func (hotPotato) CanMove(s *State, seat int) bool {
+	own := s.top(potatoPile(seat))
+	if own < 0 {
+		return false
+	}
+	for i := range s.seats {
+		if i != seat && s.share(own, s.top(potatoPile(i))) {
+			return true
+		}
+	}
+	return false
+}
+
+// PickMove picks one of seat's claims at random, each equally likely.
+func (hotPotato) PickMove(s *State, seat int, r Rand) (Action, bool) {
+	var zbuf, cbuf [DobbleMaxPlayers]int32
+	zones, cards := zbuf[:0], cbuf[:0]
+	for i := range s.seats {
+		if i != seat {
+			zones, cards = append(zones, int32(potatoPile(i))), append(cards, int32(s.top(potatoPile(i))))
+		}
+	}
+	return s.pickAgainst(seat, s.top(potatoPile(seat)), zones, cards, r)
+}

@@ -184,3 +184,15 @@ func (learning) Invariants(s *State) error {
 	}
 	return nil
 }
+
+// CanMove reports whether seat has a claim: whether the two centre cards share a symbol, whoever the seat.
+func (learning) CanMove(s *State, seat int) bool {
+	i, j := learningPair(s)
+	return s.share(i, j)
+}
+
+// PickMove picks one of seat's claims at random, each equally likely.
+func (learning) PickMove(s *State, seat int, r Rand) (Action, bool) {
+	i, j := learningPair(s)
+	return s.pickShared(seat, Targets{}, i, j, r)
+}

@@ -592,3 +592,155 @@ func (anarchyPancakes) Invariants(s *State) error {
 	}
 	return nil
 }
+
+// CanMove reports whether seat may draw (it has cards in front of it and
+// the draw pile is not empty) or has a claim: one of its top cards shares
+// a topping with the Common card or with another seat's top card.
+func (anarchyPancakes) CanMove(s *State, seat int) bool {
+	x := s.cards
+	common := s.top(pancakesCommon)
+	drawable := len(s.zones[pancakesDraw].cards) > 0
+	if drawable {
+		// The usual case: the seat may draw if it has cards in front of
+		// it, in its first seven places or in one added later.
+		first := pancakesFirst + pancakesHand*seat
+		for z := first; z < first+pancakesHand; z++ {
+			if len(s.zones[z].cards) > 0 {
+				return true
+			}
+		}
+		for z := pancakesFirst + pancakesHand*s.Players(); z < len(s.zones); z++ {
+			if s.zones[z].Seat == seat && len(s.zones[z].cards) > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	if x.words == 1 {
+		// One word per card: a claim exists exactly when the toppings of
+		// the seat's top cards meet those of the cards it may cover.
+		var own, others uint64
+		if common >= 0 {
+			others = x.bits[common]
+		}
+		in := false
+		for z := pancakesFirst; z < len(s.zones); z++ {
+			c := s.zones[z].cards
+			if len(c) == 0 {
+				continue
+			}
+			if b := x.bits[c[len(c)-1]]; s.zones[z].Seat == seat {
+				own |= b
+				in = true
+			} else {
+				others |= b
+			}
+		}
+		return in && (drawable || own&others != 0)
+	}
+	for src := pancakesFirst; src < len(s.zones); src++ {
+		c := s.top(src)
+		if c < 0 || s.zones[src].Seat != seat {
+			continue
+		}
+		if drawable || s.share(c, common) {
+			return true
+		}
+		for z := pancakesFirst; z < len(s.zones); z++ {
+			if s.zones[z].Seat != seat && s.share(c, s.top(z)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pancakesTries is how many random pairs of a stack and a card to cover
+// PickMove tries before it counts the claims.
+const pancakesTries = 64
+
+// PickMove picks one of seat's claims at random, or the draw when it has
+// none, without listing them. Any two cards of the table share at most one
+// topping (two six-topping cards exactly one, a one-topping card at most
+// its own, two one-topping cards none: pancakesShape checked it), so a
+// claim is a pair of one of the seat's stacks and a card it may cover that
+// share a topping. PickMove draws such pairs uniformly and keeps the first
+// that shares one, which makes every claim equally likely; after
+// pancakesTries misses it counts the claims and draws one of them, equally
+// likely too, so the mixture is uniform.
+func (anarchyPancakes) PickMove(s *State, seat int, r Rand) (Action, bool) {
+	x := s.cards
+	var ownBuf, coverBuf [64]int32
+	own, cover := ownBuf[:0], coverBuf[:0]
+	if s.top(pancakesCommon) >= 0 {
+		cover = append(cover, pancakesCommon)
+	}
+	var ownBits, coverBits uint64 // toppings shown, with one word per card
+	for z := pancakesFirst; z < len(s.zones); z++ {
+		c := s.zones[z].cards
+		if len(c) == 0 {
+			continue
+		}
+		b := x.bits[int(c[len(c)-1])*x.words]
+		if s.zones[z].Seat == seat {
+			own = append(own, int32(z))
+			ownBits |= b
+		} else {
+			cover = append(cover, int32(z))
+			coverBits |= b
+		}
+	}
+	if len(own) == 0 {
+		return Action{}, false // out of the round: no claim, no draw
+	}
+	if x.words == 1 && s.top(pancakesCommon) >= 0 {
+		coverBits |= x.bits[s.top(pancakesCommon)]
+	}
+	if x.words > 1 || ownBits&coverBits != 0 {
+		if a, ok := pancakesPick(s, seat, r, own, cover); ok {
+			return a, true
+		}
+	}
+	if len(s.zones[pancakesDraw].cards) > 0 {
+		return Action{Kind: ActionDraw, Seat: seat, Version: s.version}, true
+	}
+	return Action{}, false
+}
+
+// pancakesPick returns one of seat's claims from a stack of own onto a card
+// of cover, each equally likely, or false when there is none.
+func pancakesPick(s *State, seat int, r Rand, own, cover []int32) (Action, bool) {
+	x := s.cards
+	claim := func(src, dst int32, sym int) Action {
+		a := Action{Kind: ActionClaim, Seat: seat, Symbol: sym, Version: s.version}
+		a.Target.n, a.Target.z[0], a.Target.z[1] = 2, src, dst
+		return a
+	}
+	for range pancakesTries {
+		src, dst := own[r.IntN(len(own))], cover[r.IntN(len(cover))]
+		if sym := x.Common(s.top(int(src)), s.top(int(dst))); sym >= 0 {
+			return claim(src, dst, sym), true
+		}
+	}
+	total := 0
+	for _, src := range own {
+		for _, dst := range cover {
+			total += x.shared(s.top(int(src)), s.top(int(dst)))
+		}
+	}
+	if total == 0 {
+		return Action{}, false
+	}
+	n := r.IntN(total)
+	for _, src := range own {
+		for _, dst := range cover {
+			k := x.shared(s.top(int(src)), s.top(int(dst)))
+			if n < k {
+				var syms [1]int
+				return claim(src, dst, x.AppendCommon(syms[:0], s.top(int(src)), s.top(int(dst)))[n]), true
+			}
+			n -= k
+		}
+	}
+	panic("rules: anarchy-pancakes: claim out of range")
+}

@@ -152,3 +152,26 @@ func (poisonedGift) Invariants(s *State) error {
 	}
 	return nil
 }
+
+// CanMove reports whether seat has a claim: whether the centre card shares a symbol with another seat's top card.
+func (poisonedGift) CanMove(s *State, seat int) bool {
+	centre := s.top(giftCentre)
+	for i := range s.seats {
+		if i != seat && s.share(centre, s.top(giftPile(i))) {
+			return true
+		}
+	}
+	return false
+}
+
+// PickMove picks one of seat's claims at random, each equally likely.
+func (poisonedGift) PickMove(s *State, seat int, r Rand) (Action, bool) {
+	var zbuf, cbuf [DobbleMaxPlayers]int32
+	zones, cards := zbuf[:0], cbuf[:0]
+	for i := range s.seats {
+		if i != seat {
+			zones, cards = append(zones, int32(giftPile(i))), append(cards, int32(s.top(giftPile(i))))
+		}
+	}
+	return s.pickAgainst(seat, s.top(giftCentre), zones, cards, r)
+}

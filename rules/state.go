@@ -76,7 +76,10 @@ type State struct {
 	round   int
 	seats   []Seat
 	zones   []Zone
-	arena   []int32 // spare capacity carved into new zones
+	arena   []int32     // spare capacity carved into new zones
+	checker MoveChecker // the game as a MoveChecker, or nil
+	picker  MovePicker  // the game as a MovePicker, or nil
+	scratch []Action    // moves listed by CanMove and PickMove for a game without its own
 }
 
 // New sets up a game of g with cards and cfg: it checks the player count,
@@ -135,6 +138,7 @@ func New(g Game, cards Cards, cfg Config) (*State, error) {
 	cfg.Options = maps.Clone(cfg.Options)
 	s := &State{
 		game: g, info: info, cards: idx, cfg: cfg, lockout: lockout, opts: opts,
+		checker: asChecker(g), picker: asPicker(g),
 		seats: make([]Seat, cfg.Players),
 		zones: make([]Zone, 0, 2*cfg.Players+4),
 		arena: make([]int32, 0, (cfg.Players+2)*idx.Len()),
@@ -306,6 +310,7 @@ func (s *State) Clone() *State {
 	c.opts = slices.Clone(s.opts)
 	c.seats = slices.Clone(s.seats)
 	c.zones = slices.Clone(s.zones)
+	c.scratch = nil
 	n := s.cards.Len()
 	c.arena = make([]int32, 0, (len(s.zones)+1)*n)
 	for i := range c.zones {

@@ -246,3 +246,26 @@ func (subwayRescue) Invariants(s *State) error {
 	}
 	return nil
 }
+
+// CanMove reports whether seat has a claim: whether its top card shares a symbol with a card of the layout.
+func (subwayRescue) CanMove(s *State, seat int) bool {
+	own := s.top(subwayPile(seat))
+	for z := subwayLayout(s.Players()); z < len(s.zones); z++ {
+		if c := s.zones[z].cards; len(c) > 0 && s.share(own, int(c[0])) {
+			return true
+		}
+	}
+	return false
+}
+
+// PickMove picks one of seat's claims at random, each equally likely.
+func (subwayRescue) PickMove(s *State, seat int, r Rand) (Action, bool) {
+	var zbuf, cbuf [32]int32
+	zones, cards := zbuf[:0], cbuf[:0]
+	for z := subwayLayout(s.Players()); z < len(s.zones); z++ {
+		if c := s.zones[z].cards; len(c) > 0 {
+			zones, cards = append(zones, int32(z)), append(cards, c[0])
+		}
+	}
+	return s.pickAgainst(seat, s.top(subwayPile(seat)), zones, cards, r)
+}

@@ -126,3 +126,13 @@ func (tower) Invariants(s *State) error {
 	}
 	return nil
 }
+
+// CanMove reports whether seat has a claim: whether its top card and the centre's share a symbol.
+func (tower) CanMove(s *State, seat int) bool {
+	return s.share(s.top(towerPile(seat)), s.top(towerCentre))
+}
+
+// PickMove picks one of seat's claims at random, each equally likely.
+func (tower) PickMove(s *State, seat int, r Rand) (Action, bool) {
+	return s.pickShared(seat, Targets{}, s.top(towerPile(seat)), s.top(towerCentre), r)
+}

@@ -346,3 +346,32 @@ func (triplets) Invariants(s *State) error {
 	}
 	return nil
 }
+
+// CanMove reports whether the grid holds a triple: three cards showing one
+// symbol, whoever the seat.
+func (triplets) CanMove(s *State, seat int) bool {
+	x := s.cards
+	first := tripletsSlots(s)
+	for w := 0; w < x.words; w++ {
+		var ones, twos, threes uint64
+		for z := first; z < len(s.zones); z++ {
+			if c := s.zones[z].cards; len(c) > 0 {
+				b := x.bits[int(c[0])*x.words+w]
+				threes |= twos & b
+				twos |= ones & b
+				ones |= b
+			}
+		}
+		if threes != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// PickMove picks one of the grid's triples at random among those Moves
+// lists.
+func (g triplets) PickMove(s *State, seat int, r Rand) (Action, bool) {
+	var buf [pickBuffer]Action
+	return pickAmong(g.Moves(s, seat, buf[:0]), r)
+}

@@ -244,3 +244,14 @@ func (well) Invariants(s *State) error {
 	}
 	return nil
 }
+
+// CanMove reports whether seat has a claim: whether it has a card and its
+// top card and the centre's share a symbol.
+func (well) CanMove(s *State, seat int) bool {
+	return s.share(s.top(wellPile(seat)), s.top(wellCentre))
+}
+
+// PickMove picks one of seat's claims at random, each equally likely.
+func (well) PickMove(s *State, seat int, r Rand) (Action, bool) {
+	return s.pickShared(seat, Targets{}, s.top(wellPile(seat)), s.top(wellCentre), r)
+}

@@ -79,8 +79,11 @@ type Sim struct {
 	events []rules.Event
 	pcg    rand.PCG
 	// strict submits stale plans to State.Apply instead of refusing them
-	// as too late itself; the outcome is the same, only slower.
+	// as too late itself; the outcome is the same, only slower. It also
+	// makes instant bots go through the general loop (see playInstant).
 	strict bool
+	// instant is set when every seat is an instant bot.
+	instant bool
 }
 
 // simStream is the PCG stream of the tie-breaks between plans arriving at
@@ -126,6 +129,7 @@ func New(cfg Config) (*Sim, error) {
 	m := &Sim{cfg: cfg, deck: d, cards: x,
 		seats: make([]string, p), bots: make([]*bot.Bot, p), plans: make([]bot.Plan, p), has: make([]bool, p)}
 	instant, _ := bot.LookupLevel("instant")
+	m.instant = true
 	for i := range m.bots {
 		l := instant
 		switch len(cfg.Bots) {
@@ -135,6 +139,7 @@ func New(cfg Config) (*Sim, error) {
 			l = cfg.Bots[i]
 		}
 		m.bots[i] = bot.New(l, i, cfg.Rules.Seed)
+		m.instant = m.instant && l.Instant()
 		m.seats[i] = "bot:" + l.Name
 	}
 	return m, nil
@@ -184,8 +189,16 @@ func (m *Sim) Play(seed uint64) (Outcome, error) {
 		}
 	}
 	m.pcg.Seed(seed, simStream)
-	for i, b := range m.bots {
+	for _, b := range m.bots {
 		b.Reseed(seed)
+	}
+	if m.instant && !m.strict {
+		if err := m.playInstant(s, &out); err != nil {
+			return out, err
+		}
+		return m.end(s, out, start)
+	}
+	for i, b := range m.bots {
 		m.has[i] = b.PlanTo(&m.plans[i], s, 0)
 	}
 	now := int64(0)
@@ -257,16 +270,86 @@ func (m *Sim) Play(seed uint64) (Outcome, error) {
 		}
 	}
 	m.events = events[:0]
+	return m.end(s, out, start)
+}
+
+// end completes the outcome of the game s, over, that began at start, and
+// ends its record.
+func (m *Sim) end(s *rules.State, out Outcome, start time.Time) (Outcome, error) {
 	if out.Result == nil {
 		out.Result = s.Result()
 	}
-	if rec != nil {
+	if rec := m.cfg.Record; rec != nil {
 		if err := rec.End(s); err != nil {
 			return out, err
 		}
 	}
 	out.Wall = time.Since(start)
 	return out, nil
+}
+
+// playInstant plays s to its end between instant bots, filling out. It is
+// Play's loop made cheap for that case, and plays the very same game.
+//
+// In Play's loop, an instant bot plans a correct claim (or a draw) arriving
+// at the current time; it makes no wrong claim, so no seat is ever locked
+// out and every plan arrives at the same instant. At each step, then, every
+// seat that has a move ties, and earliest draws the k-th of them in seat
+// order, k uniform, from the simulation's source; that seat's action is
+// applied; the other plans arrive in the same millisecond against the old
+// version and count as too late; and every bot plans again. An instant
+// bot's plan depends only on its seed, its seat and the state's version
+// (bot.Plan), never on the plans it made before, so the plans of the seats
+// the draw did not pick leave no trace. playInstant therefore asks every bot
+// only whether it can act (bot.CanPlan), makes the same draw among those
+// that can, and asks the picked bot alone for its plan: the same tie-break
+// draws, the same actions, the same count of late claims. A uniformly
+// random seat among those able to claim first wins each tie, as before.
+// TestInstantShortcut checks the equivalence game by game against the
+// general loop.
+func (m *Sim) playInstant(s *rules.State, out *Outcome) error {
+	info, seed, rec := s.Info(), s.Config().Seed, m.cfg.Record
+	events := m.events[:0]
+	defer func() { m.events = events[:0] }()
+	now := int64(0)
+	for steps := 0; ; steps++ {
+		if steps >= m.cfg.MaxSteps {
+			return fmt.Errorf("sim: %s, seed %d: no end after %d steps (version %d)", info.Name, seed, steps, s.Version())
+		}
+		able := 0
+		for i, b := range m.bots {
+			m.has[i] = b.CanPlan(s)
+			if m.has[i] {
+				able++
+			}
+		}
+		if able == 0 {
+			return fmt.Errorf("sim: %s, seed %d: no seat can act at version %d and the game is not over", info.Name, seed, s.Version())
+		}
+		i := m.tieBreak(able)
+		p := &m.plans[i]
+		if !m.bots[i].PlanTo(p, s, now) {
+			return fmt.Errorf("sim: %s, seed %d: seat %d can act at version %d but made no plan", info.Name, seed, i, s.Version())
+		}
+		now = p.Action.At
+		var err error
+		if events, err = s.Apply(p.Action, events[:0]); err != nil {
+			return fmt.Errorf("sim: %s, seed %d: seat %d's planned action %+v was refused: %w", info.Name, seed, i, p.Action, err)
+		}
+		out.Actions++
+		out.Time = now
+		if rec != nil {
+			if err := rec.Accepted(p.Action, events); err != nil {
+				return err
+			}
+		}
+		if s.Over() {
+			// The game's last event, EventOver, carries the result.
+			out.Result = events[len(events)-1].Result
+			return nil
+		}
+		out.Late += able - 1
+	}
 }
 
 // applyLate submits seat's stale plan to State.Apply, which must refuse it
@@ -298,9 +381,7 @@ func (m *Sim) earliest() int {
 	if ties < 2 {
 		return best
 	}
-	// The k-th of the tied plans, k uniform in 0..ties-1 (the bias of
-	// this multiply-shift is below 2⁻²⁹ for up to 8 seats).
-	k := int((m.pcg.Uint64() >> 32) * uint64(ties) >> 32)
+	k := m.draw(ties)
 	for i := best; ; i++ {
 		if m.has[i] && m.plans[i].Action.At == first {
 			if k == 0 {
@@ -309,4 +390,27 @@ func (m *Sim) earliest() int {
 			k--
 		}
 	}
+}
+
+// draw returns k uniform in 0..ties-1 from the tie-break source (the bias
+// of this multiply-shift is below 2⁻²⁹ for up to 8 seats).
+func (m *Sim) draw(ties int) int { return int((m.pcg.Uint64() >> 32) * uint64(ties) >> 32) }
+
+// tieBreak returns the seat that acts first when the able seats (m.has) all
+// act at once: the only one, or the k-th in seat order, k drawn as earliest
+// draws it.
+func (m *Sim) tieBreak(able int) int {
+	k := 0
+	if able >= 2 {
+		k = m.draw(able)
+	}
+	for i, ok := range m.has {
+		if ok {
+			if k == 0 {
+				return i
+			}
+			k--
+		}
+	}
+	panic("sim: tieBreak with no able seat")
 }

@@ -375,3 +375,44 @@ func TestTiesAreFair(t *testing.T) {
 		}
 	}
 }
+
+// TestInstantShortcut plays every game with every player count between
+// instant bots twice: through the shortcut for instant bots, which plans
+// only for the seat that wins the tie, and through the general loop, where
+// every bot plans after every change (a strict Sim takes it). The games are
+// the same: same actions, same final table, same count of late claims.
+func TestInstantShortcut(t *testing.T) {
+	for _, g := range rules.Games() {
+		info := g.Info()
+		for p := info.MinPlayers; p <= info.MaxPlayers; p++ {
+			cfg := Config{Game: g, Rules: rules.Config{Players: p}}
+			fast, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.Cards = fast.Cards()
+			general, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			general.strict = true
+			if !fast.instant || !general.instant {
+				t.Fatal("a Sim of instant bots does not know it")
+			}
+			for seed := range uint64(8) {
+				a, err1 := fast.Play(seed)
+				b, err2 := general.Play(seed)
+				if err1 != nil || err2 != nil {
+					t.Fatal(err1, err2)
+				}
+				if !a.State.Equal(b.State) {
+					t.Fatalf("%s, %d players, seed %d: the shortcut ended elsewhere", info.Name, p, seed)
+				}
+				a.Wall, b.Wall, a.State, b.State = 0, 0, nil, nil
+				if !reflect.DeepEqual(a, b) {
+					t.Fatalf("%s, %d players, seed %d: shortcut %+v, general loop %+v", info.Name, p, seed, a, b)
+				}
+			}
+		}
+	}
+}
