@@ -282,12 +282,12 @@ func (m *Manager) handle(p *Peer, req *request, at time.Time) *protoError {
 		if len(req.Room) == 0 || json.Unmarshal(req.Room, &code) != nil {
 			return errf(CodeBadMessage, "%s needs \"room\": the room's code as a string", req.Type)
 		}
+		if req.Type == "resume" && req.Token == "" {
+			return errf(CodeBadMessage, "resume needs \"token\", the seat's token from joined")
+		}
 		r := m.Get(code)
 		if r == nil {
 			return errf(CodeNoRoom, "no open room has the code %q", code)
-		}
-		if req.Type == "resume" && req.Token == "" {
-			return errf(CodeBadMessage, "resume needs \"token\", the seat's token from joined")
 		}
 		return r.submit(&input{kind: req.Type, peer: p, id: req.ID, at: at, name: p.name, token: req.Token})
 	}
