@@ -74,16 +74,10 @@ func TestReconnectResumesExactly(t *testing.T) {
 	}
 	// Both play the game out from there.
 	b2.seat, b2.room, b2.token = 1, b.room, b.token
-	done := make(chan msg, 1)
-	go func() { done <- b2.playFrom(state) }()
+	b2.in <- state
+	done := b2.playAsync()
 	a.play(nil)
-	<-done
-}
-
-// playFrom is play starting with a state message already received.
-func (cl *client) playFrom(state msg) msg {
-	cl.in <- state
-	return cl.play(nil)
+	wait(t, done)
 }
 
 func TestStaleAndWrongClaims(t *testing.T) {
@@ -141,11 +135,10 @@ func TestStaleAndWrongClaims(t *testing.T) {
 	w.send(msg{"type": "claim", "table": 0, "version": 1, "symbol": right, "target": []int{}})
 	w.expectError(room.CodeNotAllowed)
 	// The table is intact: the game still plays to the end.
-	done := make(chan msg, 1)
-	go func() { done <- b.play(nil) }()
+	done := b.playAsync()
 	a.in <- msg{"type": "state", "table": 0.0, "view": u["view"]}
 	a.play(nil)
-	<-done
+	wait(t, done)
 }
 
 func TestBadInput(t *testing.T) {
@@ -215,10 +208,9 @@ func TestBadInput(t *testing.T) {
 	}
 	// After all that, the room plays a game to the end.
 	a.send(msg{"type": "start"})
-	done := make(chan msg, 1)
-	go func() { done <- n.play(nil) }()
+	done := n.playAsync()
 	a.play(nil)
-	<-done
+	wait(t, done)
 }
 
 func TestFloodIsRateLimitedThenClosed(t *testing.T) {
@@ -260,10 +252,9 @@ func TestSlowConsumerIsDisconnected(t *testing.T) {
 	ts.m.Handle(slow, []byte(`{"type":"hello","v":1,"name":"slow"}`), now)
 	ts.m.Handle(slow, []byte(`{"type":"watch","room":"`+code+`"}`), now)
 	a.send(msg{"type": "start"})
-	done := make(chan msg, 1)
-	go func() { done <- b.play(nil) }()
+	done := b.playAsync()
 	a.play(nil)
-	<-done
+	wait(t, done)
 	select {
 	case <-slow.Done():
 	default:
@@ -373,10 +364,9 @@ func TestSessionPickAndStandings(t *testing.T) {
 	b.join(code)
 	a.send(msg{"type": "start"})
 	var overs []msg
-	done := make(chan msg, 1)
-	go func() { done <- b.play(nil) }()
+	done := b.playAsync()
 	final := a.play(func(m msg) { overs = append(overs, m) })
-	<-done
+	wait(t, done)
 	s := sessionOf(final)
 	standings := s["standings"].(map[string]any)
 	if s.num("played") != 2 || len(standings["seats"].([]any)) != 3 || standings["scoring"] != "points" {
