@@ -179,6 +179,12 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("%s: message %q does not say %q", tc.frame, e.str("message"), tc.says)
 		}
 	}
+	if err := a.c.Write(t.Context(), websocket.MessageBinary, []byte{1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	if e := a.expectError(room.CodeBadMessage); !strings.Contains(e.str("message"), "binary") {
+		t.Fatalf("binary frame: %v", e)
+	}
 	// The nickname is kept as typed, as text.
 	code := a.create(msg{"game": "tower", "seats": 2, "games": 1})
 	lobby := a.expect("lobby")
