@@ -245,11 +245,15 @@ func TestFloodIsRateLimitedThenClosed(t *testing.T) {
 }
 
 func TestSlowConsumerIsDisconnected(t *testing.T) {
+	// The queue must be long enough for the players' own connections never
+	// to fall that far behind on a busy machine, and the session long
+	// enough (three Towers, over 150 frames) to overflow it for a peer
+	// nobody reads.
 	cfg := fastConfig()
-	cfg.PeerQueue = 16
+	cfg.PeerQueue = 64
 	ts := start(t, cfg)
 	a := ts.connect("alice")
-	code := a.create(msg{"game": "tower", "seats": 2, "games": 1})
+	code := a.create(msg{"game": "tower", "seats": 2, "games": 3})
 	b := ts.connect("bob")
 	b.join(code)
 	// A spectator whose frames nobody takes off its queue.
