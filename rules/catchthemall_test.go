@@ -236,4 +236,4 @@ func FuzzCatchThemAll(f *testing.F) { fuzzGame(f, "catch-them-all", verifyCatchT
 
 // BenchmarkCatchThemAllGame plays complete 4-player Catch Them All games on
 // the classic 55-card deck with instant perfect play, setup included.
-func BenchmarkCatchThemAllGame(b *testing.B) { benchmarkGame(b, "catch-them-all") }
+func BenchmarkCatchThemAllGame(b *testing.B) { benchGames(b, "catch-them-all", 4, nil) }

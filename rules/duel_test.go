@@ -141,4 +141,4 @@ func FuzzDuel(f *testing.F) { fuzzGame(f, "duel", verifyDuel) }
 
 // BenchmarkDuelGame plays complete duels on the classic 55-card deck with
 // instant perfect play, setup included.
-func BenchmarkDuelGame(b *testing.B) { benchClassicGames(b, "duel", 2) }
+func BenchmarkDuelGame(b *testing.B) { benchGames(b, "duel", 2, nil) }

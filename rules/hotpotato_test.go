@@ -479,7 +479,7 @@ func BenchmarkHotPotatoGame(b *testing.B) {
 		{"end=deck", map[string]string{"end": "deck"}},
 		{"scoring=series,end=deck", map[string]string{"scoring": "series", "end": "deck"}},
 	} {
-		b.Run(tc.name, func(b *testing.B) { benchGame(b, "hot-potato", tc.opts) })
+		b.Run(tc.name, func(b *testing.B) { benchGames(b, "hot-potato", 4, tc.opts) })
 	}
 }
 

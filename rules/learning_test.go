@@ -234,29 +234,4 @@ func FuzzLearning(f *testing.F) { fuzzGame(f, "learning", verifyLearning) }
 
 // BenchmarkLearningGame plays complete 4-player learning-mode games on the
 // classic 55-card deck with instant perfect play, setup included.
-func BenchmarkLearningGame(b *testing.B) { benchClassicGames(b, "learning", 4) }
-
-// benchGame plays complete games of the named game for players seats on the
-// classic 55-card deck with instant perfect play, setup included, and
-// reports games and claims per second.
-func benchClassicGames(b *testing.B, name string, players int) {
-	x, err := NewIndex(mustDeck(b, 7, 55))
-	if err != nil {
-		b.Fatal(err)
-	}
-	g := mustGame(b, name)
-	moves := make([]Action, 0, 8)
-	ev := make([]Event, 0, 8)
-	claims := 0
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		s, err := New(g, x, Config{Players: players, Seed: uint64(i)})
-		if err != nil {
-			b.Fatal(err)
-		}
-		claims += playPerfect(s, moves, ev)
-	}
-	sec := b.Elapsed().Seconds()
-	b.ReportMetric(float64(b.N)/sec, "games/s")
-	b.ReportMetric(float64(claims)/sec, "claims/s")
-}
+func BenchmarkLearningGame(b *testing.B) { benchGames(b, "learning", 4, nil) }

@@ -247,7 +247,7 @@ func FuzzPoisonedGift(f *testing.F) { fuzzGame(f, "poisoned-gift", verifyPoisone
 
 // BenchmarkPoisonedGiftGame plays complete 4-player Poisoned Gift games on
 // the classic 55-card deck with instant perfect play, setup included.
-func BenchmarkPoisonedGiftGame(b *testing.B) { benchGame(b, "poisoned-gift", nil) }
+func BenchmarkPoisonedGiftGame(b *testing.B) { benchGames(b, "poisoned-gift", 4, nil) }
 
 // BenchmarkPoisonedGiftClaimValidation checks claims against a 4-player
 // Poisoned Gift on the classic deck through the public Check.

@@ -299,4 +299,4 @@ func FuzzSubwayRescue(f *testing.F) { fuzzGame(f, "subway-rescue", verifySubwayR
 
 // BenchmarkSubwayRescueGame plays complete 4-player Subway Rescue games on
 // the classic 55-card deck with instant perfect play, setup included.
-func BenchmarkSubwayRescueGame(b *testing.B) { benchmarkGame(b, "subway-rescue") }
+func BenchmarkSubwayRescueGame(b *testing.B) { benchGames(b, "subway-rescue", 4, nil) }

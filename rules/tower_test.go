@@ -350,27 +350,7 @@ func playPerfect(s *State, moves []Action, ev []Event) int {
 
 // BenchmarkTowerGame plays complete 4-player Tower games on the classic
 // 55-card deck with instant perfect play, setup included.
-func BenchmarkTowerGame(b *testing.B) {
-	x, err := NewIndex(mustDeck(b, 7, 55))
-	if err != nil {
-		b.Fatal(err)
-	}
-	g := mustGame(b, "tower")
-	moves := make([]Action, 0, 8)
-	ev := make([]Event, 0, 8)
-	claims := 0
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		s, err := New(g, x, Config{Players: 4, Seed: uint64(i)})
-		if err != nil {
-			b.Fatal(err)
-		}
-		claims += playPerfect(s, moves, ev)
-	}
-	sec := b.Elapsed().Seconds()
-	b.ReportMetric(float64(b.N)/sec, "games/s")
-	b.ReportMetric(float64(claims)/sec, "claims/s")
-}
+func BenchmarkTowerGame(b *testing.B) { benchGames(b, "tower", 4, nil) }
 
 // BenchmarkClaimValidation checks claims against a 4-player Tower on the
 // classic deck: correct ones, wrong symbols and stale versions, through the

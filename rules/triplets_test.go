@@ -658,32 +658,7 @@ func FuzzTriplets(f *testing.F) { fuzzGame(f, "triplets", verifyTriplets) }
 // BenchmarkTripletsGame plays complete 4-player Triplets games on the
 // classic 55-card deck with instant perfect play, setup included.
 func BenchmarkTripletsGame(b *testing.B) {
-	benchmarkGame(b, "triplets")
-}
-
-// benchmarkGame plays complete 4-player games of the named game on the
-// classic 55-card deck with instant perfect play, setup included, and
-// reports games and claims per second.
-func benchmarkGame(b *testing.B, name string) {
-	x, err := NewIndex(mustDeck(b, 7, 55))
-	if err != nil {
-		b.Fatal(err)
-	}
-	g := mustGame(b, name)
-	moves := make([]Action, 0, 64)
-	ev := make([]Event, 0, 64)
-	claims := 0
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		s, err := New(g, x, Config{Players: 4, Seed: uint64(i)})
-		if err != nil {
-			b.Fatal(err)
-		}
-		claims += playPerfect(s, moves, ev)
-	}
-	sec := b.Elapsed().Seconds()
-	b.ReportMetric(float64(b.N)/sec, "games/s")
-	b.ReportMetric(float64(claims)/sec, "claims/s")
+	benchGames(b, "triplets", 4, nil)
 }
 
 // BenchmarkTripletsClaimValidation checks Triplets claims on the classic
