@@ -79,6 +79,7 @@ type State struct {
 	arena   []int32     // spare capacity carved into new zones
 	checker MoveChecker // the game as a MoveChecker, or nil
 	picker  MovePicker  // the game as a MovePicker, or nil
+	finder  MoverFinder // the game as a MoverFinder, or nil
 	scratch []Action    // moves listed by CanMove and PickMove for a game without its own
 }
 
@@ -138,7 +139,7 @@ func New(g Game, cards Cards, cfg Config) (*State, error) {
 	cfg.Options = maps.Clone(cfg.Options)
 	s := &State{
 		game: g, info: info, cards: idx, cfg: cfg, lockout: lockout, opts: opts,
-		checker: asChecker(g), picker: asPicker(g),
+		checker: asChecker(g), picker: asPicker(g), finder: asFinder(g),
 		seats: make([]Seat, cfg.Players),
 		zones: make([]Zone, 0, 2*cfg.Players+4),
 		arena: make([]int32, 0, (cfg.Players+2)*idx.Len()),
@@ -250,7 +251,7 @@ func (s *State) check(a *Action) *Refusal {
 		r.LockedUntil = until
 		return r
 	}
-	if r := s.game.Check(s, *a); r != nil {
+	if r := s.game.Check(s, a); r != nil {
 		r.Current = s.version
 		return r
 	}
@@ -266,8 +267,13 @@ func (s *State) check(a *Action) *Refusal {
 // refusal's LockedUntil. A record that must rebuild lock-outs exactly keeps
 // those refused actions too; replaying only accepted actions rebuilds the
 // table exactly.
-func (s *State) Apply(a Action, ev []Event) ([]Event, error) {
-	if r := s.check(&a); r != nil {
+func (s *State) Apply(a Action, ev []Event) ([]Event, error) { return s.ApplyPtr(&a, ev) }
+
+// ApplyPtr is Apply with the action passed by pointer: it reads *a, never
+// changes or keeps it. A loop that builds its actions in place (a
+// simulation's plans) spares the copy of a 64-byte Action per step.
+func (s *State) ApplyPtr(a *Action, ev []Event) ([]Event, error) {
+	if r := s.check(a); r != nil {
 		if r.Code.Wrong() && s.lockout > 0 {
 			r.LockedUntil = a.At + s.lockout
 			if r.LockedUntil < a.At { // overflow: locked for good

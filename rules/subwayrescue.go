@@ -121,17 +121,17 @@ func (subwayRescue) Setup(s *State) error {
 
 // Check refuses a target that is not a layout place, or one whose card is
 // gone, and a symbol not on both that card and the seat's top card.
-func (subwayRescue) Check(s *State, a Action) *Refusal {
+func (subwayRescue) Check(s *State, a *Action) *Refusal {
 	z := int(a.Target.z[0])
 	if z < subwayLayout(s.Players()) {
-		return refuse(CodeBadTarget, &a, "name one of the laid-out cards")
+		return refuse(CodeBadTarget, a, "name one of the laid-out cards")
 	}
 	c := s.top(z)
 	if c < 0 {
-		return refuse(CodeBadTarget, &a, "that card has already been taken")
+		return refuse(CodeBadTarget, a, "that card has already been taken")
 	}
 	if !s.cards.Has(c, a.Symbol) || !s.cards.Has(s.top(subwayPile(a.Seat)), a.Symbol) {
-		return refuse(CodeNotAMatch, &a, "")
+		return refuse(CodeNotAMatch, a, "")
 	}
 	return nil
 }
@@ -139,10 +139,10 @@ func (subwayRescue) Check(s *State, a Action) *Refusal {
 // Apply moves the named card onto the claimant's pile. When the layout is
 // empty it ends the game after the fourth pile; otherwise every seat
 // shuffles its pile and the next pile is laid out.
-func (subwayRescue) Apply(s *State, a Action, ev []Event) []Event {
+func (subwayRescue) Apply(s *State, a *Action, ev []Event) []Event {
 	p := s.Players()
 	first := subwayLayout(p)
-	ev = claimed(ev, &a)
+	ev = claimed(ev, a)
 	ev = s.move(ev, a.Seat, int(a.Target.z[0]), subwayPile(a.Seat))
 	for z := first; z < len(s.zones); z++ {
 		if len(s.zones[z].cards) > 0 {
@@ -259,7 +259,7 @@ func (subwayRescue) CanMove(s *State, seat int) bool {
 }
 
 // PickMove picks one of seat's claims at random, each equally likely.
-func (subwayRescue) PickMove(s *State, seat int, r Rand) (Action, bool) {
+func (subwayRescue) PickMove(s *State, seat int, r Rand, a *Action) bool {
 	var zbuf, cbuf [32]int32
 	zones, cards := zbuf[:0], cbuf[:0]
 	for z := subwayLayout(s.Players()); z < len(s.zones); z++ {
@@ -267,5 +267,34 @@ func (subwayRescue) PickMove(s *State, seat int, r Rand) (Action, bool) {
 			zones, cards = append(zones, int32(z)), append(cards, c[0])
 		}
 	}
-	return s.pickAgainst(seat, s.top(subwayPile(seat)), zones, cards, r)
+	return s.pickAgainst(a, seat, s.top(subwayPile(seat)), zones, cards, r)
+}
+
+// Movers returns the seats whose top card shares a symbol with a card of
+// the layout.
+func (g subwayRescue) Movers(s *State) uint64 {
+	x := s.cards
+	if x.words != 1 {
+		var set uint64
+		for i := range s.seats {
+			if g.CanMove(s, i) {
+				set |= 1 << i
+			}
+		}
+		return set
+	}
+	// One word per card: the symbols of the whole layout at once.
+	var laid uint64
+	for z := subwayLayout(s.Players()); z < len(s.zones); z++ {
+		if c := s.zones[z].cards; len(c) > 0 {
+			laid |= x.bits[c[0]]
+		}
+	}
+	var set uint64
+	for i := range s.seats {
+		if x.bits[s.top(subwayPile(i))]&laid != 0 {
+			set |= 1 << i
+		}
+	}
+	return set
 }

@@ -177,21 +177,21 @@ func tripletsAny(s *State) bool {
 // Check refuses a claim whose three targets are not different slots in
 // increasing order (malformed), are not all grid slots holding a card (bad
 // target), or do not all show the symbol (not a match).
-func (triplets) Check(s *State, a Action) *Refusal {
+func (triplets) Check(s *State, a *Action) *Refusal {
 	z0, z1, z2 := int(a.Target.z[0]), int(a.Target.z[1]), int(a.Target.z[2])
 	if z0 >= z1 || z1 >= z2 {
-		return refuse(CodeMalformed, &a, "name three different grid slots in increasing zone order")
+		return refuse(CodeMalformed, a, "name three different grid slots in increasing zone order")
 	}
 	if z0 < tripletsSlots(s) {
-		return refuse(CodeBadTarget, &a, "name three grid slots")
+		return refuse(CodeBadTarget, a, "name three grid slots")
 	}
 	c0, c1, c2 := s.top(z0), s.top(z1), s.top(z2)
 	if c0 < 0 || c1 < 0 || c2 < 0 {
-		return refuse(CodeBadTarget, &a, "a named grid slot is empty")
+		return refuse(CodeBadTarget, a, "a named grid slot is empty")
 	}
 	x := s.cards
 	if !x.Has(c0, a.Symbol) || !x.Has(c1, a.Symbol) || !x.Has(c2, a.Symbol) {
-		return refuse(CodeNotAMatch, &a, "the symbol is not on all three cards")
+		return refuse(CodeNotAMatch, a, "the symbol is not on all three cards")
 	}
 	return nil
 }
@@ -199,8 +199,8 @@ func (triplets) Check(s *State, a Action) *Refusal {
 // Apply moves the three cards onto the claimant's won pile, fills the gaps
 // up to the grid's size, deals extra cards while no triple shows, and ends
 // the game when the stock is empty and no triple remains.
-func (triplets) Apply(s *State, a Action, ev []Event) []Event {
-	ev = claimed(ev, &a)
+func (triplets) Apply(s *State, a *Action, ev []Event) []Event {
+	ev = claimed(ev, a)
 	won := tripletsWon(a.Seat)
 	for i := 0; i < 3; i++ {
 		ev = s.move(ev, a.Seat, int(a.Target.z[i]), won)
@@ -371,7 +371,11 @@ func (triplets) CanMove(s *State, seat int) bool {
 
 // PickMove picks one of the grid's triples at random among those Moves
 // lists.
-func (g triplets) PickMove(s *State, seat int, r Rand) (Action, bool) {
+func (g triplets) PickMove(s *State, seat int, r Rand, a *Action) bool {
 	var buf [pickBuffer]Action
-	return pickAmong(g.Moves(s, seat, buf[:0]), r)
+	return pickAmong(a, g.Moves(s, seat, buf[:0]), r)
 }
+
+// Movers returns every seat when the grid holds a triple: all seats have
+// the same claims.
+func (g triplets) Movers(s *State) uint64 { return s.everyone(g.CanMove(s, 0)) }
