@@ -80,7 +80,7 @@ func (catchThemAll) Setup(s *State) error {
 			"cards %d and %d share no symbol; Catch Them All needs a deck in which every two cards share one, as every Dobble deck does",
 			i, j)}
 	}
-	s.reserve(2 + 2*p)
+	s.reserve(2+2*p, (1+p)*n+1+p)
 	s.addZone(ZoneStock, NoSeat, ShowHidden)
 	s.addSlot(ZoneCentre, NoSeat, ShowTop)
 	for i := 0; i < p; i++ {

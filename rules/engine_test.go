@@ -890,7 +890,7 @@ func TestReserveAndSlots(t *testing.T) {
 	allocs := testing.AllocsPerRun(10, func() {
 		c := clones[next]
 		next++
-		c.reserve(extra)
+		c.reserve(extra, extra)
 		for range extra {
 			c.addSlot(ZoneKind("place"), NoSeat, ShowAll)
 		}

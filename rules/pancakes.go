@@ -261,7 +261,7 @@ func (anarchyPancakes) Setup(s *State) error {
 		return bad("pats", "%d butter pats to win with %d players: the box holds %d pats and a game to %d can hand out %d; with %d players use 1 to %d",
 			n, p, pancakesPatsBox, n, p*(n-1)+1, p, (pancakesPatsBox-1)/p+1)
 	}
-	s.reserve(pancakesFirst + pancakesHand*p)
+	s.reserve(pancakesFirst+pancakesHand*p, (pancakesFirst+pancakesHand*p)*s.cards.cards)
 	s.addZone(ZoneStock, NoSeat, ShowHidden)
 	s.addZone(ZoneCentre, NoSeat, ShowTop)
 	s.addZone(ZoneAside, NoSeat, ShowHidden)
@@ -742,6 +742,16 @@ func (anarchyPancakes) PickMove(s *State, seat int, r Rand, a *Action) bool {
 // answers seat by seat, in one pass over the places when a card's toppings
 // fit one word.
 func (g anarchyPancakes) Movers(s *State) uint64 {
+	var in uint64 // seats with cards in front of them
+	if len(s.zones[pancakesDraw].cards) > 0 {
+		// The usual case: every seat with cards may draw.
+		for z := pancakesFirst; z < len(s.zones); z++ {
+			if len(s.zones[z].cards) > 0 {
+				in |= 1 << s.zones[z].Seat
+			}
+		}
+		return in
+	}
 	x := s.cards
 	if x.words != 1 {
 		var set uint64
@@ -752,7 +762,6 @@ func (g anarchyPancakes) Movers(s *State) uint64 {
 		}
 		return set
 	}
-	var in uint64                        // seats with cards in front of them
 	var shown [PancakesMaxPlayers]uint64 // toppings on each seat's top cards
 	for z := pancakesFirst; z < len(s.zones); z++ {
 		if c := s.zones[z].cards; len(c) > 0 {
@@ -760,9 +769,6 @@ func (g anarchyPancakes) Movers(s *State) uint64 {
 			in |= 1 << seat
 			shown[seat] |= x.bits[c[len(c)-1]]
 		}
-	}
-	if len(s.zones[pancakesDraw].cards) > 0 {
-		return in
 	}
 	var common uint64
 	if c := s.top(pancakesCommon); c >= 0 {

@@ -76,7 +76,7 @@ type State struct {
 	round   int
 	seats   []Seat
 	zones   []Zone
-	arena   []int32     // spare capacity carved into new zones
+	arena   []int32     // spare capacity carved into new zones, made by the first carve or reserve
 	checker MoveChecker // the game as a MoveChecker, or nil
 	picker  MovePicker  // the game as a MovePicker, or nil
 	finder  MoverFinder // the game as a MoverFinder, or nil
@@ -142,7 +142,6 @@ func New(g Game, cards Cards, cfg Config) (*State, error) {
 		checker: asChecker(g), picker: asPicker(g), finder: asFinder(g),
 		seats: make([]Seat, cfg.Players),
 		zones: make([]Zone, 0, 2*cfg.Players+4),
-		arena: make([]int32, 0, (cfg.Players+2)*idx.Len()),
 	}
 	s.rng.Seed(cfg.Seed, seedStream)
 	if err := g.Setup(s); err != nil {

@@ -93,7 +93,7 @@ func (subwayRescue) Setup(s *State) error {
 			i, j)}
 	}
 	slots := subwaySplit(n, p, 0)
-	s.reserve(subwayPiles + p + slots)
+	s.reserve(subwayPiles+p+slots, (subwayPiles+p)*n+slots)
 	for k := 0; k < subwayPiles; k++ {
 		s.addZone(ZoneStock, NoSeat, ShowHidden)
 	}

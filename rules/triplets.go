@@ -113,7 +113,7 @@ func (triplets) Setup(s *State) error {
 			"%d cards; a triple needs 3, so use 0 (sized by the deck's order) or 3 to 99", v)}
 	}
 	p, grid := s.Players(), tripletsGrid(s)
-	s.reserve(1 + p + grid)
+	s.reserve(1+p+grid, (1+p)*s.cards.Len()+grid)
 	s.addZone(ZoneStock, NoSeat, ShowHidden)
 	for i := 0; i < p; i++ {
 		s.addZone(ZoneWon, i, ShowTop)
