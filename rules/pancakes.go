@@ -219,7 +219,14 @@ func pancakesPlanes(s *State) int { return s.cards.cards - s.cards.symbols }
 
 // pancakesIn reports whether seat has any card in front of it.
 func pancakesIn(s *State, seat int) bool {
-	for z := pancakesFirst; z < len(s.zones); z++ {
+	// Its first seven places, then those added for it later.
+	first := pancakesFirst + pancakesHand*seat
+	for z := first; z < first+pancakesHand; z++ {
+		if len(s.zones[z].cards) > 0 {
+			return true
+		}
+	}
+	for z := pancakesFirst + pancakesHand*len(s.seats); z < len(s.zones); z++ {
 		if s.zones[z].Seat == seat && len(s.zones[z].cards) > 0 {
 			return true
 		}
@@ -699,11 +706,8 @@ func (anarchyPancakes) PickMove(s *State, seat int, r Rand, a *Action) bool {
 	// pancakesFirst-1) and the places, pancakesFirst on.
 	n := len(s.zones) - pancakesFirst + 1
 	for range pancakesTries {
-		src := own[0]
-		if len(own) > 1 {
-			src = own[r.IntN(len(own))]
-		}
-		dst := pancakesFirst - 1 + r.IntN(n)
+		k := r.IntN(len(own) * n)
+		src, dst := own[k/n], pancakesFirst-1+k%n
 		if dst == pancakesFirst-1 {
 			dst = pancakesCommon
 		}
@@ -742,9 +746,14 @@ func (anarchyPancakes) PickMove(s *State, seat int, r Rand, a *Action) bool {
 // answers seat by seat, in one pass over the places when a card's toppings
 // fit one word.
 func (g anarchyPancakes) Movers(s *State) uint64 {
-	var in uint64 // seats with cards in front of them
 	if len(s.zones[pancakesDraw].cards) > 0 {
-		// The usual case: every seat with cards may draw.
+		// The usual case: every seat with cards may draw. With round-end
+		// "first" that is every seat, since a round ends the moment one
+		// runs out.
+		if s.Option(pancakesOptRoundEnd) == pancakesEndFirst {
+			return s.everyone(true)
+		}
+		var in uint64
 		for z := pancakesFirst; z < len(s.zones); z++ {
 			if len(s.zones[z].cards) > 0 {
 				in |= 1 << s.zones[z].Seat
@@ -762,6 +771,7 @@ func (g anarchyPancakes) Movers(s *State) uint64 {
 		}
 		return set
 	}
+	var in uint64                        // seats with cards in front of them
 	var shown [PancakesMaxPlayers]uint64 // toppings on each seat's top cards
 	for z := pancakesFirst; z < len(s.zones); z++ {
 		if c := s.zones[z].cards; len(c) > 0 {
@@ -800,6 +810,9 @@ func pancakesPick(s *State, seat int, r Rand, own, cover []int32, a *Action) boo
 		s.setClaim(a, seat, sym, &t)
 		return true
 	}
+	if x.words == 1 {
+		return pancakesPickWord(s, seat, r, own, cover, a)
+	}
 	total := 0
 	for _, src := range own {
 		for _, dst := range cover {
@@ -818,6 +831,60 @@ func pancakesPick(s *State, seat int, r Rand, own, cover []int32, a *Action) boo
 				return claim(src, dst, x.AppendCommon(syms[:0], s.top(int(src)), s.top(int(dst)))[n])
 			}
 			n -= k
+		}
+	}
+	panic("rules: anarchy-pancakes: claim out of range")
+}
+
+// pancakesPickWord is pancakesPick for cards whose toppings fit one word:
+// it reads every top card once, and two cards share a topping when their
+// words meet (in one topping at most, as pancakesShape checked).
+func pancakesPickWord(s *State, seat int, r Rand, own, cover []int32, a *Action) bool {
+	x := s.cards
+	var ownBuf, coverBuf [64]uint64
+	ob, cb := ownBuf[:0], coverBuf[:0]
+	var ownAll, coverAll uint64
+	for _, z := range own {
+		b := x.bits[s.top(int(z))]
+		ob, ownAll = append(ob, b), ownAll|b
+	}
+	for _, z := range cover {
+		b := x.bits[s.top(int(z))]
+		cb, coverAll = append(cb, b), coverAll|b
+	}
+	if ownAll&coverAll == 0 {
+		return false
+	}
+	total := 0
+	for _, o := range ob {
+		if o&coverAll == 0 {
+			continue
+		}
+		for _, c := range cb {
+			if o&c != 0 {
+				total++
+			}
+		}
+	}
+	n := 0
+	if total > 1 {
+		n = r.IntN(total)
+	}
+	for i, o := range ob {
+		if o&coverAll == 0 {
+			continue
+		}
+		for j, c := range cb {
+			if o&c == 0 {
+				continue
+			}
+			if n == 0 {
+				t := Targets{n: 2}
+				t.z[0], t.z[1] = own[i], cover[j]
+				s.setClaim(a, seat, bits.TrailingZeros64(o&c), &t)
+				return true
+			}
+			n--
 		}
 	}
 	panic("rules: anarchy-pancakes: claim out of range")
