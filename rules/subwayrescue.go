@@ -260,14 +260,60 @@ func (subwayRescue) CanMove(s *State, seat int) bool {
 
 // PickMove picks one of seat's claims at random, each equally likely.
 func (subwayRescue) PickMove(s *State, seat int, r Rand, a *Action) bool {
+	first := subwayLayout(s.Players())
+	if x := s.cards; x.words == 1 && len(s.zones)-first <= 64 {
+		// One word per card: the symbols each laid-out card shares with
+		// the seat's, in one pass without a branch per place.
+		var mbuf [64]uint64
+		masks := mbuf[:len(s.zones)-first]
+		own := x.bits[s.top(subwayPile(seat))]
+		total := 0
+		for k := range masks {
+			masks[k] = own & subwaySlotBits(s, first+k)
+			total += bits.OnesCount64(masks[k])
+		}
+		if total == 0 {
+			return false
+		}
+		n := 0
+		if total > 1 {
+			n = r.IntN(total)
+		}
+		for k, m := range masks {
+			if c := bits.OnesCount64(m); n >= c {
+				n -= c
+				continue
+			}
+			for ; n > 0; n-- {
+				m &= m - 1
+			}
+			t := oneTarget(first + k)
+			s.setClaim(a, seat, bits.TrailingZeros64(m), &t)
+			return true
+		}
+		panic("rules: subway-rescue: claim out of range")
+	}
 	var zbuf, cbuf [32]int32
 	zones, cards := zbuf[:0], cbuf[:0]
-	for z := subwayLayout(s.Players()); z < len(s.zones); z++ {
+	for z := first; z < len(s.zones); z++ {
 		if c := s.zones[z].cards; len(c) > 0 {
 			zones, cards = append(zones, int32(z)), append(cards, c[0])
 		}
 	}
 	return s.pickAgainst(a, seat, s.top(subwayPile(seat)), zones, cards, r)
+}
+
+// subwaySlotBits returns the symbols of the card in layout place z, a deck
+// of one word per card, or none when the place is empty. A place holds one
+// card at most and has room for one (addSlot), so it reads that room and
+// masks it by the count instead of branching on it: the places empty in an
+// order no branch predictor follows.
+func subwaySlotBits(s *State, z int) uint64 {
+	c := s.zones[z].cards
+	if cap(c) == 0 {
+		return 0
+	}
+	return s.cards.bits[c[:1][0]] & -uint64(len(c))
 }
 
 // Movers returns the seats whose top card shares a symbol with a card of
@@ -286,9 +332,7 @@ func (g subwayRescue) Movers(s *State) uint64 {
 	// One word per card: the symbols of the whole layout at once.
 	var laid uint64
 	for z := subwayLayout(s.Players()); z < len(s.zones); z++ {
-		if c := s.zones[z].cards; len(c) > 0 {
-			laid |= x.bits[c[0]]
-		}
+		laid |= subwaySlotBits(s, z)
 	}
 	var set uint64
 	for i := range s.seats {
