@@ -114,7 +114,7 @@ func New(g Game, cards Cards, cfg Config) (*State, error) {
 	for i := range info.Options {
 		opts[i], _ = info.Options[i].parse(info.Options[i].Default)
 	}
-	for _, name := range slices.Sorted(maps.Keys(cfg.Options)) {
+	for _, name := range sortedKeys(cfg.Options) {
 		i := slices.IndexFunc(info.Options, func(o Option) bool { return o.Name == name })
 		if i < 0 {
 			if len(info.Options) == 0 {
@@ -137,17 +137,40 @@ func New(g Game, cards Cards, cfg Config) (*State, error) {
 		return nil, bad("cards", "%v", err)
 	}
 	cfg.Options = maps.Clone(cfg.Options)
-	s := &State{
-		game: g, info: info, cards: idx, cfg: cfg, lockout: lockout, opts: opts,
-		checker: asChecker(g), picker: asPicker(g), finder: asFinder(g),
-		seats: make([]Seat, cfg.Players),
-		zones: make([]Zone, 0, 2*cfg.Players+4),
+	var s *State
+	if cfg.Players <= DobbleMaxPlayers {
+		// The usual table: one allocation for the state, its seats and
+		// the zones New plans for.
+		b := &stateBlock{}
+		s, b.s.seats, b.s.zones = &b.s, b.seats[:cfg.Players], b.zones[:0:2*cfg.Players+4]
+	} else {
+		s = &State{seats: make([]Seat, cfg.Players), zones: make([]Zone, 0, 2*cfg.Players+4)}
 	}
+	s.game, s.info, s.cards, s.cfg, s.lockout, s.opts = g, info, idx, cfg, lockout, opts
+	s.checker, s.picker, s.finder = asChecker(g), asPicker(g), asFinder(g)
 	s.rng.Seed(cfg.Seed, seedStream)
 	if err := g.Setup(s); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// stateBlock is a State allocated with the room for the seats and zones of
+// a table of up to DobbleMaxPlayers seats, which New uses to set a game up
+// in one allocation instead of three.
+type stateBlock struct {
+	s     State
+	seats [DobbleMaxPlayers]Seat
+	zones [2*DobbleMaxPlayers + 4]Zone
+}
+
+// sortedKeys returns the keys of m in increasing order; nil, without
+// allocating, when m is empty, as the options of most games are.
+func sortedKeys(m map[string]string) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(m))
 }
 
 // Game returns the game being played.
