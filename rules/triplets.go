@@ -369,11 +369,85 @@ func (triplets) CanMove(s *State, seat int) bool {
 	return false
 }
 
-// PickMove picks one of the grid's triples at random among those Moves
-// lists.
+// tripletsHeld is a symbol three or more grid cards show, and which of
+// them do: bit k for the k-th card of the grid in zone order.
+type tripletsHeld struct {
+	sym  int
+	held uint64
+}
+
+// PickMove picks one of the claims Moves lists, each equally likely,
+// without listing them: a symbol shown by k grid cards makes k choose 3
+// claims, so it counts them symbol by symbol, draws one and finds its
+// three cards. A grid of more than 64 slots lists the moves instead.
 func (g triplets) PickMove(s *State, seat int, r Rand, a *Action) bool {
-	var buf [pickBuffer]Action
-	return pickAmong(a, g.Moves(s, seat, buf[:0]), r)
+	first := tripletsSlots(s)
+	if len(s.zones)-first > 64 {
+		var buf [pickBuffer]Action
+		return pickAmong(a, g.Moves(s, seat, buf[:0]), r)
+	}
+	x := s.cards
+	var zbuf, cbuf [64]int32
+	zones, cards := zbuf[:0], cbuf[:0]
+	for z := first; z < len(s.zones); z++ {
+		if c := s.zones[z].cards; len(c) > 0 {
+			zones, cards = append(zones, int32(z)), append(cards, c[0])
+		}
+	}
+	var hbuf [16]tripletsHeld
+	syms := hbuf[:0]
+	total := 0
+	for w := 0; w < x.words; w++ {
+		var ones, twos, threes uint64
+		for _, c := range cards {
+			b := x.bits[int(c)*x.words+w]
+			threes |= twos & b
+			twos |= ones & b
+			ones |= b
+		}
+		for m := threes; m != 0; m &= m - 1 {
+			bit := uint(bits.TrailingZeros64(m))
+			var held uint64
+			for k, c := range cards {
+				held |= (x.bits[int(c)*x.words+w] >> bit & 1) << k
+			}
+			k := bits.OnesCount64(held)
+			total += k * (k - 1) * (k - 2) / 6
+			syms = append(syms, tripletsHeld{sym: w<<6 + int(bit), held: held})
+		}
+	}
+	if total == 0 {
+		return false
+	}
+	n := 0
+	if total > 1 {
+		n = r.IntN(total)
+	}
+	for _, h := range syms {
+		k := bits.OnesCount64(h.held)
+		if c := k * (k - 1) * (k - 2) / 6; n >= c {
+			n -= c
+			continue
+		}
+		// The n-th three of the cards showing the symbol, in Moves' order.
+		for i := h.held; i != 0; i &= i - 1 {
+			for j := i & (i - 1); j != 0; j &= j - 1 {
+				for l := j & (j - 1); l != 0; l &= l - 1 {
+					if n > 0 {
+						n--
+						continue
+					}
+					t := Targets{n: 3}
+					t.z[0] = zones[bits.TrailingZeros64(i)]
+					t.z[1] = zones[bits.TrailingZeros64(j)]
+					t.z[2] = zones[bits.TrailingZeros64(l)]
+					s.setClaim(a, seat, h.sym, &t)
+					return true
+				}
+			}
+		}
+	}
+	panic("rules: triplets: claim out of range")
 }
 
 // Movers returns every seat when the grid holds a triple: all seats have
