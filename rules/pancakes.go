@@ -94,6 +94,9 @@ const (
 	pancakesSixes   = 5 // six-topping cards dealt to each seat
 	pancakesHand    = pancakesSingles + pancakesSixes
 	pancakesPatsBox = 9 // butter pats in the box
+	// pancakesRoom is the room for cards a place takes at setup: a stack
+	// rarely grows taller, and one that does grows on its own.
+	pancakesRoom = 8
 )
 
 // Indices in pancakesInfo.Options and the values of "round-end".
@@ -268,13 +271,13 @@ func (anarchyPancakes) Setup(s *State) error {
 		return bad("pats", "%d butter pats to win with %d players: the box holds %d pats and a game to %d can hand out %d; with %d players use 1 to %d",
 			n, p, pancakesPatsBox, n, p*(n-1)+1, p, (pancakesPatsBox-1)/p+1)
 	}
-	s.reserve(pancakesFirst+pancakesHand*p, (pancakesFirst+pancakesHand*p)*s.cards.cards)
+	s.reserve(pancakesFirst+pancakesHand*p, pancakesFirst*s.cards.cards+pancakesHand*p*pancakesRoom)
 	s.addZone(ZoneStock, NoSeat, ShowHidden)
 	s.addZone(ZoneCentre, NoSeat, ShowTop)
 	s.addZone(ZoneAside, NoSeat, ShowHidden)
 	for i := range p {
 		for range pancakesHand {
-			s.addZone(ZonePile, i, ShowTop)
+			s.addRoom(ZonePile, i, ShowTop, pancakesRoom)
 		}
 	}
 	draw, aside := s.zones[pancakesDraw].cards[:0], s.zones[pancakesAside].cards[:0]

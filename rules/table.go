@@ -152,7 +152,14 @@ func (s *State) addZone(kind ZoneKind, seat int, show Show) int {
 // keeps a table of many slots small; a slot given more cards still works,
 // growing on its own.
 func (s *State) addSlot(kind ZoneKind, seat int, show Show) int {
-	s.zones = append(s.zones, Zone{Kind: kind, Seat: seat, Show: show, cards: s.carveFor(1)})
+	return s.addRoom(kind, seat, show, 1)
+}
+
+// addRoom adds an empty zone with room for k cards from the arena, and
+// returns its number: for a zone that usually holds a few cards, such as a
+// place in front of a seat; given more, it grows on its own.
+func (s *State) addRoom(kind ZoneKind, seat int, show Show, k int) int {
+	s.zones = append(s.zones, Zone{Kind: kind, Seat: seat, Show: show, cards: s.carveFor(k)})
 	return len(s.zones) - 1
 }
 
