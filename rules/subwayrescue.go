@@ -261,16 +261,14 @@ func (subwayRescue) CanMove(s *State, seat int) bool {
 // PickMove picks one of seat's claims at random, each equally likely.
 func (subwayRescue) PickMove(s *State, seat int, r Rand, a *Action) bool {
 	first := subwayLayout(s.Players())
-	if x := s.cards; x.words == 1 && len(s.zones)-first <= 64 {
+	if x := s.cards; x.words == 1 {
 		// One word per card: the symbols each laid-out card shares with
-		// the seat's, in one pass without a branch per place.
-		var mbuf [64]uint64
-		masks := mbuf[:len(s.zones)-first]
+		// the seat's, counted in one pass without a branch per place, then
+		// read again up to the one drawn.
 		own := x.bits[s.top(subwayPile(seat))]
 		total := 0
-		for k := range masks {
-			masks[k] = own & subwaySlotBits(s, first+k)
-			total += bits.OnesCount64(masks[k])
+		for z := first; z < len(s.zones); z++ {
+			total += bits.OnesCount64(own & subwaySlotBits(s, z))
 		}
 		if total == 0 {
 			return false
@@ -279,7 +277,8 @@ func (subwayRescue) PickMove(s *State, seat int, r Rand, a *Action) bool {
 		if total > 1 {
 			n = r.IntN(total)
 		}
-		for k, m := range masks {
+		for z := first; z < len(s.zones); z++ {
+			m := own & subwaySlotBits(s, z)
 			if c := bits.OnesCount64(m); n >= c {
 				n -= c
 				continue
@@ -287,7 +286,7 @@ func (subwayRescue) PickMove(s *State, seat int, r Rand, a *Action) bool {
 			for ; n > 0; n-- {
 				m &= m - 1
 			}
-			t := oneTarget(first + k)
+			t := oneTarget(z)
 			s.setClaim(a, seat, bits.TrailingZeros64(m), &t)
 			return true
 		}
