@@ -142,7 +142,7 @@ func New(g Game, cards Cards, cfg Config) (*State, error) {
 		// The usual table: one allocation for the state, its seats and
 		// the zones New plans for.
 		b := &stateBlock{}
-		s, b.s.seats, b.s.zones = &b.s, b.seats[:cfg.Players], b.zones[:0:2*cfg.Players+4]
+		s, b.s.seats, b.s.zones = &b.s, b.seats[:cfg.Players], b.zones[:0]
 	} else {
 		s = &State{seats: make([]Seat, cfg.Players), zones: make([]Zone, 0, 2*cfg.Players+4)}
 	}
@@ -157,11 +157,13 @@ func New(g Game, cards Cards, cfg Config) (*State, error) {
 
 // stateBlock is a State allocated with the room for the seats and zones of
 // a table of up to DobbleMaxPlayers seats, which New uses to set a game up
-// in one allocation instead of three.
+// in one allocation instead of three. The room for zones goes beyond the
+// two per seat and four more that New plans for, up to the 21 zones of a
+// 4-player Subway Rescue on the classic deck.
 type stateBlock struct {
 	s     State
 	seats [DobbleMaxPlayers]Seat
-	zones [2*DobbleMaxPlayers + 4]Zone
+	zones [2*DobbleMaxPlayers + 8]Zone
 }
 
 // sortedKeys returns the keys of m in increasing order; nil, without
