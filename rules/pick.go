@@ -95,9 +95,10 @@ func (s *State) Movers() uint64 {
 // when Moves lists one, and never an action Moves does not list. Games
 // with many claims find one without listing them all.
 func (s *State) PickMove(seat int, r Rand) (Action, bool) {
-	var a Action
-	ok := s.PickMoveTo(&a, seat, r)
-	return a, ok
+	if !s.PickMoveTo(&s.arg, seat, r) {
+		return Action{}, false
+	}
+	return s.arg, true
 }
 
 // PickMoveTo is PickMove writing the action to *a, which it leaves as it

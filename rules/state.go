@@ -81,6 +81,10 @@ type State struct {
 	picker  MovePicker  // the game as a MovePicker, or nil
 	finder  MoverFinder // the game as a MoverFinder, or nil
 	scratch []Action    // moves listed by CanMove and PickMove for a game without its own
+	// arg holds the action Check, Apply and PickMove hand to the game by
+	// pointer: a pointer to their own copy, passed through an interface,
+	// would move that copy to the heap at every call.
+	arg Action
 }
 
 // New sets up a game of g with cards and cfg: it checks the player count,
@@ -221,7 +225,8 @@ func (s *State) Locked(seat int, at int64) bool { return at < s.seats[seat].Lock
 // anything: nil, or the *Refusal that Apply would return. The checks run in
 // the order of the Code constants.
 func (s *State) Check(a Action) error {
-	if r := s.check(&a); r != nil {
+	s.arg = a
+	if r := s.check(&s.arg); r != nil {
 		return r
 	}
 	return nil
@@ -291,7 +296,10 @@ func (s *State) check(a *Action) *Refusal {
 // refusal's LockedUntil. A record that must rebuild lock-outs exactly keeps
 // those refused actions too; replaying only accepted actions rebuilds the
 // table exactly.
-func (s *State) Apply(a Action, ev []Event) ([]Event, error) { return s.ApplyPtr(&a, ev) }
+func (s *State) Apply(a Action, ev []Event) ([]Event, error) {
+	s.arg = a
+	return s.ApplyPtr(&s.arg, ev)
+}
 
 // ApplyPtr is Apply with the action passed by pointer: it reads *a, never
 // changes or keeps it. A loop that builds its actions in place (a
