@@ -2,6 +2,7 @@ package bot
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 
@@ -50,6 +51,7 @@ type Bot struct {
 	seed    uint64
 	pcg     rand.PCG
 	rng     *rand.Rand
+	quick   splitMix // an instant bot's source, restarted for every plan
 
 	// Buffers reused from plan to plan; the seat's moves are moves[:n].
 	moves []rules.Action
@@ -102,6 +104,27 @@ func mix64(v uint64) uint64 {
 	return v ^ v>>31
 }
 
+// splitMix is a SplitMix64 generator: one addition and one mix64 per
+// number. An instant bot restarts it from its seed, its seat and the
+// state's version for every plan, which costs a few multiplications where
+// seeding a PCG and wrapping it in a rand.Rand costs more than the plan.
+type splitMix struct{ x uint64 }
+
+// IntN returns a uniform integer in 0..n-1 (n > 0), by Lemire's
+// multiply-and-reject method.
+func (r *splitMix) IntN(n int) int {
+	r.x += 0x9e3779b97f4a7c15
+	hi, lo := bits.Mul64(mix64(r.x), uint64(n))
+	if lo < uint64(n) {
+		thresh := -uint64(n) % uint64(n)
+		for lo < thresh {
+			r.x += 0x9e3779b97f4a7c15
+			hi, lo = bits.Mul64(mix64(r.x), uint64(n))
+		}
+	}
+	return int(hi)
+}
+
 // CanPlan reports whether Plan would return a plan for s now: whether the
 // seat has a correct claim or may draw. It costs far less than Plan, so a
 // caller that only needs to know which bots can act (a simulation of
@@ -124,7 +147,7 @@ func (b *Bot) Level() Level { return b.level }
 //
 // The plan is never earlier than now, nor than the end of the seat's
 // lock-out. An instant bot plans a correct claim, each of the seat's
-// equally likely (or, with no match, a draw) at now, with State.PickMove;
+// equally likely (or, with no match, a draw) at now, with State.PickMoveTo;
 // it draws it from a random source seeded afresh from its seed, its seat
 // and the state's version, so its plan for a version does not depend on
 // which versions it was asked about before. Other levels follow the search
@@ -139,12 +162,10 @@ func (b *Bot) Plan(s *rules.State, now int64) (Plan, bool) {
 // returns false. It spares a loop over many bots copying plans around.
 func (b *Bot) PlanTo(p *Plan, s *rules.State, now int64) bool {
 	if b.instant {
-		b.pcg.Seed(b.seed, b.stream()^mix64(s.Version()))
-		a, ok := s.PickMove(b.seat, b.rng)
-		if !ok {
+		b.quick.x = b.seed ^ mix64(b.stream()^s.Version())
+		if !s.PickMoveTo(&p.Action, b.seat, &b.quick) {
 			return false // over, not at the table, or nothing to do
 		}
-		p.Action = a
 		p.Action.At = max(now, s.Seat(b.seat).LockedUntil)
 		p.Decide, p.Wrong, p.Missed, p.Comparisons = p.Action.At, false, false, 0
 		return true

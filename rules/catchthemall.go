@@ -80,7 +80,7 @@ func (catchThemAll) Setup(s *State) error {
 			"cards %d and %d share no symbol; Catch Them All needs a deck in which every two cards share one, as every Dobble deck does",
 			i, j)}
 	}
-	s.reserve(2 + 2*p)
+	s.reserve(2+2*p, (1+p)*n+1+p)
 	s.addZone(ZoneStock, NoSeat, ShowHidden)
 	s.addSlot(ZoneCentre, NoSeat, ShowTop)
 	for i := 0; i < p; i++ {
@@ -100,17 +100,17 @@ func (catchThemAll) Setup(s *State) error {
 
 // Check refuses a target that is not a card around the centre, or one
 // already taken, and a symbol not on both that card and the centre card.
-func (catchThemAll) Check(s *State, a Action) *Refusal {
+func (catchThemAll) Check(s *State, a *Action) *Refusal {
 	z := int(a.Target.z[0])
 	if z < catchRing(0) || z >= catchRing(s.Players()) {
-		return refuse(CodeBadTarget, &a, "name one of the cards around the centre")
+		return refuse(CodeBadTarget, a, "name one of the cards around the centre")
 	}
 	c := s.top(z)
 	if c < 0 {
-		return refuse(CodeBadTarget, &a, "that card has already been taken")
+		return refuse(CodeBadTarget, a, "that card has already been taken")
 	}
 	if !s.cards.Has(c, a.Symbol) || !s.cards.Has(s.top(catchCentre), a.Symbol) {
-		return refuse(CodeNotAMatch, &a, "")
+		return refuse(CodeNotAMatch, a, "")
 	}
 	return nil
 }
@@ -118,9 +118,9 @@ func (catchThemAll) Check(s *State, a Action) *Refusal {
 // Apply moves the named card onto the claimant's won pile. When the ring
 // is empty it puts the centre card under the deck and deals the next
 // round, or ends the game if the deck cannot fill one.
-func (catchThemAll) Apply(s *State, a Action, ev []Event) []Event {
+func (catchThemAll) Apply(s *State, a *Action, ev []Event) []Event {
 	p := s.Players()
-	ev = claimed(ev, &a)
+	ev = claimed(ev, a)
 	ev = s.move(ev, a.Seat, int(a.Target.z[0]), catchWon(p, a.Seat))
 	for i := 0; i < p; i++ {
 		if len(s.zones[catchRing(i)].cards) > 0 {
@@ -220,11 +220,15 @@ func (catchThemAll) CanMove(s *State, seat int) bool {
 }
 
 // PickMove picks one of seat's claims at random, each equally likely.
-func (catchThemAll) PickMove(s *State, seat int, r Rand) (Action, bool) {
+func (catchThemAll) PickMove(s *State, seat int, r Rand, a *Action) bool {
 	var zbuf, cbuf [DobbleMaxPlayers]int32
 	zones, cards := zbuf[:0], cbuf[:0]
 	for i := 0; i < s.Players(); i++ {
 		zones, cards = append(zones, int32(catchRing(i))), append(cards, int32(s.top(catchRing(i))))
 	}
-	return s.pickAgainst(seat, s.top(catchCentre), zones, cards, r)
+	return s.pickAgainst(a, seat, s.top(catchCentre), zones, cards, r)
 }
+
+// Movers returns every seat when the centre card shares a symbol with a
+// card around it: all seats have the same claims.
+func (g catchThemAll) Movers(s *State) uint64 { return s.everyone(g.CanMove(s, 0)) }

@@ -42,11 +42,12 @@
 //
 // State.Moves lists the actions a seat could make right now that would be
 // accepted (lock-outs aside): the correct claims a bot chooses from.
-// State.CanMove tells whether that list is empty without building it, and
-// State.PickMove picks one of its claims at random (or its draw when it has
-// no claim), as an instant bot plays; a game with many claims, such as
-// Anarchy Pancakes, implements MoveChecker and MovePicker to answer without
-// listing them all.
+// State.CanMove tells whether that list is empty without building it,
+// State.Movers tells it for every seat in one pass, and State.PickMove
+// (PickMoveTo, writing in place) picks one of its claims at random (or its
+// draw when it has no claim), as an instant bot plays; games implement
+// MoveChecker, MoverFinder and MovePicker to answer without listing the
+// moves.
 // State.Result gives the scores in the game's unit (Info.Unit), the winners
 // (several on a tie, which a session settles with a duel or Hot Potato),
 // the ranking and the places.
@@ -63,7 +64,10 @@
 // *Index, so build it once per deck with NewIndex and share it between
 // games (it is immutable). Apply appends to the event slice it is given, so
 // a caller that passes ev[:0] of a reused buffer allocates nothing per
-// accepted claim; Moves appends the same way. Games allocate only at setup
+// accepted claim; Moves appends the same way. Games receive actions by
+// pointer, and ApplyPtr and PickMoveTo let a hot loop keep its action in
+// place: copying a 64-byte Action just written field by field stalls on
+// the stores (store forwarding), which costs more than checking it. Games allocate only at setup
 // and at the end.
 //
 // # Adding a mini-game
@@ -90,16 +94,18 @@
 //     deals with s.take(from, to); it refuses a deck that is too small with a
 //     *ConfigError whose Field is "cards". Check looks at s.top(zone),
 //     s.count(zone) and s.cards.Has(card, symbol), and returns nil or
-//     refuse(CodeBadTarget or CodeNotAMatch, &a, "what exactly was wrong").
-//     Apply starts with ev = claimed(ev, &a) for a claim, moves cards with
+//     refuse(CodeBadTarget or CodeNotAMatch, a, "what exactly was wrong").
+//     Apply starts with ev = claimed(ev, a) for a claim, moves cards with
 //     s.move, s.moveStack, s.moveUnder and s.shuffle (each appends its event),
 //     may use s.round and s.seats[i].Tally, and calls ev = s.finish(ev) when
 //     the game ends. Moves appends the correct claims, usually with
 //     s.appendClaims(dst, seat, targets, cardA, cardB), or one by one with
 //     s.appendClaim(dst, seat, symbol, &targets). CanMove (MoveChecker)
-//     answers whether Moves would list anything, and PickMove (MovePicker)
-//     picks among its claims uniformly; the harness checks both against
-//     Moves after every action. Result returns Rank(unit,
+//     answers whether Moves would list anything, Movers (MoverFinder)
+//     answers it for every seat at once, and PickMove (MovePicker) writes
+//     one of its claims, picked uniformly, with s.setClaim (s.pickShared
+//     and s.pickAgainst do it for the usual shapes); the harness checks
+//     all three against Moves after every action. Result returns Rank(unit,
 //     higherWins, scores). Implement Checker if the game has table rules of
 //     its own (pile never empty, grid always full).
 //  4. In NAME_test.go copy tower_test.go: a scenario test that builds a

@@ -66,17 +66,17 @@ func (duel) Setup(s *State) error {
 }
 
 // Check refuses a symbol that is not on both drawn cards.
-func (duel) Check(s *State, a Action) *Refusal {
+func (duel) Check(s *State, a *Action) *Refusal {
 	x := s.cards
 	if !x.Has(s.top(duelPile(0)), a.Symbol) || !x.Has(s.top(duelPile(1)), a.Symbol) {
-		return refuse(CodeNotAMatch, &a, "")
+		return refuse(CodeNotAMatch, a, "")
 	}
 	return nil
 }
 
 // Apply gives the other seat's card to the claimant and ends the duel.
-func (duel) Apply(s *State, a Action, ev []Event) []Event {
-	ev = claimed(ev, &a)
+func (duel) Apply(s *State, a *Action, ev []Event) []Event {
+	ev = claimed(ev, a)
 	ev = s.move(ev, a.Seat, duelPile(1-a.Seat), duelPile(a.Seat))
 	return s.finish(ev)
 }
@@ -124,6 +124,9 @@ func (duel) CanMove(s *State, seat int) bool {
 }
 
 // PickMove picks one of seat's claims at random, each equally likely.
-func (duel) PickMove(s *State, seat int, r Rand) (Action, bool) {
-	return s.pickShared(seat, Targets{}, s.top(duelPile(0)), s.top(duelPile(1)), r)
+func (duel) PickMove(s *State, seat int, r Rand, a *Action) bool {
+	return s.pickShared(a, seat, Targets{}, s.top(duelPile(0)), s.top(duelPile(1)), r)
 }
+
+// Movers returns both seats when the two top cards share a symbol.
+func (g duel) Movers(s *State) uint64 { return s.everyone(g.CanMove(s, 0)) }

@@ -67,24 +67,24 @@ func (probe) Setup(s *State) error {
 	return nil
 }
 
-func (probe) Check(s *State, a Action) *Refusal {
+func (probe) Check(s *State, a *Action) *Refusal {
 	if a.Kind == ActionDraw {
 		return nil // the stock is never empty while the game runs
 	}
 	z := a.Target.At(0)
 	if z == probePile(a.Seat) {
-		return refuse(CodeBadTarget, &a, "that is your own pile")
+		return refuse(CodeBadTarget, a, "that is your own pile")
 	}
 	if s.zones[z].Kind != ZonePile {
-		return refuse(CodeBadTarget, &a, "name another seat's pile")
+		return refuse(CodeBadTarget, a, "name another seat's pile")
 	}
 	if !s.cards.Has(s.top(probePile(a.Seat)), a.Symbol) || !s.cards.Has(s.top(z), a.Symbol) {
-		return refuse(CodeNotAMatch, &a, "")
+		return refuse(CodeNotAMatch, a, "")
 	}
 	return nil
 }
 
-func (probe) Apply(s *State, a Action, ev []Event) []Event {
+func (probe) Apply(s *State, a *Action, ev []Event) []Event {
 	own := probePile(a.Seat)
 	if a.Kind == ActionDraw {
 		ev = s.moveUnder(ev, a.Seat, probeStock, own)
@@ -94,7 +94,7 @@ func (probe) Apply(s *State, a Action, ev []Event) []Event {
 		s.round++
 		ev = append(ev, Event{Kind: EventRound, Seat: NoSeat, Symbol: -1, Card: -1, From: -1, To: -1, Round: s.round})
 	} else {
-		ev = claimed(ev, &a)
+		ev = claimed(ev, a)
 		if s.Option(optGive) == 1 {
 			ev = s.moveStack(ev, a.Seat, own, a.Target.At(0))
 		} else {
@@ -628,12 +628,12 @@ func TestRegistry(t *testing.T) {
 // badInfo is a game whose only use is to be refused by Register.
 type badInfo struct{ info Info }
 
-func (b badInfo) Info() Info                                 { return b.info }
-func (badInfo) Setup(*State) error                           { return nil }
-func (badInfo) Check(*State, Action) *Refusal                { return nil }
-func (badInfo) Apply(_ *State, _ Action, ev []Event) []Event { return ev }
-func (badInfo) Moves(_ *State, _ int, dst []Action) []Action { return dst }
-func (badInfo) Result(*State) *Result                        { return nil }
+func (b badInfo) Info() Info                                  { return b.info }
+func (badInfo) Setup(*State) error                            { return nil }
+func (badInfo) Check(*State, *Action) *Refusal                { return nil }
+func (badInfo) Apply(_ *State, _ *Action, ev []Event) []Event { return ev }
+func (badInfo) Moves(_ *State, _ int, dst []Action) []Action  { return dst }
+func (badInfo) Result(*State) *Result                         { return nil }
 
 // TestRefusalErrors checks codes, errors.Is, messages and JSON.
 func TestRefusalErrors(t *testing.T) {
@@ -890,7 +890,7 @@ func TestReserveAndSlots(t *testing.T) {
 	allocs := testing.AllocsPerRun(10, func() {
 		c := clones[next]
 		next++
-		c.reserve(extra)
+		c.reserve(extra, extra)
 		for range extra {
 			c.addSlot(ZoneKind("place"), NoSeat, ShowAll)
 		}

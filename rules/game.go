@@ -23,8 +23,9 @@ import (
 //     current, the seat is not locked out, the kind is a claim or (if
 //     Info.Draw) a draw, a claim's symbol is in range and its targets are
 //     as many as Info.Targets and all existing zones, and a draw names no
-//     target. It must not change s.
-//   - Apply carries out an action Check allowed, appends the events to ev
+//     target. It must not change s, nor *a (actions come by pointer to
+//     spare a copy per step; see the package documentation, Speed).
+//   - Apply carries out an action Check allowed, without changing *a, appends the events to ev
 //     (starting with EventClaim for a claim) and returns ev; it calls
 //     s.Finish when the game ends. The State bumps the version and stamps
 //     the events afterwards.
@@ -39,9 +40,9 @@ type Game interface {
 	// Setup lays out the table of a new game.
 	Setup(s *State) error
 	// Check reports whether action a is allowed now, without changing s.
-	Check(s *State, a Action) *Refusal
+	Check(s *State, a *Action) *Refusal
 	// Apply carries out an allowed action and appends its events to ev.
-	Apply(s *State, a Action, ev []Event) []Event
+	Apply(s *State, a *Action, ev []Event) []Event
 	// Moves appends the actions seat could make now to dst.
 	Moves(s *State, seat int, dst []Action) []Action
 	// Result returns the scores and winners.

@@ -242,18 +242,30 @@ type zeroRand struct{}
 
 func (zeroRand) IntN(int) int { return 0 }
 
-// checkPicks checks State.CanMove and State.PickMove against Moves for every
-// seat of s (and one past the last): CanMove is true exactly when Moves
-// lists something; PickMove returns a claim Moves lists when it lists one,
+// checkPicks checks State.CanMove, State.Movers and State.PickMove against
+// Moves for every seat of s (and one past the last): CanMove is true, and
+// the seat is among the Movers, exactly when Moves lists something; PickMove returns a claim Moves lists when it lists one,
 // otherwise the draw it lists, otherwise nothing; with a random source
 // seeded by the version and with one that always draws 0.
 func checkPicks(t testing.TB, s *State, buf []Action) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(s.Version(), 7))
+	movers := s.Movers()
+	if movers>>s.Players() != 0 {
+		t.Fatalf("version %d: Movers %b names seats beyond the %d of the table", s.Version(), movers, s.Players())
+	}
 	for seat := 0; seat <= s.Players(); seat++ {
 		moves := s.Moves(seat, buf[:0])
 		if got := s.CanMove(seat); got != (len(moves) > 0) {
 			t.Fatalf("version %d, seat %d: CanMove %v with %d moves", s.Version(), seat, got, len(moves))
+		}
+		if seat < s.Players() && (movers>>seat&1 != 0) != (len(moves) > 0) {
+			t.Fatalf("version %d, seat %d: Movers %b with %d moves", s.Version(), seat, movers, len(moves))
+		}
+		// PickMoveTo leaves the action as it was when it has no move.
+		marker := Action{Kind: ActionDraw, Seat: -7, Symbol: -7, Version: 1 << 60, At: -7}
+		if a := marker; !s.PickMoveTo(&a, seat, r) && a != marker {
+			t.Fatalf("version %d, seat %d: PickMoveTo found no move but wrote %+v", s.Version(), seat, a)
 		}
 		claims := slices.ContainsFunc(moves, func(m Action) bool { return m.Kind == ActionClaim })
 		for _, src := range []Rand{r, zeroRand{}} {

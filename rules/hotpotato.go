@@ -212,26 +212,26 @@ func (hotPotato) out(s *State, seat int) bool {
 // Check refuses a target that is not another seat's pile holding a card,
 // a claim by a seat holding no card, and a symbol that is not on both top
 // cards.
-func (g hotPotato) Check(s *State, a Action) *Refusal {
+func (g hotPotato) Check(s *State, a *Action) *Refusal {
 	z := a.Target.At(0)
 	own := potatoPile(a.Seat)
 	switch {
 	case z == own:
-		return refuse(CodeBadTarget, &a, "that is your own pile; give your cards to another player")
+		return refuse(CodeBadTarget, a, "that is your own pile; give your cards to another player")
 	case z < potatoPile(0) || z > potatoPile(s.Players()-1):
-		return refuse(CodeBadTarget, &a, "name another player's pile")
+		return refuse(CodeBadTarget, a, "name another player's pile")
 	case g.out(s, z-potatoPile(0)):
-		return refuse(CodeBadTarget, &a, "that player is out of this series")
+		return refuse(CodeBadTarget, a, "that player is out of this series")
 	case s.count(z) == 0:
-		return refuse(CodeBadTarget, &a, "that player holds no card")
+		return refuse(CodeBadTarget, a, "that player holds no card")
 	case g.out(s, a.Seat):
-		return refuse(CodeNotAMatch, &a, "you are out of this series")
+		return refuse(CodeNotAMatch, a, "you are out of this series")
 	case s.count(own) == 0:
-		return refuse(CodeNotAMatch, &a, "you hold no card")
+		return refuse(CodeNotAMatch, a, "you hold no card")
 	}
 	x := s.cards
 	if !x.Has(s.top(own), a.Symbol) || !x.Has(s.top(z), a.Symbol) {
-		return refuse(CodeNotAMatch, &a, "")
+		return refuse(CodeNotAMatch, a, "")
 	}
 	return nil
 }
@@ -241,8 +241,8 @@ func (g hotPotato) Check(s *State, a Action) *Refusal {
 // penalty pile (or, in a series, to its out zone, and at the end of the
 // series every out zone to its penalty pile); then the game ends or the
 // next round is dealt.
-func (g hotPotato) Apply(s *State, a Action, ev []Event) []Event {
-	ev = claimed(ev, &a)
+func (g hotPotato) Apply(s *State, a *Action, ev []Event) []Event {
+	ev = claimed(ev, a)
 	p := s.Players()
 	z := a.Target.At(0)
 	ev = s.moveStack(ev, a.Seat, potatoPile(a.Seat), z)
@@ -432,7 +432,7 @@ func (hotPotato) CanMove(s *State, seat int) bool {
 }
 
 // PickMove picks one of seat's claims at random, each equally likely.
-func (hotPotato) PickMove(s *State, seat int, r Rand) (Action, bool) {
+func (hotPotato) PickMove(s *State, seat int, r Rand, a *Action) bool {
 	var zbuf, cbuf [DobbleMaxPlayers]int32
 	zones, cards := zbuf[:0], cbuf[:0]
 	for i := range s.seats {
@@ -440,5 +440,17 @@ func (hotPotato) PickMove(s *State, seat int, r Rand) (Action, bool) {
 			zones, cards = append(zones, int32(potatoPile(i))), append(cards, int32(s.top(potatoPile(i))))
 		}
 	}
-	return s.pickAgainst(seat, s.top(potatoPile(seat)), zones, cards, r)
+	return s.pickAgainst(a, seat, s.top(potatoPile(seat)), zones, cards, r)
+}
+
+// Movers returns the seats whose top card shares a symbol with another
+// seat's.
+func (g hotPotato) Movers(s *State) uint64 {
+	var set uint64
+	for i := range s.seats {
+		if g.CanMove(s, i) {
+			set |= 1 << i
+		}
+	}
+	return set
 }

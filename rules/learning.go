@@ -97,11 +97,11 @@ func learningPair(s *State) (int, int) {
 }
 
 // Check refuses a symbol that is not on both centre cards.
-func (learning) Check(s *State, a Action) *Refusal {
+func (learning) Check(s *State, a *Action) *Refusal {
 	x := s.cards
 	i, j := learningPair(s)
 	if !x.Has(i, a.Symbol) || !x.Has(j, a.Symbol) {
-		return refuse(CodeNotAMatch, &a, "")
+		return refuse(CodeNotAMatch, a, "")
 	}
 	return nil
 }
@@ -109,8 +109,8 @@ func (learning) Check(s *State, a Action) *Refusal {
 // Apply gives the centre pair to the claimant, then ends the game if the
 // pair limit is reached or the stock has fewer than two cards, and
 // otherwise turns the next two cards face up.
-func (learning) Apply(s *State, a Action, ev []Event) []Event {
-	ev = claimed(ev, &a)
+func (learning) Apply(s *State, a *Action, ev []Event) []Event {
+	ev = claimed(ev, a)
 	ev = s.moveStack(ev, a.Seat, learningCentre, learningWon(a.Seat))
 	limit := s.Option(learningPairs)
 	if s.count(learningStock) < 2 || (limit > 0 && learningFound(s) >= limit) {
@@ -192,7 +192,11 @@ func (learning) CanMove(s *State, seat int) bool {
 }
 
 // PickMove picks one of seat's claims at random, each equally likely.
-func (learning) PickMove(s *State, seat int, r Rand) (Action, bool) {
+func (learning) PickMove(s *State, seat int, r Rand, a *Action) bool {
 	i, j := learningPair(s)
-	return s.pickShared(seat, Targets{}, i, j, r)
+	return s.pickShared(a, seat, Targets{}, i, j, r)
 }
+
+// Movers returns every seat when the two cards share a symbol: all seats
+// have the same claims.
+func (g learning) Movers(s *State) uint64 { return s.everyone(g.CanMove(s, 0)) }

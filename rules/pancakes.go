@@ -94,6 +94,9 @@ const (
 	pancakesSixes   = 5 // six-topping cards dealt to each seat
 	pancakesHand    = pancakesSingles + pancakesSixes
 	pancakesPatsBox = 9 // butter pats in the box
+	// pancakesRoom is the room for cards a place takes at setup: a stack
+	// rarely grows taller, and one that does grows on its own.
+	pancakesRoom = 8
 )
 
 // Indices in pancakesInfo.Options and the values of "round-end".
@@ -219,7 +222,14 @@ func pancakesPlanes(s *State) int { return s.cards.cards - s.cards.symbols }
 
 // pancakesIn reports whether seat has any card in front of it.
 func pancakesIn(s *State, seat int) bool {
-	for z := pancakesFirst; z < len(s.zones); z++ {
+	// Its first seven places, then those added for it later.
+	first := pancakesFirst + pancakesHand*seat
+	for z := first; z < first+pancakesHand; z++ {
+		if len(s.zones[z].cards) > 0 {
+			return true
+		}
+	}
+	for z := pancakesFirst + pancakesHand*len(s.seats); z < len(s.zones); z++ {
 		if s.zones[z].Seat == seat && len(s.zones[z].cards) > 0 {
 			return true
 		}
@@ -261,13 +271,13 @@ func (anarchyPancakes) Setup(s *State) error {
 		return bad("pats", "%d butter pats to win with %d players: the box holds %d pats and a game to %d can hand out %d; with %d players use 1 to %d",
 			n, p, pancakesPatsBox, n, p*(n-1)+1, p, (pancakesPatsBox-1)/p+1)
 	}
-	s.reserve(pancakesFirst + pancakesHand*p)
+	s.reserve(pancakesFirst+pancakesHand*p, pancakesFirst*s.cards.cards+pancakesHand*p*pancakesRoom)
 	s.addZone(ZoneStock, NoSeat, ShowHidden)
 	s.addZone(ZoneCentre, NoSeat, ShowTop)
 	s.addZone(ZoneAside, NoSeat, ShowHidden)
 	for i := range p {
 		for range pancakesHand {
-			s.addZone(ZonePile, i, ShowTop)
+			s.addRoom(ZonePile, i, ShowTop, pancakesRoom)
 		}
 	}
 	draw, aside := s.zones[pancakesDraw].cards[:0], s.zones[pancakesAside].cards[:0]
@@ -382,38 +392,38 @@ const (
 // claim whose first target is not one of the claimant's stacks, whose
 // second is not the Common card or another seat's stack, or whose symbol is
 // not on both top cards.
-func (anarchyPancakes) Check(s *State, a Action) *Refusal {
+func (anarchyPancakes) Check(s *State, a *Action) *Refusal {
 	if a.Kind == ActionDraw {
 		if len(s.zones[pancakesDraw].cards) == 0 {
-			return refuse(CodeBadTarget, &a, pancakesEmptyDraw)
+			return refuse(CodeBadTarget, a, pancakesEmptyDraw)
 		}
 		if !pancakesIn(s, a.Seat) {
-			return refuse(CodeBadTarget, &a, pancakesSittingOut)
+			return refuse(CodeBadTarget, a, pancakesSittingOut)
 		}
 		return nil
 	}
 	// The engine has checked that both targets are zones of the table.
 	from, to := &s.zones[a.Target.z[0]], &s.zones[a.Target.z[1]]
 	if from.Seat != a.Seat {
-		return refuse(CodeBadTarget, &a, pancakesNotYours)
+		return refuse(CodeBadTarget, a, pancakesNotYours)
 	}
 	if len(from.cards) == 0 {
-		return refuse(CodeBadTarget, &a, pancakesNoStack)
+		return refuse(CodeBadTarget, a, pancakesNoStack)
 	}
 	if len(to.cards) == 0 || to.Seat == a.Seat || to.Kind != ZonePile && to.Kind != ZoneCentre {
 		switch {
 		case to.Kind == ZoneStock:
-			return refuse(CodeBadTarget, &a, pancakesFaceDown)
+			return refuse(CodeBadTarget, a, pancakesFaceDown)
 		case to.Kind == ZoneAside:
-			return refuse(CodeBadTarget, &a, pancakesSetAside)
+			return refuse(CodeBadTarget, a, pancakesSetAside)
 		case to.Seat == a.Seat:
-			return refuse(CodeBadTarget, &a, pancakesOwnCards)
+			return refuse(CodeBadTarget, a, pancakesOwnCards)
 		}
-		return refuse(CodeBadTarget, &a, pancakesNoCard)
+		return refuse(CodeBadTarget, a, pancakesNoCard)
 	}
 	x := s.cards
 	if !x.Has(int(from.cards[len(from.cards)-1]), a.Symbol) || !x.Has(int(to.cards[len(to.cards)-1]), a.Symbol) {
-		return refuse(CodeNotAMatch, &a, "")
+		return refuse(CodeNotAMatch, a, "")
 	}
 	return nil
 }
@@ -422,7 +432,7 @@ func (anarchyPancakes) Check(s *State, a Action) *Refusal {
 // the drawer's first empty place; awards the butter pat to a seat that has
 // just run out first in the round, ending the game when it reaches the
 // target; and starts a new round when the round is over or stuck.
-func (anarchyPancakes) Apply(s *State, a Action, ev []Event) []Event {
+func (anarchyPancakes) Apply(s *State, a *Action, ev []Event) []Event {
 	if a.Kind == ActionDraw {
 		z := pancakesFirst
 		for z < len(s.zones) && (s.zones[z].Seat != a.Seat || len(s.zones[z].cards) > 0) {
@@ -433,7 +443,7 @@ func (anarchyPancakes) Apply(s *State, a Action, ev []Event) []Event {
 		}
 		ev = s.move(ev, a.Seat, pancakesDraw, z)
 	} else {
-		ev = claimed(ev, &a)
+		ev = claimed(ev, a)
 		ev = s.moveStack(ev, a.Seat, int(a.Target.z[0]), int(a.Target.z[1]))
 		if !pancakesIn(s, a.Seat) {
 			// The first seat out in the round takes a butter pat; with
@@ -655,72 +665,156 @@ func (anarchyPancakes) CanMove(s *State, seat int) bool {
 	return false
 }
 
-// pancakesTries is how many random pairs of a stack and a card to cover
+// pancakesTries is how many random pairs of a stack and a place to cover
 // PickMove tries before it counts the claims.
-const pancakesTries = 64
+const pancakesTries = 16
+
+// pancakesOwn appends to dst the places where seat has a stack: its first
+// seven places and those added for it later, in zone order.
+func pancakesOwn(s *State, seat int, dst []int32) []int32 {
+	first := pancakesFirst + pancakesHand*seat
+	for z := first; z < first+pancakesHand; z++ {
+		if len(s.zones[z].cards) > 0 {
+			dst = append(dst, int32(z))
+		}
+	}
+	for z := pancakesFirst + pancakesHand*len(s.seats); z < len(s.zones); z++ {
+		if s.zones[z].Seat == seat && len(s.zones[z].cards) > 0 {
+			dst = append(dst, int32(z))
+		}
+	}
+	return dst
+}
 
 // PickMove picks one of seat's claims at random, or the draw when it has
 // none, without listing them. Any two cards of the table share at most one
 // topping (two six-topping cards exactly one, a one-topping card at most
 // its own, two one-topping cards none: pancakesShape checked it), so a
 // claim is a pair of one of the seat's stacks and a card it may cover that
-// share a topping. PickMove draws such pairs uniformly and keeps the first
-// that shares one, which makes every claim equally likely; after
-// pancakesTries misses it counts the claims and draws one of them, equally
-// likely too, so the mixture is uniform.
-func (anarchyPancakes) PickMove(s *State, seat int, r Rand) (Action, bool) {
+// share a topping. PickMove draws a stack of the seat and a zone among the
+// Common card and the places, uniformly, and keeps the first pair whose
+// zone the seat may cover and whose top cards share a topping: rejection
+// sampling, which makes every claim equally likely without looking at the
+// rest of the table. After pancakesTries misses it counts the claims and
+// draws one of them, equally likely too, so the mixture is uniform; and
+// when there is none, the seat draws if it may.
+func (anarchyPancakes) PickMove(s *State, seat int, r Rand, a *Action) bool {
+	var ownBuf [64]int32
+	own := pancakesOwn(s, seat, ownBuf[:0])
+	if len(own) == 0 {
+		return false // out of the round: no claim, no draw
+	}
 	x := s.cards
-	var ownBuf, coverBuf [64]int32
-	own, cover := ownBuf[:0], coverBuf[:0]
+	// The zones a claim may cover: the Common card (drawn as zone
+	// pancakesFirst-1) and the places, pancakesFirst on.
+	n := len(s.zones) - pancakesFirst + 1
+	for range pancakesTries {
+		k := r.IntN(len(own) * n)
+		src, dst := own[k/n], pancakesFirst-1+k%n
+		if dst == pancakesFirst-1 {
+			dst = pancakesCommon
+		}
+		d := s.top(dst)
+		if d < 0 || s.zones[dst].Seat == seat {
+			continue
+		}
+		if sym := x.Common(s.top(int(src)), d); sym >= 0 {
+			t := Targets{n: 2}
+			t.z[0], t.z[1] = src, int32(dst)
+			s.setClaim(a, seat, sym, &t)
+			return true
+		}
+	}
+	var coverBuf [64]int32
+	cover := coverBuf[:0]
 	if s.top(pancakesCommon) >= 0 {
 		cover = append(cover, pancakesCommon)
 	}
-	var ownBits, coverBits uint64 // toppings shown, with one word per card
 	for z := pancakesFirst; z < len(s.zones); z++ {
-		c := s.zones[z].cards
-		if len(c) == 0 {
-			continue
-		}
-		b := x.bits[int(c[len(c)-1])*x.words]
-		if s.zones[z].Seat == seat {
-			own = append(own, int32(z))
-			ownBits |= b
-		} else {
+		if len(s.zones[z].cards) > 0 && s.zones[z].Seat != seat {
 			cover = append(cover, int32(z))
-			coverBits |= b
 		}
 	}
-	if len(own) == 0 {
-		return Action{}, false // out of the round: no claim, no draw
-	}
-	if x.words == 1 && s.top(pancakesCommon) >= 0 {
-		coverBits |= x.bits[s.top(pancakesCommon)]
-	}
-	if x.words > 1 || ownBits&coverBits != 0 {
-		if a, ok := pancakesPick(s, seat, r, own, cover); ok {
-			return a, true
-		}
+	if pancakesPick(s, seat, r, own, cover, a) {
+		return true
 	}
 	if len(s.zones[pancakesDraw].cards) > 0 {
-		return Action{Kind: ActionDraw, Seat: seat, Version: s.version}, true
+		s.setDraw(a, seat)
+		return true
 	}
-	return Action{}, false
+	return false
 }
 
-// pancakesPick returns one of seat's claims from a stack of own onto a card
-// of cover, each equally likely, or false when there is none.
-func pancakesPick(s *State, seat int, r Rand, own, cover []int32) (Action, bool) {
-	x := s.cards
-	claim := func(src, dst int32, sym int) Action {
-		a := Action{Kind: ActionClaim, Seat: seat, Symbol: sym, Version: s.version}
-		a.Target.n, a.Target.z[0], a.Target.z[1] = 2, src, dst
-		return a
-	}
-	for range pancakesTries {
-		src, dst := own[r.IntN(len(own))], cover[r.IntN(len(cover))]
-		if sym := x.Common(s.top(int(src)), s.top(int(dst))); sym >= 0 {
-			return claim(src, dst, sym), true
+// Movers returns the seats that may draw or have a claim, as CanMove
+// answers seat by seat, in one pass over the places when a card's toppings
+// fit one word.
+func (g anarchyPancakes) Movers(s *State) uint64 {
+	if len(s.zones[pancakesDraw].cards) > 0 {
+		// The usual case: every seat with cards may draw. With round-end
+		// "first" that is every seat, since a round ends the moment one
+		// runs out.
+		if s.Option(pancakesOptRoundEnd) == pancakesEndFirst {
+			return s.everyone(true)
 		}
+		var in uint64
+		for z := pancakesFirst; z < len(s.zones); z++ {
+			if len(s.zones[z].cards) > 0 {
+				in |= 1 << s.zones[z].Seat
+			}
+		}
+		return in
+	}
+	x := s.cards
+	if x.words != 1 {
+		var set uint64
+		for i := range s.seats {
+			if g.CanMove(s, i) {
+				set |= 1 << i
+			}
+		}
+		return set
+	}
+	var in uint64                        // seats with cards in front of them
+	var shown [PancakesMaxPlayers]uint64 // toppings on each seat's top cards
+	for z := pancakesFirst; z < len(s.zones); z++ {
+		if c := s.zones[z].cards; len(c) > 0 {
+			seat := s.zones[z].Seat
+			in |= 1 << seat
+			shown[seat] |= x.bits[c[len(c)-1]]
+		}
+	}
+	var common uint64
+	if c := s.top(pancakesCommon); c >= 0 {
+		common = x.bits[c]
+	}
+	var set uint64
+	for i := range s.seats {
+		others := common
+		for j := range s.seats {
+			if j != i {
+				others |= shown[j]
+			}
+		}
+		if shown[i]&others != 0 {
+			set |= 1 << i
+		}
+	}
+	return set
+}
+
+// pancakesPick writes to *a one of seat's claims from a stack of own onto
+// a card of cover, each equally likely, or returns false when there is
+// none.
+func pancakesPick(s *State, seat int, r Rand, own, cover []int32, a *Action) bool {
+	x := s.cards
+	claim := func(src, dst int32, sym int) bool {
+		t := Targets{n: 2}
+		t.z[0], t.z[1] = src, dst
+		s.setClaim(a, seat, sym, &t)
+		return true
+	}
+	if x.words == 1 {
+		return pancakesPickWord(s, seat, r, own, cover, a)
 	}
 	total := 0
 	for _, src := range own {
@@ -729,7 +823,7 @@ func pancakesPick(s *State, seat int, r Rand, own, cover []int32) (Action, bool)
 		}
 	}
 	if total == 0 {
-		return Action{}, false
+		return false
 	}
 	n := r.IntN(total)
 	for _, src := range own {
@@ -737,9 +831,63 @@ func pancakesPick(s *State, seat int, r Rand, own, cover []int32) (Action, bool)
 			k := x.shared(s.top(int(src)), s.top(int(dst)))
 			if n < k {
 				var syms [1]int
-				return claim(src, dst, x.AppendCommon(syms[:0], s.top(int(src)), s.top(int(dst)))[n]), true
+				return claim(src, dst, x.AppendCommon(syms[:0], s.top(int(src)), s.top(int(dst)))[n])
 			}
 			n -= k
+		}
+	}
+	panic("rules: anarchy-pancakes: claim out of range")
+}
+
+// pancakesPickWord is pancakesPick for cards whose toppings fit one word:
+// it reads every top card once, and two cards share a topping when their
+// words meet (in one topping at most, as pancakesShape checked).
+func pancakesPickWord(s *State, seat int, r Rand, own, cover []int32, a *Action) bool {
+	x := s.cards
+	var ownBuf, coverBuf [64]uint64
+	ob, cb := ownBuf[:0], coverBuf[:0]
+	var ownAll, coverAll uint64
+	for _, z := range own {
+		b := x.bits[s.top(int(z))]
+		ob, ownAll = append(ob, b), ownAll|b
+	}
+	for _, z := range cover {
+		b := x.bits[s.top(int(z))]
+		cb, coverAll = append(cb, b), coverAll|b
+	}
+	if ownAll&coverAll == 0 {
+		return false
+	}
+	total := 0
+	for _, o := range ob {
+		if o&coverAll == 0 {
+			continue
+		}
+		for _, c := range cb {
+			if o&c != 0 {
+				total++
+			}
+		}
+	}
+	n := 0
+	if total > 1 {
+		n = r.IntN(total)
+	}
+	for i, o := range ob {
+		if o&coverAll == 0 {
+			continue
+		}
+		for j, c := range cb {
+			if o&c == 0 {
+				continue
+			}
+			if n == 0 {
+				t := Targets{n: 2}
+				t.z[0], t.z[1] = own[i], cover[j]
+				s.setClaim(a, seat, bits.TrailingZeros64(o&c), &t)
+				return true
+			}
+			n--
 		}
 	}
 	panic("rules: anarchy-pancakes: claim out of range")

@@ -1,5 +1,10 @@
 package rules
 
+import (
+	"fmt"
+	"math/bits"
+)
+
 // Rand is a source of uniform random integers, such as a *rand.Rand of
 // math/rand/v2: IntN returns an integer in 0..n-1, for n > 0.
 type Rand interface {
@@ -20,12 +25,23 @@ type MoveChecker interface {
 // seat's moves at random without listing them all. State.PickMove uses it,
 // and otherwise lists the moves and picks among them.
 type MovePicker interface {
-	// PickMove returns one of the claims Moves(s, seat, nil) would append,
-	// each with the same probability, drawing from r; when Moves would
-	// append no claim, the draw it would append; and false when Moves
-	// would append nothing. It is only called while the game runs, for a
-	// seat of the table, and must not change s.
-	PickMove(s *State, seat int, r Rand) (Action, bool)
+	// PickMove writes to *a one of the claims Moves(s, seat, nil) would
+	// append, each with the same probability, drawing from r; when Moves
+	// would append no claim, the draw it would append; and returns false,
+	// leaving *a as it was, when Moves would append nothing. It is only
+	// called while the game runs, for a seat of the table, and must not
+	// change s.
+	PickMove(s *State, seat int, r Rand, a *Action) bool
+}
+
+// MoverFinder is an optional interface of a Game that can tell in one pass
+// over the table which seats have a move. State.Movers uses it, and
+// otherwise asks CanMove seat by seat.
+type MoverFinder interface {
+	// Movers returns the seats for which CanMove(s, seat) would report
+	// true, seat i as bit i. It is only called while the game runs, on a
+	// table of at most 64 seats, and must not change s.
+	Movers(s *State) uint64
 }
 
 // CanMove reports whether seat has an action that would be accepted now,
@@ -43,6 +59,33 @@ func (s *State) CanMove(seat int) bool {
 	return len(s.scratch) > 0
 }
 
+// MaxMovers is the largest table Movers answers for: one bit per seat.
+const MaxMovers = 64
+
+// Movers returns the seats that have an action that would be accepted now,
+// apart from lock-outs, seat i as bit i: the seats for which CanMove
+// reports true, found in one pass over the table where the game can. It is
+// 0 when the game is over. It panics on a table of more than MaxMovers
+// seats, which has no such set; ask CanMove seat by seat there.
+func (s *State) Movers() uint64 {
+	if len(s.seats) > MaxMovers {
+		panic(fmt.Sprintf("rules: Movers of a table of %d seats; at most %d", len(s.seats), MaxMovers))
+	}
+	if s.over {
+		return 0
+	}
+	if s.finder != nil {
+		return s.finder.Movers(s)
+	}
+	var set uint64
+	for i := range s.seats {
+		if s.CanMove(i) {
+			set |= 1 << i
+		}
+	}
+	return set
+}
+
 // PickMove returns what a perfect player picking at random would do now:
 // one of seat's correct claims, each with the same probability, drawing
 // from r; when it has none, the draw if the seat may draw; false when the
@@ -52,20 +95,30 @@ func (s *State) CanMove(seat int) bool {
 // when Moves lists one, and never an action Moves does not list. Games
 // with many claims find one without listing them all.
 func (s *State) PickMove(seat int, r Rand) (Action, bool) {
-	if s.over || uint(seat) >= uint(len(s.seats)) {
+	if !s.PickMoveTo(&s.arg, seat, r) {
 		return Action{}, false
 	}
-	if s.picker != nil {
-		return s.picker.PickMove(s, seat, r)
-	}
-	s.scratch = s.game.Moves(s, seat, s.scratch[:0])
-	return pickAmong(s.scratch, r)
+	return s.arg, true
 }
 
-// pickAmong returns a claim of moves, each with the same probability,
+// PickMoveTo is PickMove writing the action to *a, which it leaves as it
+// was when it returns false. A loop that keeps its actions in place (a
+// bot's plan) spares the copies of a 64-byte Action.
+func (s *State) PickMoveTo(a *Action, seat int, r Rand) bool {
+	if s.over || uint(seat) >= uint(len(s.seats)) {
+		return false
+	}
+	if s.picker != nil {
+		return s.picker.PickMove(s, seat, r, a)
+	}
+	s.scratch = s.game.Moves(s, seat, s.scratch[:0])
+	return pickAmong(a, s.scratch, r)
+}
+
+// pickAmong writes to *a a claim of moves, each with the same probability,
 // drawing from r unless there is only one; when moves hold no claim, their
-// first draw; false when they hold neither.
-func pickAmong(moves []Action, r Rand) (Action, bool) {
+// first draw; it returns false, leaving *a, when they hold neither.
+func pickAmong(a *Action, moves []Action, r Rand) bool {
 	claims, draw := 0, -1
 	for i := range moves {
 		switch moves[i].Kind {
@@ -79,17 +132,20 @@ func pickAmong(moves []Action, r Rand) (Action, bool) {
 	}
 	switch {
 	case claims == 0 && draw >= 0:
-		return moves[draw], true
+		*a = moves[draw]
+		return true
 	case claims == 0:
-		return Action{}, false
+		return false
 	case claims == len(moves) && claims == 1:
-		return moves[0], true
+		*a = moves[0]
+		return true
 	}
 	n := r.IntN(claims)
 	for i := range moves {
 		if moves[i].Kind == ActionClaim {
 			if n == 0 {
-				return moves[i], true
+				*a = moves[i]
+				return true
 			}
 			n--
 		}
@@ -121,64 +177,161 @@ func (s *State) share(i, j int) bool {
 	return false
 }
 
-// pickShared returns the claim by seat, with target t, of one of the
+// everyone returns every seat when ok, none otherwise.
+func (s *State) everyone(ok bool) uint64 {
+	if !ok {
+		return 0
+	}
+	return 1<<len(s.seats) - 1
+}
+
+// sharingWith returns the seats whose zone first+seat has a top card that
+// shares a symbol with card c (-1 shares nothing).
+func (s *State) sharingWith(c, first int) uint64 {
+	if c < 0 {
+		return 0
+	}
+	var set uint64
+	x := s.cards
+	if x.words == 1 {
+		b := x.bits[c]
+		for i := range s.seats {
+			if d := s.top(first + i); d >= 0 && x.bits[d]&b != 0 {
+				set |= 1 << i
+			}
+		}
+		return set
+	}
+	for i := range s.seats {
+		if s.share(c, s.top(first+i)) {
+			set |= 1 << i
+		}
+	}
+	return set
+}
+
+// pickShared writes to *a the claim by seat, with target t, of one of the
 // symbols cards i and j share, each equally likely, drawing from r only
 // when they share several; false when they share none or a card is missing
 // (-1).
-func (s *State) pickShared(seat int, t Targets, i, j int, r Rand) (Action, bool) {
-	n := 0
-	if i >= 0 && j >= 0 {
-		n = s.cards.shared(i, j)
+func (s *State) pickShared(a *Action, seat int, t Targets, i, j int, r Rand) bool {
+	if i < 0 || j < 0 {
+		return false
 	}
+	x := s.cards
+	if x.words == 1 {
+		m := x.bits[i] & x.bits[j]
+		switch {
+		case m == 0:
+			return false
+		case m&(m-1) != 0:
+			for k := r.IntN(bits.OnesCount64(m)); k > 0; k-- {
+				m &= m - 1
+			}
+		}
+		s.setClaim(a, seat, bits.TrailingZeros64(m), &t)
+		return true
+	}
+	n := x.shared(i, j)
 	if n == 0 {
-		return Action{}, false
+		return false
 	}
 	k := 0
 	if n > 1 {
 		k = r.IntN(n)
 	}
-	return s.claimOf(seat, s.cards.nthShared(i, j, k), t), true
+	s.setClaim(a, seat, x.nthShared(i, j, k), &t)
+	return true
 }
 
-// pickAgainst returns a claim by seat of a symbol card a shares with one of
-// cards, naming the matching zone of zones as its one target, each such
-// claim equally likely (cards and zones are parallel; a card -1 is
+// pickAgainst writes to *a a claim by seat of a symbol card c shares with
+// one of cards, naming the matching zone of zones as its one target, each
+// such claim equally likely (cards and zones are parallel; a card -1 is
 // missing); false when there is none. It draws from r only when there are
 // several.
-func (s *State) pickAgainst(seat, a int, zones, cards []int32, r Rand) (Action, bool) {
-	if a < 0 {
-		return Action{}, false
+func (s *State) pickAgainst(a *Action, seat, c int, zones, cards []int32, r Rand) bool {
+	if c < 0 {
+		return false
+	}
+	x := s.cards
+	if x.words == 1 {
+		// One word per card: the shared symbols of each pair at once.
+		var mbuf [64]uint64
+		masks := mbuf[:0]
+		if len(cards) > len(mbuf) {
+			masks = make([]uint64, 0, len(cards))
+		}
+		own := x.bits[c]
+		total := 0
+		for _, d := range cards {
+			var m uint64
+			if d >= 0 {
+				m = own & x.bits[d]
+			}
+			masks = append(masks, m)
+			total += bits.OnesCount64(m)
+		}
+		if total == 0 {
+			return false
+		}
+		n := 0
+		if total > 1 {
+			n = r.IntN(total)
+		}
+		for i, m := range masks {
+			k := bits.OnesCount64(m)
+			if n < k {
+				for ; n > 0; n-- {
+					m &= m - 1
+				}
+				t := oneTarget(int(zones[i]))
+				s.setClaim(a, seat, bits.TrailingZeros64(m), &t)
+				return true
+			}
+			n -= k
+		}
+		panic("rules: pickAgainst: claim out of range")
 	}
 	total := 0
-	for _, c := range cards {
-		if c >= 0 {
-			total += s.cards.shared(a, int(c))
+	for _, d := range cards {
+		if d >= 0 {
+			total += x.shared(c, int(d))
 		}
 	}
 	if total == 0 {
-		return Action{}, false
+		return false
 	}
 	n := 0
 	if total > 1 {
 		n = r.IntN(total)
 	}
-	for i, c := range cards {
-		if c < 0 {
+	for i, d := range cards {
+		if d < 0 {
 			continue
 		}
-		k := s.cards.shared(a, int(c))
+		k := x.shared(c, int(d))
 		if n < k {
-			return s.claimOf(seat, s.cards.nthShared(a, int(c), n), oneTarget(int(zones[i]))), true
+			t := oneTarget(int(zones[i]))
+			s.setClaim(a, seat, x.nthShared(c, int(d), n), &t)
+			return true
 		}
 		n -= k
 	}
 	panic("rules: pickAgainst: claim out of range")
 }
 
-// claimOf returns the claim of symbol sym by seat with target t, made
-// against the current version.
-func (s *State) claimOf(seat, sym int, t Targets) Action {
-	return Action{Kind: ActionClaim, Seat: seat, Symbol: sym, Target: t, Version: s.version}
+// setClaim writes to *a the claim of symbol sym by seat with target *t,
+// made against the current version, field by field for the reason
+// appendClaim gives.
+func (s *State) setClaim(a *Action, seat, sym int, t *Targets) {
+	a.Kind, a.Seat, a.Symbol, a.Version, a.At = ActionClaim, seat, sym, s.version, 0
+	a.Target.n, a.Target.z[0], a.Target.z[1], a.Target.z[2] = t.n, t.z[0], t.z[1], t.z[2]
+}
+
+// setDraw writes to *a the draw of seat, made against the current version.
+func (s *State) setDraw(a *Action, seat int) {
+	a.Kind, a.Seat, a.Symbol, a.Version, a.At = ActionDraw, seat, 0, s.version, 0
+	a.Target.n, a.Target.z[0], a.Target.z[1], a.Target.z[2] = 0, 0, 0, 0
 }
 
 // asChecker returns g as a MoveChecker, or nil; New keeps it in the State
@@ -192,4 +345,10 @@ func asChecker(g Game) MoveChecker {
 func asPicker(g Game) MovePicker {
 	p, _ := g.(MovePicker)
 	return p
+}
+
+// asFinder returns g as a MoverFinder, or nil, for the same reason.
+func asFinder(g Game) MoverFinder {
+	f, _ := g.(MoverFinder)
+	return f
 }

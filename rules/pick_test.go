@@ -66,3 +66,20 @@ func TestPickMoveUniform(t *testing.T) {
 		}
 	}
 }
+
+// TestFastPaths checks that every registered game answers CanMove, Movers
+// and PickMove itself, without listing its moves: the simulator of instant
+// bots relies on them, and the harness checks them against Moves.
+func TestFastPaths(t *testing.T) {
+	for _, g := range Games() {
+		if _, ok := g.(MoveChecker); !ok {
+			t.Errorf("%s is not a MoveChecker", g.Info().Name)
+		}
+		if _, ok := g.(MovePicker); !ok {
+			t.Errorf("%s is not a MovePicker", g.Info().Name)
+		}
+		if _, ok := g.(MoverFinder); !ok {
+			t.Errorf("%s is not a MoverFinder", g.Info().Name)
+		}
+	}
+}

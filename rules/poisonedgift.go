@@ -75,26 +75,26 @@ func (poisonedGift) Setup(s *State) error {
 
 // Check refuses a target that is not another seat's pile and a symbol that
 // is not on both the centre card and the target's top card.
-func (poisonedGift) Check(s *State, a Action) *Refusal {
+func (poisonedGift) Check(s *State, a *Action) *Refusal {
 	z := a.Target.At(0)
 	if z == giftPile(a.Seat) {
-		return refuse(CodeBadTarget, &a, "that is your own pile; the gift goes to another player")
+		return refuse(CodeBadTarget, a, "that is your own pile; the gift goes to another player")
 	}
 	if z == giftCentre {
-		return refuse(CodeBadTarget, &a, "name another player's pile, not the centre")
+		return refuse(CodeBadTarget, a, "name another player's pile, not the centre")
 	}
 	// While the game runs the centre and every pile hold a card.
 	x := s.cards
 	if !x.Has(s.top(giftCentre), a.Symbol) || !x.Has(s.top(z), a.Symbol) {
-		return refuse(CodeNotAMatch, &a, "")
+		return refuse(CodeNotAMatch, a, "")
 	}
 	return nil
 }
 
 // Apply moves the centre card onto the target pile and ends the game when
 // the centre is empty.
-func (poisonedGift) Apply(s *State, a Action, ev []Event) []Event {
-	ev = claimed(ev, &a)
+func (poisonedGift) Apply(s *State, a *Action, ev []Event) []Event {
+	ev = claimed(ev, a)
 	ev = s.move(ev, a.Seat, giftCentre, a.Target.At(0))
 	if s.count(giftCentre) == 0 {
 		ev = s.finish(ev)
@@ -165,7 +165,7 @@ func (poisonedGift) CanMove(s *State, seat int) bool {
 }
 
 // PickMove picks one of seat's claims at random, each equally likely.
-func (poisonedGift) PickMove(s *State, seat int, r Rand) (Action, bool) {
+func (poisonedGift) PickMove(s *State, seat int, r Rand, a *Action) bool {
 	var zbuf, cbuf [DobbleMaxPlayers]int32
 	zones, cards := zbuf[:0], cbuf[:0]
 	for i := range s.seats {
@@ -173,5 +173,25 @@ func (poisonedGift) PickMove(s *State, seat int, r Rand) (Action, bool) {
 			zones, cards = append(zones, int32(giftPile(i))), append(cards, int32(s.top(giftPile(i))))
 		}
 	}
-	return s.pickAgainst(seat, s.top(giftCentre), zones, cards, r)
+	return s.pickAgainst(a, seat, s.top(giftCentre), zones, cards, r)
+}
+
+// Movers returns the seats that have a claim: every seat when two piles
+// share a symbol with the centre card, every seat but the owner when one
+// does, none otherwise.
+func (poisonedGift) Movers(s *State) uint64 {
+	centre := s.top(giftCentre)
+	n, last := 0, 0
+	for i := range s.seats {
+		if s.share(centre, s.top(giftPile(i))) {
+			n, last = n+1, i
+		}
+	}
+	switch n {
+	case 0:
+		return 0
+	case 1:
+		return s.everyone(true) &^ (1 << last)
+	}
+	return s.everyone(true)
 }

@@ -28,9 +28,17 @@ type Result struct {
 // It copies scores and makes two allocations in all.
 func Rank(unit string, higherWins bool, scores []int) *Result {
 	p := len(scores)
-	buf := make([]int, 4*p)
-	r := &Result{Unit: unit, HigherWins: higherWins,
-		Scores: buf[:p:p], Ranking: buf[p : 2*p : 2*p], Places: buf[2*p : 3*p : 3*p]}
+	var r *Result
+	var buf []int
+	if p <= DobbleMaxPlayers {
+		// One allocation for the result and its lists.
+		b := &rankBlock{}
+		r, buf = &b.r, b.buf[:4*p]
+	} else {
+		r, buf = &Result{}, make([]int, 4*p)
+	}
+	r.Unit, r.HigherWins = unit, higherWins
+	r.Scores, r.Ranking, r.Places = buf[:p:p], buf[p:2*p:2*p], buf[2*p:3*p:3*p]
 	copy(r.Scores, scores)
 	better := func(a, b int) bool {
 		if higherWins {
@@ -63,4 +71,11 @@ func Rank(unit string, higherWins bool, scores []int) *Result {
 	// already, so the first-placed seats come out sorted.
 	r.Winners = winners
 	return r
+}
+
+// rankBlock is a Result allocated with the room for its lists (scores,
+// ranking, places, winners) of a table of up to DobbleMaxPlayers seats.
+type rankBlock struct {
+	r   Result
+	buf [4 * DobbleMaxPlayers]int
 }

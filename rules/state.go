@@ -76,10 +76,15 @@ type State struct {
 	round   int
 	seats   []Seat
 	zones   []Zone
-	arena   []int32     // spare capacity carved into new zones
+	arena   []int32     // spare capacity carved into new zones, made by the first carve or reserve
 	checker MoveChecker // the game as a MoveChecker, or nil
 	picker  MovePicker  // the game as a MovePicker, or nil
+	finder  MoverFinder // the game as a MoverFinder, or nil
 	scratch []Action    // moves listed by CanMove and PickMove for a game without its own
+	// arg holds the action Check, Apply and PickMove hand to the game by
+	// pointer: a pointer to their own copy, passed through an interface,
+	// would move that copy to the heap at every call.
+	arg Action
 }
 
 // New sets up a game of g with cards and cfg: it checks the player count,
@@ -113,7 +118,7 @@ func New(g Game, cards Cards, cfg Config) (*State, error) {
 	for i := range info.Options {
 		opts[i], _ = info.Options[i].parse(info.Options[i].Default)
 	}
-	for _, name := range slices.Sorted(maps.Keys(cfg.Options)) {
+	for _, name := range sortedKeys(cfg.Options) {
 		i := slices.IndexFunc(info.Options, func(o Option) bool { return o.Name == name })
 		if i < 0 {
 			if len(info.Options) == 0 {
@@ -136,18 +141,42 @@ func New(g Game, cards Cards, cfg Config) (*State, error) {
 		return nil, bad("cards", "%v", err)
 	}
 	cfg.Options = maps.Clone(cfg.Options)
-	s := &State{
-		game: g, info: info, cards: idx, cfg: cfg, lockout: lockout, opts: opts,
-		checker: asChecker(g), picker: asPicker(g),
-		seats: make([]Seat, cfg.Players),
-		zones: make([]Zone, 0, 2*cfg.Players+4),
-		arena: make([]int32, 0, (cfg.Players+2)*idx.Len()),
+	var s *State
+	if cfg.Players <= DobbleMaxPlayers {
+		// The usual table: one allocation for the state, its seats and
+		// the zones New plans for.
+		b := &stateBlock{}
+		s, b.s.seats, b.s.zones = &b.s, b.seats[:cfg.Players], b.zones[:0]
+	} else {
+		s = &State{seats: make([]Seat, cfg.Players), zones: make([]Zone, 0, 2*cfg.Players+4)}
 	}
+	s.game, s.info, s.cards, s.cfg, s.lockout, s.opts = g, info, idx, cfg, lockout, opts
+	s.checker, s.picker, s.finder = asChecker(g), asPicker(g), asFinder(g)
 	s.rng.Seed(cfg.Seed, seedStream)
 	if err := g.Setup(s); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// stateBlock is a State allocated with the room for the seats and zones of
+// a table of up to DobbleMaxPlayers seats, which New uses to set a game up
+// in one allocation instead of three. The room for zones goes beyond the
+// two per seat and four more that New plans for, up to the 21 zones of a
+// 4-player Subway Rescue on the classic deck.
+type stateBlock struct {
+	s     State
+	seats [DobbleMaxPlayers]Seat
+	zones [2*DobbleMaxPlayers + 8]Zone
+}
+
+// sortedKeys returns the keys of m in increasing order; nil, without
+// allocating, when m is empty, as the options of most games are.
+func sortedKeys(m map[string]string) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(m))
 }
 
 // Game returns the game being played.
@@ -196,7 +225,8 @@ func (s *State) Locked(seat int, at int64) bool { return at < s.seats[seat].Lock
 // anything: nil, or the *Refusal that Apply would return. The checks run in
 // the order of the Code constants.
 func (s *State) Check(a Action) error {
-	if r := s.check(&a); r != nil {
+	s.arg = a
+	if r := s.check(&s.arg); r != nil {
 		return r
 	}
 	return nil
@@ -250,7 +280,7 @@ func (s *State) check(a *Action) *Refusal {
 		r.LockedUntil = until
 		return r
 	}
-	if r := s.game.Check(s, *a); r != nil {
+	if r := s.game.Check(s, a); r != nil {
 		r.Current = s.version
 		return r
 	}
@@ -267,7 +297,15 @@ func (s *State) check(a *Action) *Refusal {
 // those refused actions too; replaying only accepted actions rebuilds the
 // table exactly.
 func (s *State) Apply(a Action, ev []Event) ([]Event, error) {
-	if r := s.check(&a); r != nil {
+	s.arg = a
+	return s.ApplyPtr(&s.arg, ev)
+}
+
+// ApplyPtr is Apply with the action passed by pointer: it reads *a, never
+// changes or keeps it. A loop that builds its actions in place (a
+// simulation's plans) spares the copy of a 64-byte Action per step.
+func (s *State) ApplyPtr(a *Action, ev []Event) ([]Event, error) {
+	if r := s.check(a); r != nil {
 		if r.Code.Wrong() && s.lockout > 0 {
 			r.LockedUntil = a.At + s.lockout
 			if r.LockedUntil < a.At { // overflow: locked for good

@@ -93,7 +93,7 @@ func (subwayRescue) Setup(s *State) error {
 			i, j)}
 	}
 	slots := subwaySplit(n, p, 0)
-	s.reserve(subwayPiles + p + slots)
+	s.reserve(subwayPiles+p+slots, (subwayPiles+p)*n+slots)
 	for k := 0; k < subwayPiles; k++ {
 		s.addZone(ZoneStock, NoSeat, ShowHidden)
 	}
@@ -121,17 +121,17 @@ func (subwayRescue) Setup(s *State) error {
 
 // Check refuses a target that is not a layout place, or one whose card is
 // gone, and a symbol not on both that card and the seat's top card.
-func (subwayRescue) Check(s *State, a Action) *Refusal {
+func (subwayRescue) Check(s *State, a *Action) *Refusal {
 	z := int(a.Target.z[0])
 	if z < subwayLayout(s.Players()) {
-		return refuse(CodeBadTarget, &a, "name one of the laid-out cards")
+		return refuse(CodeBadTarget, a, "name one of the laid-out cards")
 	}
 	c := s.top(z)
 	if c < 0 {
-		return refuse(CodeBadTarget, &a, "that card has already been taken")
+		return refuse(CodeBadTarget, a, "that card has already been taken")
 	}
 	if !s.cards.Has(c, a.Symbol) || !s.cards.Has(s.top(subwayPile(a.Seat)), a.Symbol) {
-		return refuse(CodeNotAMatch, &a, "")
+		return refuse(CodeNotAMatch, a, "")
 	}
 	return nil
 }
@@ -139,10 +139,10 @@ func (subwayRescue) Check(s *State, a Action) *Refusal {
 // Apply moves the named card onto the claimant's pile. When the layout is
 // empty it ends the game after the fourth pile; otherwise every seat
 // shuffles its pile and the next pile is laid out.
-func (subwayRescue) Apply(s *State, a Action, ev []Event) []Event {
+func (subwayRescue) Apply(s *State, a *Action, ev []Event) []Event {
 	p := s.Players()
 	first := subwayLayout(p)
-	ev = claimed(ev, &a)
+	ev = claimed(ev, a)
 	ev = s.move(ev, a.Seat, int(a.Target.z[0]), subwayPile(a.Seat))
 	for z := first; z < len(s.zones); z++ {
 		if len(s.zones[z].cards) > 0 {
@@ -259,13 +259,85 @@ func (subwayRescue) CanMove(s *State, seat int) bool {
 }
 
 // PickMove picks one of seat's claims at random, each equally likely.
-func (subwayRescue) PickMove(s *State, seat int, r Rand) (Action, bool) {
+func (subwayRescue) PickMove(s *State, seat int, r Rand, a *Action) bool {
+	first := subwayLayout(s.Players())
+	if x := s.cards; x.words == 1 {
+		// One word per card: the symbols each laid-out card shares with
+		// the seat's, counted in one pass without a branch per place, then
+		// read again up to the one drawn.
+		own := x.bits[s.top(subwayPile(seat))]
+		total := 0
+		for z := first; z < len(s.zones); z++ {
+			total += bits.OnesCount64(own & subwaySlotBits(s, z))
+		}
+		if total == 0 {
+			return false
+		}
+		n := 0
+		if total > 1 {
+			n = r.IntN(total)
+		}
+		for z := first; z < len(s.zones); z++ {
+			m := own & subwaySlotBits(s, z)
+			if c := bits.OnesCount64(m); n >= c {
+				n -= c
+				continue
+			}
+			for ; n > 0; n-- {
+				m &= m - 1
+			}
+			t := oneTarget(z)
+			s.setClaim(a, seat, bits.TrailingZeros64(m), &t)
+			return true
+		}
+		panic("rules: subway-rescue: claim out of range")
+	}
 	var zbuf, cbuf [32]int32
 	zones, cards := zbuf[:0], cbuf[:0]
-	for z := subwayLayout(s.Players()); z < len(s.zones); z++ {
+	for z := first; z < len(s.zones); z++ {
 		if c := s.zones[z].cards; len(c) > 0 {
 			zones, cards = append(zones, int32(z)), append(cards, c[0])
 		}
 	}
-	return s.pickAgainst(seat, s.top(subwayPile(seat)), zones, cards, r)
+	return s.pickAgainst(a, seat, s.top(subwayPile(seat)), zones, cards, r)
+}
+
+// subwaySlotBits returns the symbols of the card in layout place z, a deck
+// of one word per card, or none when the place is empty. A place holds one
+// card at most and has room for one (addSlot), so it reads that room and
+// masks it by the count instead of branching on it: the places empty in an
+// order no branch predictor follows.
+func subwaySlotBits(s *State, z int) uint64 {
+	c := s.zones[z].cards
+	if cap(c) == 0 {
+		return 0
+	}
+	return s.cards.bits[c[:1][0]] & -uint64(len(c))
+}
+
+// Movers returns the seats whose top card shares a symbol with a card of
+// the layout.
+func (g subwayRescue) Movers(s *State) uint64 {
+	x := s.cards
+	if x.words != 1 {
+		var set uint64
+		for i := range s.seats {
+			if g.CanMove(s, i) {
+				set |= 1 << i
+			}
+		}
+		return set
+	}
+	// One word per card: the symbols of the whole layout at once.
+	var laid uint64
+	for z := subwayLayout(s.Players()); z < len(s.zones); z++ {
+		laid |= subwaySlotBits(s, z)
+	}
+	var set uint64
+	for i := range s.seats {
+		if x.bits[s.top(subwayPile(i))]&laid != 0 {
+			set |= 1 << i
+		}
+	}
+	return set
 }

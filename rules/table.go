@@ -114,19 +114,29 @@ func (s *State) carve() []int32 { return s.carveFor(s.cards.Len()) }
 // state's arena.
 func (s *State) carveFor(k int) []int32 {
 	if cap(s.arena)-len(s.arena) < k {
-		s.arena = make([]int32, 0, max(4*s.cards.Len(), k))
+		// The first time, room for the table New plans for (two zones
+		// per seat and two more); then four zones more at a time.
+		size := 4 * s.cards.Len()
+		if cap(s.arena) == 0 {
+			size = (len(s.seats) + 2) * s.cards.Len()
+		}
+		s.arena = make([]int32, 0, max(size, k))
 	}
 	start := len(s.arena)
 	s.arena = s.arena[:start+k]
 	return s.arena[start : start : start+k]
 }
 
-// reserve makes room in the zone list for zones more zones, so that a
-// table with more zones than New plans for (two per seat and four more),
-// such as a grid of slots, grows the list once instead of several times.
+// reserve makes room in the zone list for zones more zones, and in the
+// arena for cards more cards, so that a table with more zones than New
+// plans for (two per seat and four more), such as a grid of slots or many
+// places, grows the list and the arena once instead of several times.
 // Games call it from Setup.
-func (s *State) reserve(zones int) {
+func (s *State) reserve(zones, cards int) {
 	s.zones = slices.Grow(s.zones, zones)
+	if cap(s.arena)-len(s.arena) < cards {
+		s.arena = make([]int32, 0, cards)
+	}
 }
 
 // addZone adds an empty zone and returns its number. Games call it from
@@ -142,7 +152,14 @@ func (s *State) addZone(kind ZoneKind, seat int, show Show) int {
 // keeps a table of many slots small; a slot given more cards still works,
 // growing on its own.
 func (s *State) addSlot(kind ZoneKind, seat int, show Show) int {
-	s.zones = append(s.zones, Zone{Kind: kind, Seat: seat, Show: show, cards: s.carveFor(1)})
+	return s.addRoom(kind, seat, show, 1)
+}
+
+// addRoom adds an empty zone with room for k cards from the arena, and
+// returns its number: for a zone that usually holds a few cards, such as a
+// place in front of a seat; given more, it grows on its own.
+func (s *State) addRoom(kind ZoneKind, seat int, show Show, k int) int {
+	s.zones = append(s.zones, Zone{Kind: kind, Seat: seat, Show: show, cards: s.carveFor(k)})
 	return len(s.zones) - 1
 }
 

@@ -65,20 +65,20 @@ func (tower) Setup(s *State) error {
 
 // Check refuses a symbol that is not on both the seat's top card and the
 // centre's top card.
-func (tower) Check(s *State, a Action) *Refusal {
+func (tower) Check(s *State, a *Action) *Refusal {
 	// The engine has checked the seat, the symbol's range and the version;
 	// while the game runs the centre and every pile hold a card.
 	x := s.cards
 	if !x.Has(s.top(towerPile(a.Seat)), a.Symbol) || !x.Has(s.top(towerCentre), a.Symbol) {
-		return refuse(CodeNotAMatch, &a, "")
+		return refuse(CodeNotAMatch, a, "")
 	}
 	return nil
 }
 
 // Apply moves the centre's top card onto the claimant's pile and ends the
 // game when the centre is empty.
-func (tower) Apply(s *State, a Action, ev []Event) []Event {
-	ev = claimed(ev, &a)
+func (tower) Apply(s *State, a *Action, ev []Event) []Event {
+	ev = claimed(ev, a)
 	ev = s.move(ev, a.Seat, towerCentre, towerPile(a.Seat))
 	if s.count(towerCentre) == 0 {
 		ev = s.finish(ev)
@@ -133,6 +133,12 @@ func (tower) CanMove(s *State, seat int) bool {
 }
 
 // PickMove picks one of seat's claims at random, each equally likely.
-func (tower) PickMove(s *State, seat int, r Rand) (Action, bool) {
-	return s.pickShared(seat, Targets{}, s.top(towerPile(seat)), s.top(towerCentre), r)
+func (tower) PickMove(s *State, seat int, r Rand, a *Action) bool {
+	return s.pickShared(a, seat, Targets{}, s.top(towerPile(seat)), s.top(towerCentre), r)
+}
+
+// Movers returns the seats whose top card shares a symbol with the
+// centre's.
+func (tower) Movers(s *State) uint64 {
+	return s.sharingWith(s.top(towerCentre), towerPile(0))
 }

@@ -113,7 +113,7 @@ func (triplets) Setup(s *State) error {
 			"%d cards; a triple needs 3, so use 0 (sized by the deck's order) or 3 to 99", v)}
 	}
 	p, grid := s.Players(), tripletsGrid(s)
-	s.reserve(1 + p + grid)
+	s.reserve(1+p+grid, (1+p)*s.cards.Len()+grid)
 	s.addZone(ZoneStock, NoSeat, ShowHidden)
 	for i := 0; i < p; i++ {
 		s.addZone(ZoneWon, i, ShowTop)
@@ -177,21 +177,21 @@ func tripletsAny(s *State) bool {
 // Check refuses a claim whose three targets are not different slots in
 // increasing order (malformed), are not all grid slots holding a card (bad
 // target), or do not all show the symbol (not a match).
-func (triplets) Check(s *State, a Action) *Refusal {
+func (triplets) Check(s *State, a *Action) *Refusal {
 	z0, z1, z2 := int(a.Target.z[0]), int(a.Target.z[1]), int(a.Target.z[2])
 	if z0 >= z1 || z1 >= z2 {
-		return refuse(CodeMalformed, &a, "name three different grid slots in increasing zone order")
+		return refuse(CodeMalformed, a, "name three different grid slots in increasing zone order")
 	}
 	if z0 < tripletsSlots(s) {
-		return refuse(CodeBadTarget, &a, "name three grid slots")
+		return refuse(CodeBadTarget, a, "name three grid slots")
 	}
 	c0, c1, c2 := s.top(z0), s.top(z1), s.top(z2)
 	if c0 < 0 || c1 < 0 || c2 < 0 {
-		return refuse(CodeBadTarget, &a, "a named grid slot is empty")
+		return refuse(CodeBadTarget, a, "a named grid slot is empty")
 	}
 	x := s.cards
 	if !x.Has(c0, a.Symbol) || !x.Has(c1, a.Symbol) || !x.Has(c2, a.Symbol) {
-		return refuse(CodeNotAMatch, &a, "the symbol is not on all three cards")
+		return refuse(CodeNotAMatch, a, "the symbol is not on all three cards")
 	}
 	return nil
 }
@@ -199,8 +199,8 @@ func (triplets) Check(s *State, a Action) *Refusal {
 // Apply moves the three cards onto the claimant's won pile, fills the gaps
 // up to the grid's size, deals extra cards while no triple shows, and ends
 // the game when the stock is empty and no triple remains.
-func (triplets) Apply(s *State, a Action, ev []Event) []Event {
-	ev = claimed(ev, &a)
+func (triplets) Apply(s *State, a *Action, ev []Event) []Event {
+	ev = claimed(ev, a)
 	won := tripletsWon(a.Seat)
 	for i := 0; i < 3; i++ {
 		ev = s.move(ev, a.Seat, int(a.Target.z[i]), won)
@@ -369,9 +369,87 @@ func (triplets) CanMove(s *State, seat int) bool {
 	return false
 }
 
-// PickMove picks one of the grid's triples at random among those Moves
-// lists.
-func (g triplets) PickMove(s *State, seat int, r Rand) (Action, bool) {
-	var buf [pickBuffer]Action
-	return pickAmong(g.Moves(s, seat, buf[:0]), r)
+// tripletsHeld is a symbol three or more grid cards show, and which of
+// them do: bit k for the k-th card of the grid in zone order.
+type tripletsHeld struct {
+	sym  int
+	held uint64
 }
+
+// PickMove picks one of the claims Moves lists, each equally likely,
+// without listing them: a symbol shown by k grid cards makes k choose 3
+// claims, so it counts them symbol by symbol, draws one and finds its
+// three cards. A grid of more than 64 slots lists the moves instead.
+func (g triplets) PickMove(s *State, seat int, r Rand, a *Action) bool {
+	first := tripletsSlots(s)
+	if len(s.zones)-first > 64 {
+		var buf [pickBuffer]Action
+		return pickAmong(a, g.Moves(s, seat, buf[:0]), r)
+	}
+	x := s.cards
+	var zbuf, cbuf [64]int32
+	zones, cards := zbuf[:0], cbuf[:0]
+	for z := first; z < len(s.zones); z++ {
+		if c := s.zones[z].cards; len(c) > 0 {
+			zones, cards = append(zones, int32(z)), append(cards, c[0])
+		}
+	}
+	var hbuf [16]tripletsHeld
+	syms := hbuf[:0]
+	total := 0
+	for w := 0; w < x.words; w++ {
+		var ones, twos, threes uint64
+		for _, c := range cards {
+			b := x.bits[int(c)*x.words+w]
+			threes |= twos & b
+			twos |= ones & b
+			ones |= b
+		}
+		for m := threes; m != 0; m &= m - 1 {
+			bit := uint(bits.TrailingZeros64(m))
+			var held uint64
+			for k, c := range cards {
+				held |= (x.bits[int(c)*x.words+w] >> bit & 1) << k
+			}
+			k := bits.OnesCount64(held)
+			total += k * (k - 1) * (k - 2) / 6
+			syms = append(syms, tripletsHeld{sym: w<<6 + int(bit), held: held})
+		}
+	}
+	if total == 0 {
+		return false
+	}
+	n := 0
+	if total > 1 {
+		n = r.IntN(total)
+	}
+	for _, h := range syms {
+		k := bits.OnesCount64(h.held)
+		if c := k * (k - 1) * (k - 2) / 6; n >= c {
+			n -= c
+			continue
+		}
+		// The n-th three of the cards showing the symbol, in Moves' order.
+		for i := h.held; i != 0; i &= i - 1 {
+			for j := i & (i - 1); j != 0; j &= j - 1 {
+				for l := j & (j - 1); l != 0; l &= l - 1 {
+					if n > 0 {
+						n--
+						continue
+					}
+					t := Targets{n: 3}
+					t.z[0] = zones[bits.TrailingZeros64(i)]
+					t.z[1] = zones[bits.TrailingZeros64(j)]
+					t.z[2] = zones[bits.TrailingZeros64(l)]
+					s.setClaim(a, seat, h.sym, &t)
+					return true
+				}
+			}
+		}
+	}
+	panic("rules: triplets: claim out of range")
+}
+
+// Movers returns every seat when the grid holds a triple: all seats have
+// the same claims.
+func (g triplets) Movers(s *State) uint64 { return s.everyone(g.CanMove(s, 0)) }

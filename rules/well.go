@@ -122,14 +122,14 @@ func (well) Setup(s *State) error {
 
 // Check refuses a claim by a seat with no cards left and a symbol that is
 // not on both the seat's top card and the centre card.
-func (well) Check(s *State, a Action) *Refusal {
+func (well) Check(s *State, a *Action) *Refusal {
 	own := s.top(wellPile(a.Seat))
 	if own < 0 {
-		return refuse(CodeNotAMatch, &a, "you have no cards left to play")
+		return refuse(CodeNotAMatch, a, "you have no cards left to play")
 	}
 	x := s.cards
 	if !x.Has(own, a.Symbol) || !x.Has(s.top(wellCentre), a.Symbol) {
-		return refuse(CodeNotAMatch, &a, "")
+		return refuse(CodeNotAMatch, a, "")
 	}
 	return nil
 }
@@ -137,8 +137,8 @@ func (well) Check(s *State, a Action) *Refusal {
 // Apply puts the claimant's top card on the centre. A seat that empties its
 // pile gets its place in the order of emptying; the game ends at the first
 // empty pile, or with last-loses when one seat alone holds cards.
-func (well) Apply(s *State, a Action, ev []Event) []Event {
-	ev = claimed(ev, &a)
+func (well) Apply(s *State, a *Action, ev []Event) []Event {
+	ev = claimed(ev, a)
 	own := wellPile(a.Seat)
 	ev = s.move(ev, a.Seat, own, wellCentre)
 	if s.count(own) > 0 {
@@ -252,6 +252,12 @@ func (well) CanMove(s *State, seat int) bool {
 }
 
 // PickMove picks one of seat's claims at random, each equally likely.
-func (well) PickMove(s *State, seat int, r Rand) (Action, bool) {
-	return s.pickShared(seat, Targets{}, s.top(wellPile(seat)), s.top(wellCentre), r)
+func (well) PickMove(s *State, seat int, r Rand, a *Action) bool {
+	return s.pickShared(a, seat, Targets{}, s.top(wellPile(seat)), s.top(wellCentre), r)
+}
+
+// Movers returns the seats whose top card shares a symbol with the
+// centre's.
+func (well) Movers(s *State) uint64 {
+	return s.sharingWith(s.top(wellCentre), wellPile(0))
 }

@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"time"
 
@@ -300,9 +301,11 @@ func (m *Sim) end(s *rules.State, out Outcome, start time.Time) (Outcome, error)
 // version and count as too late; and every bot plans again. An instant
 // bot's plan depends only on its seed, its seat and the state's version
 // (bot.Plan), never on the plans it made before, so the plans of the seats
-// the draw did not pick leave no trace. playInstant therefore asks every bot
-// only whether it can act (bot.CanPlan), makes the same draw among those
-// that can, and asks the picked bot alone for its plan: the same tie-break
+// the draw did not pick leave no trace. playInstant therefore asks only
+// which seats can act (bot.CanPlan, which for an instant bot is
+// State.CanMove, answered for every seat at once by State.Movers), makes
+// the same draw among those that can, and asks the picked bot alone for
+// its plan: the same tie-break
 // draws, the same actions, the same count of late claims. A uniformly
 // random seat among those able to claim first wins each tie, as before.
 // TestInstantShortcut checks the equivalence game by game against the
@@ -316,24 +319,18 @@ func (m *Sim) playInstant(s *rules.State, out *Outcome) error {
 		if steps >= m.cfg.MaxSteps {
 			return fmt.Errorf("sim: %s, seed %d: no end after %d steps (version %d)", info.Name, seed, steps, s.Version())
 		}
-		able := 0
-		for i, b := range m.bots {
-			m.has[i] = b.CanPlan(s)
-			if m.has[i] {
-				able++
-			}
-		}
+		able := m.able(s)
 		if able == 0 {
 			return fmt.Errorf("sim: %s, seed %d: no seat can act at version %d and the game is not over", info.Name, seed, s.Version())
 		}
-		i := m.tieBreak(able)
+		i := m.tieBreakSet(able)
 		p := &m.plans[i]
 		if !m.bots[i].PlanTo(p, s, now) {
 			return fmt.Errorf("sim: %s, seed %d: seat %d can act at version %d but made no plan", info.Name, seed, i, s.Version())
 		}
 		now = p.Action.At
 		var err error
-		if events, err = s.Apply(p.Action, events[:0]); err != nil {
+		if events, err = s.ApplyPtr(&p.Action, events[:0]); err != nil {
 			return fmt.Errorf("sim: %s, seed %d: seat %d's planned action %+v was refused: %w", info.Name, seed, i, p.Action, err)
 		}
 		out.Actions++
@@ -348,8 +345,25 @@ func (m *Sim) playInstant(s *rules.State, out *Outcome) error {
 			out.Result = events[len(events)-1].Result
 			return nil
 		}
-		out.Late += able - 1
+		out.Late += bits.OnesCount64(able) - 1
 	}
+}
+
+// able returns the seats whose instant bot can act on s, seat i as bit i:
+// those for which bot.CanPlan reports true, which for an instant bot is
+// State.CanMove, found in one pass with State.Movers. A table too large
+// for Movers asks every bot.
+func (m *Sim) able(s *rules.State) uint64 {
+	if len(m.bots) <= rules.MaxMovers {
+		return s.Movers()
+	}
+	var set uint64
+	for i, b := range m.bots {
+		if b.CanPlan(s) {
+			set |= 1 << i
+		}
+	}
+	return set
 }
 
 // applyLate submits seat's stale plan to State.Apply, which must refuse it
@@ -396,21 +410,15 @@ func (m *Sim) earliest() int {
 // of this multiply-shift is below 2⁻²⁹ for up to 8 seats).
 func (m *Sim) draw(ties int) int { return int((m.pcg.Uint64() >> 32) * uint64(ties) >> 32) }
 
-// tieBreak returns the seat that acts first when the able seats (m.has) all
-// act at once: the only one, or the k-th in seat order, k drawn as earliest
-// draws it.
-func (m *Sim) tieBreak(able int) int {
-	k := 0
-	if able >= 2 {
-		k = m.draw(able)
+// tieBreakSet returns the seat that acts first when the seats of able (seat
+// i as bit i) all act at once: the only one, or the k-th in seat order, k
+// drawn as earliest draws it.
+func (m *Sim) tieBreakSet(able uint64) int {
+	if able&(able-1) == 0 {
+		return bits.TrailingZeros64(able)
 	}
-	for i, ok := range m.has {
-		if ok {
-			if k == 0 {
-				return i
-			}
-			k--
-		}
+	for k := m.draw(bits.OnesCount64(able)); k > 0; k-- {
+		able &= able - 1
 	}
-	panic("sim: tieBreak with no able seat")
+	return bits.TrailingZeros64(able)
 }
