@@ -129,7 +129,7 @@ function onMessage(m) {
       room.autostart = r ? r.autostart : false;
       room.code = m.room;
       room.seat = m.seat;
-      room.host = !!m.host;
+      room.host = typeof m.host === "number" ? m.host === m.seat && m.seat >= 0 : !!m.host;
       if (m.token) {
         room.token = m.token;
         sessionStorage.setItem(tokenKey(m.room), JSON.stringify({ token: m.token, seat: m.seat }));
@@ -165,6 +165,7 @@ function onMessage(m) {
     case "over": {
       if (!r) return;
       r.over = m;
+      if (m.players) r.players = m.players;
       if (m.session) r.session = m.session;
       r.phase = "over";
       r.choose = null;
@@ -221,23 +222,23 @@ function onError(m) {
   render();
 }
 
+// A table seats the session's seats in the order of its "players" (a
+// tie-break seats only the tied ones); views and events use table seats.
 function gameSeatOf(r) {
   if (r.seat < 0) return -1;
-  const map = r.session && r.session.tableSeats;
-  if (!map) return r.seat;
-  return map.indexOf(r.seat);
+  if (!r.players) return r.seat;
+  return r.players.indexOf(r.seat);
 }
 
 function sessionSeatOf(r, gs) {
-  const map = r.session && r.session.tableSeats;
-  return map ? map[gs] : gs;
+  return r.players ? r.players[gs] : gs;
 }
 
 function seatName(r, sessionSeat) {
   const s = (r.seats || []).find((x) => x.seat === sessionSeat);
   if (!s) return t("home.seat", { n: sessionSeat + 1 });
-  if (s.name) return s.name;
   if (s.kind === "bot") return t("home.bot", { level: t(`level.${s.level}`) });
+  if (s.name) return s.name;
   return t("home.seat", { n: sessionSeat + 1 });
 }
 
@@ -246,6 +247,8 @@ async function onState(m) {
   if (!r) return;
   r.deck = m.deck;
   r.table = m.table;
+  r.players = m.players || null;
+  r.clock = performance.now() - (m.elapsed || 0);
   if (m.seats) r.seats = m.seats;
   if (m.session) r.session = m.session;
   r.phase = "play";
@@ -273,6 +276,7 @@ async function onUpdate(m) {
   if (!r || !r.view) return;
   if (m.table !== undefined && m.table !== r.table) return;
   if (m.view && m.view.version < r.view.version) return;
+  if (typeof m.at === "number") r.clock = Math.min(r.clock ?? Infinity, performance.now() - m.at);
   const me = gameSeatOf(r);
   r.fresh = new Set();
   for (const e of m.events || []) {
@@ -309,7 +313,8 @@ function onRefused(m) {
   const r = S.room;
   if (!r) return;
   r.pending = null;
-  const lock = m.lockMs || 0;
+  // lockedUntil is on the table's clock (ms since the game began).
+  const lock = m.lockMs || (m.lockedUntil && r.clock !== undefined ? m.lockedUntil - (performance.now() - r.clock) : 0);
   if (lock > 0) r.lockUntil = performance.now() + lock;
   if (m.code === "tooLate") {
     sounds.late();
@@ -794,7 +799,7 @@ function playScreen(r) {
   const round = view.round ? ` · ${t("play.round", { n: view.round })}` : "";
   return h("div", { class: `play game-${info.name}` },
     h("div", { class: "playhead" },
-      h("h1", null, gameTitle(view.game), r.session && r.session.tieBreak ? ` · ${t("results.tieBreak")}` : "", round),
+      h("h1", null, gameTitle(view.game), r.session && r.session.phase === "tieBreak" ? ` · ${t("results.tieBreak")}` : "", round),
       h("p", { class: "how" }, t(`how.${info.name}`))),
     h("p", { id: "feed", class: "feed", "aria-live": "polite" }, r.feed[0] || (me < 0 ? t("play.spectating") : "\u00a0")),
     r.choose ? h("p", { class: "choose", role: "status" }, r.choose.own ? t("play.pickStack") : t("play.pickTarget")) : null,
@@ -838,8 +843,7 @@ function resultsScreen(r) {
   const o = r.over;
   const res = o.result || {};
   const sess = r.session;
-  const map = sess && sess.tableSeats;
-  const toSession = (gs) => (map ? map[gs] : gs);
+  const toSession = (gs) => sessionSeatOf(r, gs);
   const unit = t(`unit.${res.unit}`);
   const ranking = res.ranking || (res.scores || []).map((_, i) => i);
   const winners = (res.winners || []).map((gs) => seatName(r, toSession(gs))).join(", ");
@@ -857,7 +861,7 @@ function resultsScreen(r) {
     const st = sess.standings;
     els.push(
       h("h2", null, t("results.standings")),
-      sess.number && sess.games ? h("p", null, t("results.afterGame", { n: (sess.played || []).length || sess.number, m: sess.games })) : null,
+      sess.games ? h("p", { id: "after-game" }, t("results.afterGame", { n: typeof sess.played === "number" ? sess.played : (sess.history || []).length, m: sess.games })) : null,
       h("table", { id: "standings", class: "result" },
         h("thead", null, h("tr", null, h("th", null, t("results.place")), h("th", null, t("results.player")),
           h("th", null, t("results.won")), h("th", null, t("results.points")))),
@@ -923,13 +927,14 @@ function historyScreen() {
       list.querySelector(".more")?.remove();
       for (const g of games) {
         const when = g.ended ? new Date(g.ended).toLocaleString(lang()) : "";
-        const names = (g.names || []).join(", ");
+        const names = (g.seats || g.names || []).map(storedName).join(", ");
         list.append(h("li", { "data-id": g.id },
           h("a", { href: `/#replay/${encodeURIComponent(g.id)}` }, t("history.replay")), " ",
-          h("strong", null, gameTitle(g.game)), " · ", t("history.line", { game: "", players: g.players ?? (g.names || []).length, when }).replace(/^ · /, ""),
+          h("strong", null, gameTitle(g.game)), " · ", t("history.line", { game: "", players: (g.seats || g.names || []).length, when }).replace(/^ · /, ""),
           names ? h("div", { class: "names" }, names) : null));
       }
-      if (data.next) list.append(h("li", { class: "more" }, h("button", { onclick: () => load(data.next) }, t("history.more"))));
+      const next = data.next || (games.length === 20 ? games[games.length - 1].id : 0);
+      if (next) list.append(h("li", { class: "more" }, h("button", { onclick: () => load(next) }, t("history.more"))));
     }, (err) => replace(list, h("li", null, t("err.http", { message: err.message }))));
   };
   load("");
@@ -941,7 +946,11 @@ function replayScreen() {
   const box = h("div", { class: "replay" });
   if (!S.replay || S.replay.id !== id) {
     S.replay = { id, data: null, step: 0, playing: false, ui: null };
-    Promise.all([getJSON(`/api/history/${encodeURIComponent(id)}/replay`), loadGames().catch(() => null)]).then(async ([data]) => {
+    Promise.all([getJSON(`/api/history/${encodeURIComponent(id)}/steps`), loadGames().catch(() => null)]).then(async ([data]) => {
+      const sum = data.game || {};
+      data.game = sum.game || (data.header && data.header.game) || "";
+      data.deck = sum.deck || "classic";
+      data.names = (sum.seats || (data.header && data.header.seats) || []).map(storedName);
       S.replay.data = data;
       await useDeck(data.deck);
       render();
@@ -955,7 +964,9 @@ function replayScreen() {
   R.step = Math.max(0, Math.min(n - 1, R.step));
   const step = steps[R.step];
   const names = (gs) => (R.data.names && R.data.names[gs]) || t("home.seat", { n: gs + 1 });
-  const desc = R.step === 0 ? t("replay.deal") : describe(step.events || [], names, R.data.deck).join(" · ");
+  const desc = R.step === 0 ? t("replay.deal")
+    : step.refusal ? `${names(step.action ? step.action.seat : -1)}: ${t(`refused.${step.refusal.code}`)}`
+      : describe(step.events || [], names, R.data.deck).join(" · ");
   const tableRoot = h("div", { id: "replay-table" });
   const btn = (id, label, fn) => h("button", { id, onclick: fn }, label);
   replace(box,
@@ -976,6 +987,12 @@ function replayScreen() {
     ui.draw(step.view, { me: -1, names, scores: res ? res.scores : null, unit: res ? res.unit : "cards", fresh: new Set((step.events || []).filter((e) => e.kind === "move").map((e) => e.to)) });
   }, () => {});
   return box;
+}
+
+// storedName shows a stored seat ("bot:LEVEL" or a nickname).
+function storedName(s) {
+  const m = /^bot:(.+)$/.exec(s || "");
+  return m ? t("home.bot", { level: t(`level.${m[1]}`) }) : s;
 }
 
 function describe(events, names, deck) {
