@@ -2,7 +2,7 @@
 // a room), lobby, countdown, play, results with the session standings,
 // history and replays. It speaks docs/PROTOCOL.md over one WebSocket.
 
-import { h, replace, getJSON } from "./dom.js";
+import { h, append, replace, getJSON } from "./dom.js";
 import { LANGS, LANG_NAMES, pickLang, setLang, lang, t } from "./i18n.js";
 import { Conn } from "./net.js";
 import { sounds, soundOn, setSound } from "./sound.js";
@@ -146,7 +146,9 @@ function onMessage(m) {
       r.lobby = m.room;
       r.seats = m.room.seats || r.seats;
       if (typeof m.room.host === "number") r.host = m.room.host === r.seat;
-      if (r.phase !== "play" && r.phase !== "countdown") r.phase = "lobby";
+      // A lobby after the session's last game ("over") keeps the results
+      // on screen; the host's start is then a rematch.
+      if (m.room.phase === "lobby" || (!m.room.phase && r.phase !== "play" && r.phase !== "countdown")) r.phase = "lobby";
       if (r.autostart && r.host) { r.autostart = false; send({ type: "start" }); }
       render();
       return;
@@ -359,7 +361,7 @@ function sendClaim(symbol, target, zone) {
   r.choose = null;
   r.pending = { symbol };
   r.lastClaim = { symbol, zone };
-  send({ type: "claim", symbol, target, version: r.view.version });
+  send({ type: "claim", table: r.table, symbol, target, version: r.view.version });
   render();
 }
 
@@ -372,7 +374,7 @@ function chooseZone(z) {
 function draw() {
   const r = S.room;
   if (!r || !r.view || gameSeatOf(r) < 0) return;
-  send({ type: "draw", version: r.view.version });
+  send({ type: "draw", table: r.table, version: r.view.version });
 }
 
 function flashSymbol(symbol, cls, zone) {
@@ -673,7 +675,7 @@ function createPanel() {
       ...[2, 3, 4, 5, 7, 8, 9].map((q) => [`order-${q}`, t("home.orderDeck", { q })]),
     ];
   if (!decks.some(([v]) => v === form.deck)) form.deck = decks[0][0];
-  box.append(
+  append(box,
     field(t("home.game"), sel("game", form.game, S.games.games.map((g) => [g.name, gameTitle(g.name)]), (v) => { form.game = v; form.options = {}; })),
     h("p", { class: "how" }, t(`how.${info.name}`)),
     (info.options || []).length ? h("fieldset", { class: "options" }, h("legend", null, t("home.options")),
@@ -881,7 +883,7 @@ function resultsScreen(r) {
     const grand = sess && sess.standings ? sess.standings.winners.map((s) => seatName(r, s)).join(", ") : winners;
     els.push(h("p", { id: "grand", class: "grand" }, t("results.sessionOver", { names: grand })));
     els.push(h("div", { class: "row" },
-      r.host ? h("button", { id: "rematch", class: "primary", onclick: () => send({ type: "rematch" }) }, t("results.rematch"))
+      r.host ? h("button", { id: "rematch", class: "primary", onclick: () => send({ type: "start" }) }, t("results.rematch"))
         : h("p", { class: "wait" }, t("results.waitRematch")),
       h("button", { id: "home", onclick: leave }, t("app.home"))));
   } else if (sess) {

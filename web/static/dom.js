@@ -16,14 +16,20 @@ export function h(tag, attrs, ...children) {
       else el.setAttribute(k, v === true ? "" : String(v));
     }
   }
-  append(el, children);
+  appendAll(el, children);
   return el;
 }
 
-function append(el, children) {
+// append adds children to el like h does, skipping null and false.
+export function append(el, ...children) {
+  appendAll(el, children);
+  return el;
+}
+
+function appendAll(el, children) {
   for (const c of children) {
     if (c == null || c === false) continue;
-    if (Array.isArray(c)) append(el, c);
+    if (Array.isArray(c)) appendAll(el, c);
     else if (c instanceof Node) el.appendChild(c);
     else el.appendChild(document.createTextNode(String(c)));
   }
@@ -32,7 +38,7 @@ function append(el, children) {
 // replace empties el and fills it with children.
 export function replace(el, ...children) {
   el.replaceChildren();
-  append(el, children);
+  appendAll(el, children);
   return el;
 }
 

@@ -10,6 +10,7 @@ export const LANG_NAMES = {
 };
 
 const en = {
+  "play.count1": "1 card",
   "home.options": "Options",
   "app.tagline": "Any two cards share exactly one symbol. Find it first.",
   "app.language": "Language",
@@ -176,6 +177,7 @@ const en = {
 };
 
 const pl = {
+  "play.count1": "kart: 1",
   "home.options": "Opcje",
   "app.tagline": "Każde dwie karty mają dokładnie jeden wspólny symbol. Znajdź go pierwszy.",
   "app.language": "Język",
@@ -342,6 +344,7 @@ const pl = {
 };
 
 const da = {
+  "play.count1": "1 kort",
   "home.options": "Indstillinger",
   "app.tagline": "To kort har altid præcis ét symbol til fælles. Find det først.",
   "app.language": "Sprog",
@@ -508,6 +511,7 @@ const da = {
 };
 
 const ru = {
+  "play.count1": "карт: 1",
   "home.options": "Настройки",
   "app.tagline": "У любых двух карт ровно один общий символ. Найди его первым.",
   "app.language": "Язык",
@@ -674,6 +678,7 @@ const ru = {
 };
 
 const zh = {
+  "play.count1": "1 张牌",
   "home.options": "选项",
   "app.tagline": "任意两张牌恰好有一个相同的图案。抢先找到它！",
   "app.language": "语言",
@@ -840,6 +845,7 @@ const zh = {
 };
 
 const it = {
+  "play.count1": "1 carta",
   "home.options": "Opzioni",
   "app.tagline": "Due carte qualsiasi hanno esattamente un simbolo in comune. Trovalo per primo.",
   "app.language": "Lingua",

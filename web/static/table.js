@@ -150,7 +150,7 @@ export class Table {
       h("header", null,
         h("span", { class: "name" }, names(s)),
         mine ? h("span", { class: "you" }, ` (${t("play.you")})`) : null,
-        h("span", { class: "score", "data-score": sc }, t("play.score", { score: sc, unit: t(`unit.${unit}`) })),
+        h("span", { class: "score", "data-score": sc }, sc === 1 && unit === "cards" ? t("play.count1") : t("play.score", { score: sc, unit: t(`unit.${unit}`) })),
         tally ? h("span", { class: "tally" }, `★${tally}`) : null,
         mine && locked ? h("span", { class: "locked" }, t("play.locked")) : null),
       h("div", { class: "zones" }, zonesOf(s).map((z) => this.zone(z, mine ? "mine" : "other", keep, choose, fresh, many(s)))));
@@ -211,6 +211,6 @@ export class Table {
       "data-zone": z.zone, "data-kind": z.kind, "data-count": z.count,
     },
     cards,
-    h("div", { class: "zlabel" }, label ? `${label} · ` : "", t("play.count", { n: z.count })));
+    h("div", { class: "zlabel" }, label ? `${label} · ` : "", z.count === 1 ? t("play.count1") : t("play.count", { n: z.count })));
   }
 }
