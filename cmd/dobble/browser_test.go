@@ -240,8 +240,8 @@ func (b *browser) choose(sel, value string) {
 const findMatch = `(() => {
   const mine = document.querySelector('.seat.mine [data-kind="pile"] svg.face');
   if (!mine) return null;
-  const other = document.querySelector('.shared [data-kind="centre"] svg.face') ||
-    document.querySelector('.seat:not(.mine) [data-kind="pile"] svg.face');
+  const centre = document.querySelector('.shared [data-kind="centre"]');
+  const other = centre ? centre.querySelector('svg.face') : document.querySelector('.seat:not(.mine) [data-kind="pile"] svg.face');
   if (!other) return null;
   const theirs = new Set([...other.querySelectorAll('g[data-symbol]')].map(g => g.getAttribute('data-symbol')));
   for (const g of mine.querySelectorAll('g[data-symbol]')) {
@@ -395,6 +395,13 @@ func TestBrowserTower(t *testing.T) {
 		b.eval(`!document.querySelector('.results b')`, &asText)
 		if !asText {
 			t.Errorf("%s: a nickname's markup became an element on the results screen", b.name)
+		}
+		// The test clicks only symbols the two cards share, so no claim
+		// may be refused as wrong (a click landing on the wrong symbol).
+		var stats struct{ Right, Wrong string }
+		b.eval(`(() => { const p = document.querySelector('#my-claims'); return p ? {right: p.dataset.right, wrong: p.dataset.wrong} : {right: '', wrong: ''}; })()`, &stats)
+		if stats.Wrong != "0" {
+			t.Errorf("%s: %s claims were refused as wrong; every click was on the shared symbol", b.name, stats.Wrong)
 		}
 		b.shot("4-results")
 	}

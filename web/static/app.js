@@ -7,9 +7,13 @@ import { LANGS, LANG_NAMES, pickLang, setLang, lang, t } from "./i18n.js";
 import { Conn } from "./net.js";
 import { sounds, soundOn, setSound } from "./sound.js";
 import { useDeck, symbolName, rename } from "./cards.js";
-import { Table, planClaim, preload } from "./table.js";
+import { Table, planClaim, preload, ready } from "./table.js";
 
 const app = document.getElementById("app");
+
+// AIM_MS is how long after the table changes a click still counts as aimed
+// at the table before the change.
+const AIM_MS = 250;
 
 const S = {
   name: localStorage.getItem("dobble.name") || "",
@@ -115,6 +119,7 @@ function newRoom(code) {
     code, seat: -1, token: "", host: false, phase: "lobby", lobby: null,
     deck: "", table: 0, view: null, seats: [], session: null, over: null, pick: null,
     countdownEnd: 0, lockUntil: 0, pending: null, feed: [], choose: null, winner: -1,
+    stats: { right: 0, wrong: 0, late: 0 },
     fresh: new Set(), autostart: false, tableUI: null, message: "",
   };
 }
@@ -258,10 +263,13 @@ async function onState(m) {
   r.pick = null;
   r.choose = null;
   r.feed = [];
+  r.stats = { right: 0, wrong: 0, late: 0 };
   r.winner = -1;
   r.fresh = new Set();
   r.tableUI = null;
   r.view = m.view;
+  r.shown = null;
+  r.prevShown = null;
   await Promise.all([useDeck(m.deck), preload(m.deck, m.view).catch(() => {})]);
   if (S.room !== r) return;
   render();
@@ -288,6 +296,7 @@ async function onUpdate(m) {
       r.winner = e.seat;
       if (e.seat === me) {
         r.pending = null;
+        r.stats.right++;
         sounds.hit();
         toast(t("play.hit"), "hit");
         flashSymbol(e.symbol, "hit");
@@ -319,9 +328,11 @@ function onRefused(m) {
   const lock = m.lockMs || (m.lockedUntil && r.clock !== undefined ? m.lockedUntil - (performance.now() - r.clock) : 0);
   if (lock > 0) r.lockUntil = performance.now() + lock;
   if (m.code === "tooLate") {
+    r.stats.late++;
     sounds.late();
     toast(t("play.late"), "late");
   } else if (m.code === "notAMatch" || m.code === "lockedOut") {
+    if (m.code === "notAMatch") r.stats.wrong++;
     sounds.miss();
     toast(m.code === "notAMatch" ? t("play.miss") : t("play.locked"), "miss");
     if (r.lastClaim) flashSymbol(r.lastClaim.symbol, "miss", r.lastClaim.zone);
@@ -346,29 +357,61 @@ function claim(zone, symbol) {
     toast(t("play.lockedFor", { s: Math.ceil((r.lockUntil - performance.now()) / 1000) }), "miss");
     return;
   }
-  const plan = planClaim(r.view, gameInfo(r.view.game), me, symbol, zone);
+  // A click within AIM_MS of a change of the table was aimed at the table
+  // before it: the claim names that version, and the server answers "too
+  // late" instead of judging it against cards the player had not seen.
+  // The claim is made against the table on screen (which may lag the
+  // newest view while its cards load).
+  const info = gameInfo(r.view.game);
+  const shown = r.shown || r.view;
+  const recent = r.prevShown && performance.now() - r.shownAt < AIM_MS;
+  const view = recent && !matches(shown, info, me, symbol, zone) && matches(r.prevShown, info, me, symbol, zone) ? r.prevShown : shown;
+  const plan = planClaim(view, info, me, symbol, zone);
   if (plan.choose) {
-    r.choose = { zones: plan.choose, pick: plan.pick, symbol, zone, own: !!plan.own };
+    r.choose = { zones: plan.choose, pick: plan.pick, symbol, zone, own: !!plan.own, version: view.version };
     render();
     document.querySelector(".zone.choice")?.focus?.();
     return;
   }
-  sendClaim(symbol, plan.target, zone);
+  sendClaim(symbol, plan.target, zone, view.version);
 }
 
-function sendClaim(symbol, target, zone) {
+// matches reports whether a claim of symbol clicked in zone could match on
+// view: with targets, the symbol is on the clicked card and every target's
+// top card; without, it is on two of the cards compared (the seat's own
+// pile and the shared cards, or both piles of a duel).
+function matches(view, info, me, symbol, zone) {
+  const top = (z) => (z && z.cards.length ? z.cards[z.cards.length - 1] : null);
+  const has = (z) => !!top(z) && top(z).symbols.includes(symbol);
+  if (!has(view.zones[zone])) return false;
+  if (info.targets) {
+    const plan = planClaim(view, info, me, symbol, zone);
+    const target = plan.target || [];
+    return target.length > 0 && target.every((t) => has(view.zones[t]));
+  }
+  const shared = view.zones.filter((z) => z.seat < 0 && z.cards.length && z.show !== "hidden");
+  const pool = shared.length ? [...shared, ...view.zones.filter((z) => z.seat === me)] : view.zones.filter((z) => z.kind === "pile");
+  let n = 0;
+  for (const z of pool) {
+    const cards = z.show === "all" ? z.cards : z.cards.slice(-1);
+    n += cards.filter((c) => c.symbols.includes(symbol)).length;
+  }
+  return n >= 2;
+}
+
+function sendClaim(symbol, target, zone, version) {
   const r = S.room;
   r.choose = null;
   r.pending = { symbol };
   r.lastClaim = { symbol, zone };
-  send({ type: "claim", table: r.table, symbol, target, version: r.view.version });
+  send({ type: "claim", table: r.table, symbol, target, version });
   render();
 }
 
 function chooseZone(z) {
   const r = S.room;
   if (!r || !r.choose || !r.choose.zones.includes(z)) return;
-  sendClaim(r.choose.symbol, r.choose.pick(z), r.choose.zone);
+  sendClaim(r.choose.symbol, r.choose.pick(z), r.choose.zone, r.choose.version);
 }
 
 function draw() {
@@ -827,12 +870,20 @@ function mountTable() {
   } else {
     r.tableEl.replaceChildren(r.tableUI.el);
   }
-  const res = r.view.result;
-  r.tableUI.draw(r.view, {
+  // A view whose new cards are still loading waits; the table on screen
+  // stays as it was until they are there.
+  if (r.shown !== r.view && (!r.shown || ready(r.deck, r.view))) {
+    r.prevShown = r.shown || null;
+    r.shown = r.view;
+    r.shownAt = performance.now();
+  }
+  const view = r.shown;
+  const res = view.result;
+  r.tableUI.draw(view, {
     me,
     names: (gs) => seatName(r, sessionSeatOf(r, gs)),
     scores: res ? res.scores : null,
-    unit: res ? res.unit : gameInfo(r.view.game).unit || "cards",
+    unit: res ? res.unit : gameInfo(view.game).unit || "cards",
     locked: performance.now() < r.lockUntil,
     choose: r.choose ? r.choose.zones : [],
     fresh: r.fresh,
@@ -857,7 +908,9 @@ function resultsScreen(r) {
       h("tbody", null, ranking.map((gs) => h("tr", { class: toSession(gs) === r.seat ? "me" : "" },
         h("td", null, String(res.places ? res.places[gs] : "")),
         h("td", null, seatName(r, toSession(gs))),
-        h("td", null, `${res.scores ? res.scores[gs] : ""} ${unit}`))))),
+        h("td", null, res.scores && res.scores[gs] === 1 && res.unit === "cards" ? t("play.count1") : `${res.scores ? res.scores[gs] : ""} ${unit}`))))),
+    gameSeatOf(r) >= 0 ? h("p", { id: "my-claims", "data-right": r.stats.right, "data-wrong": r.stats.wrong, "data-late": r.stats.late },
+      t("results.claims", r.stats)) : null,
   ];
   if (sess && sess.standings) {
     const st = sess.standings;

@@ -36,6 +36,11 @@ export function loadCards(deck, cards) {
   return Promise.all(cards.map((c) => loadSVG(cardURL(deck, c))));
 }
 
+// loaded reports whether every card face is cached.
+export function loaded(deck, cards) {
+  return cards.every((c) => ready.has(cardURL(deck, c)));
+}
+
 // loadDeck fetches the deck's symbol names; it resolves to null when the
 // server has none, and the names then come from the cards' titles.
 export function loadDeck(deck) {

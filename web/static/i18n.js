@@ -10,6 +10,7 @@ export const LANG_NAMES = {
 };
 
 const en = {
+  "results.claims": "Your claims: {right} right, {wrong} wrong, {late} too late.",
   "play.count1": "1 card",
   "home.options": "Options",
   "app.tagline": "Any two cards share exactly one symbol. Find it first.",
@@ -177,6 +178,7 @@ const en = {
 };
 
 const pl = {
+  "results.claims": "Twoje wskazania: trafione {right}, błędne {wrong}, spóźnione {late}.",
   "play.count1": "kart: 1",
   "home.options": "Opcje",
   "app.tagline": "Każde dwie karty mają dokładnie jeden wspólny symbol. Znajdź go pierwszy.",
@@ -344,6 +346,7 @@ const pl = {
 };
 
 const da = {
+  "results.claims": "Dine bud: {right} rigtige, {wrong} forkerte, {late} for sent.",
   "play.count1": "1 kort",
   "home.options": "Indstillinger",
   "app.tagline": "To kort har altid præcis ét symbol til fælles. Find det først.",
@@ -511,6 +514,7 @@ const da = {
 };
 
 const ru = {
+  "results.claims": "Ваши ответы: верных {right}, ошибочных {wrong}, запоздавших {late}.",
   "play.count1": "карт: 1",
   "home.options": "Настройки",
   "app.tagline": "У любых двух карт ровно один общий символ. Найди его первым.",
@@ -678,6 +682,7 @@ const ru = {
 };
 
 const zh = {
+  "results.claims": "你的认领：正确 {right} 次，错误 {wrong} 次，太晚 {late} 次。",
   "play.count1": "1 张牌",
   "home.options": "选项",
   "app.tagline": "任意两张牌恰好有一个相同的图案。抢先找到它！",
@@ -845,6 +850,7 @@ const zh = {
 };
 
 const it = {
+  "results.claims": "Le tue indicazioni: {right} giuste, {wrong} sbagliate, {late} in ritardo.",
   "play.count1": "1 carta",
   "home.options": "Opzioni",
   "app.tagline": "Due carte qualsiasi hanno esattamente un simbolo in comune. Trovalo per primo.",

@@ -4,7 +4,7 @@
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { cardElement, loadCards } from "./cards.js";
+import { cardElement, loadCards, loaded } from "./cards.js";
 
 const HIDDEN_KINDS = new Set(["stock", "aside", "lost", "out"]);
 const SMALL_KINDS = new Set(["won", "lost", "out", "stock", "aside"]);
@@ -14,6 +14,11 @@ export function visibleCards(view) {
   const out = new Set();
   for (const z of view.zones) for (const c of z.cards) out.add(c.card);
   return [...out];
+}
+
+// ready reports whether every card the view shows is loaded.
+export function ready(deck, view) {
+  return loaded(deck, visibleCards(view));
 }
 
 export function preload(deck, view) {
@@ -81,6 +86,22 @@ export function planClaim(view, info, me, symbol, clicked) {
   return { target: [own.length ? own[0].zone : clicked, clicked] };
 }
 
+// nearestSymbol returns the symbol of a card whose centre is nearest to a
+// click that landed on the card between symbols (on a transparent part of
+// a picture, say), if the click is within that symbol's own box.
+function nearestSymbol(svg, x, y) {
+  if (!svg) return null;
+  let best = null;
+  let bestD = Infinity;
+  for (const g of svg.querySelectorAll("g[data-symbol]")) {
+    const r = g.getBoundingClientRect();
+    if (x < r.left || x > r.right || y < r.top || y > r.bottom) continue;
+    const d = Math.hypot(x - (r.left + r.right) / 2, y - (r.top + r.bottom) / 2);
+    if (d < bestD) { bestD = d; best = g; }
+  }
+  return best;
+}
+
 function zoneLabel(z) {
   switch (z.kind) {
     case "centre": return t("play.centre");
@@ -121,7 +142,7 @@ export class Table {
       this.onZone && this.onZone(zone);
       return;
     }
-    const g = e.target.closest("g[data-symbol]");
+    const g = e.target.closest("g[data-symbol]") || nearestSymbol(e.target.closest("svg.face"), e.clientX, e.clientY);
     if (g && this.interactive && this.onSymbol) {
       if (g.dataset.longpress === "1") { delete g.dataset.longpress; return; }
       this.onSymbol(zone, Number(g.getAttribute("data-symbol")), g);
