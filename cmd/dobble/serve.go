@@ -4,54 +4,200 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"html/template"
 	"io"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
-	"github.com/dobble-dev/dobble/deck"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/dobble-dev/dobble/room"
+	"github.com/dobble-dev/dobble/store"
+	"github.com/dobble-dev/dobble/web"
 )
 
-const serveSynopsis = `dobble serve [--addr HOST:PORT]
+const serveSynopsis = `dobble serve [--addr HOST:PORT] [--db FILE] [limits]
 
-Serves the browser client on HOST:PORT and prints the URL to open.
-Stop it with Ctrl-C.`
+Serves the browser client and referees games on HOST:PORT, storing finished
+games in the SQLite file FILE, and prints the URL to open. Every flag can
+also be set with the environment variable named in its description; a flag
+given on the command line wins. Stop it with Ctrl-C.`
 
-func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+// serveConfig is everything dobble serve runs with.
+type serveConfig struct {
+	addr      string
+	db        string
+	maxConns  int
+	pingEvery time.Duration
+	rooms     room.Config
+}
+
+// parseServe reads the flags and environment of dobble serve.
+func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	fs := newFlags("serve", serveSynopsis, stdout)
-	addr := fs.String("addr", envOr("DOBBLE_ADDR", "127.0.0.1:8080"), "address to listen on (env DOBBLE_ADDR)")
+	def := room.DefaultConfig()
+	var envErr error
+	str := func(name, env, value, usage string) *string {
+		if v := os.Getenv(env); v != "" {
+			value = v
+		}
+		return fs.String(name, value, usage+" (env "+env+")")
+	}
+	dur := func(name, env string, value time.Duration, usage string) *time.Duration {
+		if v := os.Getenv(env); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil && envErr == nil {
+				envErr = usagef("serve: %s=%q: not a duration such as 90s or 2m (see dobble serve --help)", env, v)
+			}
+			value = d
+		}
+		return fs.Duration(name, value, usage+" (env "+env+")")
+	}
+	num := func(name, env string, value int, usage string) *int {
+		if v := os.Getenv(env); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil && envErr == nil {
+				envErr = usagef("serve: %s=%q: not a whole number (see dobble serve --help)", env, v)
+			}
+			value = n
+		}
+		return fs.Int(name, value, usage+" (env "+env+")")
+	}
+	flt := func(name, env string, value float64, usage string) *float64 {
+		if v := os.Getenv(env); v != "" {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil && envErr == nil {
+				envErr = usagef("serve: %s=%q: not a number (see dobble serve --help)", env, v)
+			}
+			value = f
+		}
+		return fs.Float64(name, value, usage+" (env "+env+")")
+	}
+	addr := str("addr", "DOBBLE_ADDR", "127.0.0.1:8080", "address to listen on")
+	db := str("db", "DOBBLE_DB", "./dobble.db", "SQLite file of finished games, created if missing")
+	hold := dur("seat-hold", "DOBBLE_SEAT_HOLD", def.SeatHold, "how long a disconnected player's seat is held for them")
+	maxRooms := num("max-rooms", "DOBBLE_MAX_ROOMS", def.MaxRooms, "most rooms open at once")
+	maxConns := num("max-conns", "DOBBLE_MAX_CONNS", 10000, "most WebSocket connections open at once")
+	roomQueue := num("room-queue", "DOBBLE_ROOM_QUEUE", def.RoomQueue, "requests a room queues; beyond that a request is refused as busy")
+	connQueue := num("conn-queue", "DOBBLE_CONN_QUEUE", def.PeerQueue, "messages queued for a connection; beyond that it is closed as a slow consumer")
+	countdown := dur("countdown", "DOBBLE_COUNTDOWN", def.Countdown, "countdown before each game")
+	pick := dur("pick-time", "DOBBLE_PICK_TIME", def.PickTime, "time the loser has to pick the next mini-game before the room picks")
+	lockout := num("lockout", "DOBBLE_LOCKOUT", int(def.Lockout), "default lock-out after a wrong claim, in ms (0 to 5000; -1 none); a room may set its own")
+	rate := flt("rate", "DOBBLE_RATE", def.Rate, "messages a second a connection may send")
+	burst := num("burst", "DOBBLE_BURST", def.Burst, "messages a connection may send at once")
+	ping := dur("ping", "DOBBLE_PING", 20*time.Second, "how often connections are pinged; one silent for twice that is closed")
 	if err := fs.parse(args); err != nil {
-		return err
+		return nil, err
+	}
+	if envErr != nil {
+		return nil, envErr
 	}
 	if fs.NArg() > 0 {
-		return usagef("serve: unexpected argument %q (see dobble serve --help)", fs.Arg(0))
+		return nil, usagef("serve: unexpected argument %q (see dobble serve --help)", fs.Arg(0))
 	}
-	ln, err := net.Listen("tcp", *addr)
+	c := &serveConfig{addr: *addr, db: strings.TrimSpace(*db), maxConns: *maxConns, pingEvery: *ping}
+	positive := func(flag string, d time.Duration) error {
+		if d <= 0 {
+			return usagef("serve: --%s %v: use a positive duration such as 2m", flag, d)
+		}
+		return nil
+	}
+	for _, f := range []struct {
+		name string
+		d    time.Duration
+	}{{"seat-hold", *hold}, {"countdown", *countdown}, {"pick-time", *pick}, {"ping", *ping}} {
+		if err := positive(f.name, f.d); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range []struct {
+		name string
+		n    int
+	}{{"max-conns", *maxConns}, {"max-rooms", *maxRooms}, {"room-queue", *roomQueue}, {"conn-queue", *connQueue}, {"burst", *burst}} {
+		if f.n < 1 {
+			return nil, usagef("serve: --%s %d: use 1 or more", f.name, f.n)
+		}
+	}
+	if c.db == "" {
+		return nil, usagef("serve: --db is empty; give the path of the SQLite file")
+	}
+	lo := int64(*lockout)
+	if lo == 0 {
+		lo = -1
+	}
+	c.rooms = room.Config{SeatHold: *hold, MaxRooms: *maxRooms, RoomQueue: *roomQueue, PeerQueue: *connQueue,
+		Countdown: *countdown, PickTime: *pick, Lockout: lo, Rate: *rate, Burst: *burst}
+	if *rate <= 0 {
+		return nil, usagef("serve: --rate %v: use a positive number of messages a second", *rate)
+	}
+	if err := c.rooms.Validate(); err != nil {
+		return nil, usagef("serve: %v (see dobble serve --help)", err)
+	}
+	return c, nil
+}
+
+func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	cfg, err := parseServe(args, stdout)
 	if err != nil {
-		return usagef("serve: cannot listen on %s: %v; pick another --addr", *addr, err)
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return usagef("serve: cannot listen on %s: %v; pick another --addr", cfg.addr, err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	fmt.Fprintf(stdout, "dobble: serving on http://%s/ (Ctrl-C to stop)\n", ln.Addr())
-	return serve(ctx, ln)
+	return serve(ctx, ln, cfg, func(url string) {
+		fmt.Fprintf(stdout, "dobble: serving on %s (games stored in %s; Ctrl-C to stop)\n", url, cfg.db)
+	})
 }
 
-// serve answers HTTP on ln until ctx is done, then shuts down gracefully.
-func serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{Handler: newHandler(), ReadHeaderTimeout: 10 * time.Second}
+// serve opens the store, answers HTTP on ln until ctx is done, then shuts
+// down gracefully: rooms closed, finished games saved, the store closed.
+// ready is called with the URL once everything is up.
+func serve(ctx context.Context, ln net.Listener, cfg *serveConfig, ready func(url string)) error {
+	defer ln.Close()
+	st, err := store.Open(ctx, cfg.db, 2*time.Second)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	metrics := room.NewMetrics(reg)
+	decks := room.NewDecks()
+	m, err := room.NewManager(cfg.rooms, st, decks, metrics, "dobble")
+	if err != nil {
+		return err
+	}
+	h, err := web.Handler(web.Options{Manager: m, Store: st, Decks: decks, Gatherer: reg, Metrics: metrics,
+		MaxConns: cfg.maxConns, PingEvery: cfg.pingEvery})
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	if ready != nil {
+		ready("http://" + ln.Addr().String() + "/")
+	}
 	select {
 	case err := <-errc:
+		m.Close()
 		return err
 	case <-ctx.Done():
 	}
+	m.Close()
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	// Hijacked WebSocket connections are not waited for by Shutdown; the
+	// rooms have told them the server is going away.
 	if err := srv.Shutdown(shutdown); err != nil {
 		return err
 	}
@@ -60,48 +206,3 @@ func serve(ctx context.Context, ln net.Listener) error {
 	}
 	return nil
 }
-
-func newHandler() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		homePage.Execute(w, deck.Editions())
-	})
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		io.WriteString(w, "ok\n")
-	})
-	return mux
-}
-
-func envOr(name, fallback string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	return fallback
-}
-
-var homePage = template.Must(template.New("home").Parse(`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>dobble</title>
-<style>
-body { font: 16px/1.5 system-ui, sans-serif; max-width: 40rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
-h1 { font-size: 2rem; margin-bottom: 0; }
-code { background: #f2f2f2; padding: 0 .25em; border-radius: 3px; }
-</style>
-</head>
-<body>
-<h1>dobble</h1>
-<p>Any two cards share exactly one symbol. Find it first.</p>
-<p>The multiplayer table is not open yet. Today this server knows these decks:</p>
-<ul>
-{{range .}}<li><strong>{{.Name}}</strong>: {{.Title}}</li>
-{{end}}</ul>
-<p>From the command line: <code>dobble deck --edition classic</code>,
-<code>dobble deck --order 7 --format text</code>, <code>dobble deck verify FILE</code>.</p>
-</body>
-</html>
-`))

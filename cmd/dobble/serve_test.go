@@ -5,6 +5,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -19,7 +21,11 @@ func TestServe(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, ln) }()
+	cfg, err := parseServe([]string{"--db", filepath.Join(t.TempDir(), "dobble.db")}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- serve(ctx, ln, cfg, nil) }()
 	base := "http://" + ln.Addr().String()
 
 	get := func(path string) (int, string) {
@@ -35,11 +41,14 @@ func TestServe(t *testing.T) {
 		t.Fatalf("/healthz: %d %q", code, body)
 	}
 	code, body := get("/")
-	if code != 200 || !strings.Contains(body, "<h1>dobble</h1>") || !strings.Contains(body, "Dobble Beach: 55 cards × 8 beach symbols") {
+	if code != 200 || !strings.Contains(body, "<title>dobble</title>") {
 		t.Fatalf("/: %d\n%s", code, body)
 	}
 	if code, _ := get("/no-such-page"); code != 404 {
 		t.Fatalf("/no-such-page: %d", code)
+	}
+	if code, body := get("/metrics"); code != 200 || !strings.Contains(body, "dobble_rooms 0") {
+		t.Fatalf("/metrics: %d\n%s", code, body)
 	}
 	cancel()
 	if err := <-done; err != nil {
@@ -50,6 +59,51 @@ func TestServe(t *testing.T) {
 func TestServeBadAddress(t *testing.T) {
 	code, out, errOut := runCLI(t, "", "serve", "--addr", "not-an-address")
 	if code != 2 || out != "" || !strings.HasPrefix(errOut, "dobble: serve: cannot listen on not-an-address: ") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+func TestServeBadFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--seat-hold", "0s"}, "dobble: serve: --seat-hold 0s: use a positive duration"},
+		{[]string{"--max-rooms", "0"}, "dobble: serve: --max-rooms 0: use 1 or more"},
+		{[]string{"--max-rooms", "2000000"}, "dobble: serve: max rooms 2000000: use 1 to 1000000"},
+		{[]string{"--lockout", "9000"}, "dobble: serve: lock-out 9000 ms: use 0 to 5000"},
+		{[]string{"--db", ""}, "dobble: serve: --db is empty"},
+		{[]string{"--conn-queue", "x"}, "dobble: serve: invalid value"},
+		{[]string{"extra"}, `dobble: serve: unexpected argument "extra"`},
+	} {
+		code, out, errOut := runCLI(t, "", append([]string{"serve"}, tc.args...)...)
+		if code != 2 || out != "" || !strings.HasPrefix(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, out, errOut, tc.want)
+		}
+	}
+	t.Setenv("DOBBLE_SEAT_HOLD", "soon")
+	code, _, errOut := runCLI(t, "", "serve")
+	if code != 2 || !strings.HasPrefix(errOut, `dobble: serve: DOBBLE_SEAT_HOLD="soon": not a duration`) {
+		t.Errorf("bad env: exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestServeHelp(t *testing.T) {
+	code, out, _ := runCLI(t, "", "serve", "--help")
+	for _, want := range []string{"-addr", "DOBBLE_ADDR", "-db", "-seat-hold", "-max-rooms", "-max-conns", "-room-queue", "-conn-queue", "-lockout", "-rate"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Fatalf("serve --help: exit %d, missing %q:\n%s", code, want, out)
+		}
+	}
+}
+
+func TestServeCorruptDatabase(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "junk.db")
+	if err := os.WriteFile(db, []byte(strings.Repeat("this is not a database\n", 400)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "", "serve", "--addr", "127.0.0.1:0", "--db", db)
+	if code != 1 || out != "" || !strings.Contains(errOut, "is not a dobble database or is corrupt") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

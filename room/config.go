@@ -1,0 +1,122 @@
+package room
+
+import (
+	"fmt"
+	"time"
+)
+
+// Config holds the limits and timings of a Manager. The zero value of a
+// field means its default (see DefaultConfig); Validate says what is
+// accepted.
+type Config struct {
+	// SeatHold is how long a disconnected person's seat is kept for them
+	// to resume it.
+	SeatHold time.Duration
+	// MaxRooms is the most rooms open at once.
+	MaxRooms int
+	// RoomQueue is the length of each room's input queue.
+	RoomQueue int
+	// PeerQueue is the length of each connection's output queue.
+	PeerQueue int
+	// Countdown is the pause before each game starts.
+	Countdown time.Duration
+	// PickTime is how long the picker has to pick the next mini-game
+	// before the room picks for them.
+	PickTime time.Duration
+	// BotPick is how long a bot takes to pick the next mini-game.
+	BotPick time.Duration
+	// Lockout is the lock-out after a wrong claim, in milliseconds, for
+	// rooms that do not set one.
+	Lockout int64
+	// Rate is the number of messages a connection may send per second, on
+	// average; Burst how many it may send at once.
+	Rate float64
+	// Burst is the size of a connection's bucket of messages.
+	Burst int
+	// FloodLimit is how many refused messages in a row close a connection.
+	FloodLimit int
+}
+
+// DefaultConfig returns the defaults: a seat held 120 s, 1000 rooms, queues
+// of 256 inputs and 256 outputs, a 3 s countdown, 60 s to pick (2 s for a
+// bot), a 1000 ms lock-out, 20 messages a second in bursts of 40 and a
+// close after 200 refused in a row.
+func DefaultConfig() Config {
+	return Config{
+		SeatHold: 120 * time.Second, MaxRooms: 1000, RoomQueue: 256, PeerQueue: 256,
+		Countdown: 3 * time.Second, PickTime: 60 * time.Second, BotPick: 2 * time.Second,
+		Lockout: 1000, Rate: 20, Burst: 40, FloodLimit: 200,
+	}
+}
+
+// withDefaults fills the zero fields of c from DefaultConfig.
+func (c Config) withDefaults() Config {
+	d := DefaultConfig()
+	if c.SeatHold == 0 {
+		c.SeatHold = d.SeatHold
+	}
+	if c.MaxRooms == 0 {
+		c.MaxRooms = d.MaxRooms
+	}
+	if c.RoomQueue == 0 {
+		c.RoomQueue = d.RoomQueue
+	}
+	if c.PeerQueue == 0 {
+		c.PeerQueue = d.PeerQueue
+	}
+	if c.Countdown == 0 {
+		c.Countdown = d.Countdown
+	}
+	if c.PickTime == 0 {
+		c.PickTime = d.PickTime
+	}
+	if c.BotPick == 0 {
+		c.BotPick = d.BotPick
+	}
+	if c.Lockout == 0 {
+		c.Lockout = d.Lockout
+	}
+	if c.Rate == 0 {
+		c.Rate = d.Rate
+	}
+	if c.Burst == 0 {
+		c.Burst = d.Burst
+	}
+	if c.FloodLimit == 0 {
+		c.FloodLimit = d.FloodLimit
+	}
+	return c
+}
+
+// Validate reports the first setting out of range, naming what is accepted.
+func (c Config) Validate() error {
+	c = c.withDefaults()
+	switch {
+	case c.SeatHold < 0 || c.SeatHold > 24*time.Hour:
+		return fmt.Errorf("seat hold %v: use a duration from 1ms to 24h", c.SeatHold)
+	case c.MaxRooms < 1 || c.MaxRooms > 1_000_000:
+		return fmt.Errorf("max rooms %d: use 1 to 1000000", c.MaxRooms)
+	case c.RoomQueue < 1 || c.RoomQueue > 1_000_000:
+		return fmt.Errorf("room queue %d: use 1 to 1000000", c.RoomQueue)
+	case c.PeerQueue < 1 || c.PeerQueue > 1_000_000:
+		return fmt.Errorf("connection queue %d: use 1 to 1000000", c.PeerQueue)
+	case c.Countdown < 0 || c.Countdown > time.Minute:
+		return fmt.Errorf("countdown %v: use a duration from 1ms to 1m", c.Countdown)
+	case c.PickTime < 0 || c.PickTime > time.Hour:
+		return fmt.Errorf("pick time %v: use a duration from 1ms to 1h", c.PickTime)
+	case c.BotPick < 0 || c.BotPick > time.Minute:
+		return fmt.Errorf("bot pick time %v: use a duration from 1ms to 1m", c.BotPick)
+	case c.Lockout < -1 || c.Lockout > MaxLockout:
+		return fmt.Errorf("lock-out %d ms: use 0 to %d (-1 for none)", c.Lockout, MaxLockout)
+	case c.Rate < 0 || c.Rate > 10_000:
+		return fmt.Errorf("rate %v messages/s: use a number from 0.001 to 10000", c.Rate)
+	case c.Burst < 1 || c.Burst > 100_000:
+		return fmt.Errorf("burst %d: use 1 to 100000", c.Burst)
+	case c.FloodLimit < 1 || c.FloodLimit > 1_000_000:
+		return fmt.Errorf("flood limit %d: use 1 to 1000000", c.FloodLimit)
+	}
+	return nil
+}
+
+// MaxLockout is the longest lock-out a room may set, in milliseconds.
+const MaxLockout = 5000

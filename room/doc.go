@@ -1,0 +1,26 @@
+// Package room is the live side of a dobble server: rooms where people and
+// bots play sessions of mini-games over the protocol of docs/PROTOCOL.md.
+//
+// A Manager holds the rooms by code and turns each frame a connection sends
+// into a request (Manager.Handle): hello, create, join, watch, resume, seat,
+// start, claim, draw, pick, leave, ping. A connection is a Peer: the
+// transport (package web) reads frames and hands them to Handle, and writes
+// what arrives on the Peer's bounded output queue. A Peer whose queue is
+// full is closed as a slow consumer instead of slowing anyone down.
+//
+// One goroutine owns each Room, with a session.Session inside (a plain
+// rules.State adapter for a one-seat learning game). Every request for a
+// room goes through its bounded input queue; when the queue is full the
+// request is dropped and its sender gets the error "busy". Disconnections
+// take another path that never drops, so a seat is always marked gone. The
+// room's clock drives everything that happens by itself: Action.At of each
+// action (milliseconds since the table began), countdowns, the end of
+// lock-outs, the bots' plans (package bot: planned after every change,
+// withdrawn when the table changes before they are Committed, submitted
+// when due) and the expiry of a disconnected seat's hold.
+//
+// Each broadcast is encoded once per distinct view: one encoding per seat
+// at the table and one shared by spectators and by seats that sit out a
+// tie-break. Finished games go to a Saver (package store) with their
+// record in the format of package record.
+package room

@@ -1,0 +1,289 @@
+package room
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/dobble-dev/dobble/rules"
+	"github.com/dobble-dev/dobble/session"
+)
+
+// Version is the protocol version, the "v" of hello and welcome.
+const Version = 1
+
+// MaxFrame is the largest frame a client may send, in bytes; a larger one
+// closes the connection with status 1009.
+const MaxFrame = 4096
+
+// The error codes of an "error" message (docs/PROTOCOL.md).
+const (
+	CodeBadMessage  = "badMessage"
+	CodeBadRequest  = "badRequest"
+	CodeNoRoom      = "noRoom"
+	CodeRoomFull    = "roomFull"
+	CodeNotAllowed  = "notAllowed"
+	CodeBadToken    = "badToken"
+	CodeRateLimited = "rateLimited"
+	CodeBusy        = "busy"
+	CodeFull        = "serverFull"
+)
+
+// Languages are the accepted values of hello's "lang".
+var Languages = []string{"en", "pl", "da", "ru", "zh", "it"}
+
+// MaxName is the longest nickname, in characters.
+const MaxName = 24
+
+// request is one client message, every field any type may carry. Fields
+// that may be absent or null are pointers or raw JSON.
+type request struct {
+	Type    string            `json:"type"`
+	ID      string            `json:"id"`
+	V       int               `json:"v"`
+	Name    string            `json:"name"`
+	Lang    string            `json:"lang"`
+	Room    json.RawMessage   `json:"room"`
+	Token   string            `json:"token"`
+	Seat    *int              `json:"seat"`
+	Bot     json.RawMessage   `json:"bot"`
+	Symbol  *int              `json:"symbol"`
+	Target  []int             `json:"target"`
+	Version *uint64           `json:"version"`
+	Table   *int              `json:"table"`
+	Game    string            `json:"game"`
+	Options map[string]string `json:"options"`
+	Nonce   json.RawMessage   `json:"nonce"`
+}
+
+// RoomSpec is the "room" object of a create request.
+type RoomSpec struct {
+	Game        string                       `json:"game"`
+	Options     map[string]string            `json:"options"`
+	GameOptions map[string]map[string]string `json:"gameOptions"`
+	Deck        string                       `json:"deck"`
+	Seats       int                          `json:"seats"`
+	Bots        []*string                    `json:"bots"`
+	Private     bool                         `json:"private"`
+	Scoring     string                       `json:"scoring"`
+	Games       int                          `json:"games"`
+	Lockout     *int64                       `json:"lockout"`
+}
+
+// protoError is an error frame to send: a code and a message.
+type protoError struct {
+	code, msg string
+}
+
+func (e *protoError) Error() string { return e.code + ": " + e.msg }
+
+func errf(code, format string, args ...any) *protoError {
+	return &protoError{code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+// knownTypes are the client message types.
+var knownTypes = []string{"hello", "create", "join", "watch", "resume", "seat", "start", "claim", "draw", "pick", "leave", "ping"}
+
+// parse decodes one frame into a request, or says why it cannot.
+func parse(b []byte) (*request, *protoError) {
+	if !utf8.Valid(b) {
+		return nil, errf(CodeBadMessage, "the frame is not UTF-8 text")
+	}
+	var probe any
+	if err := json.Unmarshal(b, &probe); err != nil {
+		return nil, errf(CodeBadMessage, "not JSON: %v", err)
+	}
+	if _, ok := probe.(map[string]any); !ok {
+		return nil, errf(CodeBadMessage, "a message is a JSON object with a \"type\"")
+	}
+	var r request
+	if err := json.Unmarshal(b, &r); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return nil, errf(CodeBadMessage, "field %q: expected %v, got JSON %s", te.Field, te.Type, te.Value)
+		}
+		return nil, errf(CodeBadMessage, "%v", err)
+	}
+	if len(r.ID) > 64 {
+		return nil, errf(CodeBadMessage, "\"id\" is %d bytes; at most 64", len(r.ID))
+	}
+	if r.Type == "" {
+		return nil, &protoError{CodeBadMessage, "the message has no \"type\"; types: " + strings.Join(knownTypes, ", ")}
+	}
+	for _, t := range knownTypes {
+		if r.Type == t {
+			return &r, nil
+		}
+	}
+	return nil, errf(CodeBadMessage, "unknown type %q; types: %s", r.Type, strings.Join(knownTypes, ", "))
+}
+
+// cleanName checks and trims a nickname: 1 to MaxName characters, no
+// control characters. Markup is kept as typed: it is text, and every
+// client shows it as text.
+func cleanName(name string) (string, *protoError) {
+	name = strings.TrimSpace(name)
+	n := utf8.RuneCountInString(name)
+	if n == 0 || n > MaxName {
+		return "", errf(CodeBadRequest, "a name is 1 to %d characters, not %d", MaxName, n)
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) || r == utf8.RuneError {
+			return "", errf(CodeBadRequest, "a name may not hold control characters")
+		}
+	}
+	return name, nil
+}
+
+// SeatInfo is one seat as lobby, state and over messages show it.
+type SeatInfo struct {
+	Seat      int    `json:"seat"`
+	Name      string `json:"name"`
+	Kind      string `json:"kind"`
+	Level     string `json:"level,omitempty"`
+	Connected bool   `json:"connected"`
+}
+
+// The seat kinds.
+const (
+	KindHuman = "human"
+	KindBot   = "bot"
+	KindFree  = "free"
+)
+
+// LobbyInfo is the "room" of a lobby message.
+type LobbyInfo struct {
+	Code    string            `json:"code"`
+	Phase   string            `json:"phase"`
+	Game    string            `json:"game"`
+	Options map[string]string `json:"options,omitempty"`
+	Deck    string            `json:"deck"`
+	Private bool              `json:"private"`
+	Scoring string            `json:"scoring"`
+	Games   int               `json:"games"`
+	Lockout int64             `json:"lockout"`
+	Seats   []SeatInfo        `json:"seats"`
+	Host    int               `json:"host"`
+}
+
+// SessionInfo is the "session" of state and over messages: the phase,
+// the picker, the standings and the mini-games played.
+type SessionInfo struct {
+	Phase     session.Phase     `json:"phase"`
+	Game      string            `json:"game"`
+	Picker    int               `json:"picker"`
+	Games     int               `json:"games"`
+	Played    int               `json:"played"`
+	Standings session.Standings `json:"standings"`
+	History   []session.Played  `json:"history"`
+}
+
+// The server messages.
+type (
+	msgJoined struct {
+		Type  string `json:"type"`
+		ID    string `json:"id,omitempty"`
+		Room  string `json:"room"`
+		Seat  int    `json:"seat"`
+		Token string `json:"token,omitempty"`
+		Host  int    `json:"host"`
+	}
+	msgLobby struct {
+		Type string    `json:"type"`
+		Room LobbyInfo `json:"room"`
+	}
+	msgCountdown struct {
+		Type  string `json:"type"`
+		Ms    int64  `json:"ms"`
+		Table int    `json:"table"`
+		Game  string `json:"game"`
+	}
+	msgState struct {
+		Type    string      `json:"type"`
+		Table   int         `json:"table"`
+		Game    string      `json:"game"`
+		Deck    string      `json:"deck"`
+		Elapsed int64       `json:"elapsed"`
+		Players []int       `json:"players"`
+		Seat    int         `json:"seat"`
+		View    rules.View  `json:"view"`
+		Seats   []SeatInfo  `json:"seats"`
+		Session SessionInfo `json:"session"`
+	}
+	msgUpdate struct {
+		Type    string        `json:"type"`
+		Table   int           `json:"table"`
+		Version uint64        `json:"version"`
+		At      int64         `json:"at"`
+		Events  []rules.Event `json:"events"`
+		View    rules.View    `json:"view"`
+	}
+	msgRefused struct {
+		Type        string     `json:"type"`
+		ID          string     `json:"id,omitempty"`
+		Table       int        `json:"table"`
+		Code        rules.Code `json:"code"`
+		Reason      string     `json:"reason"`
+		Version     uint64     `json:"version"`
+		Current     uint64     `json:"current"`
+		LockedUntil int64      `json:"lockedUntil,omitempty"`
+	}
+	msgOver struct {
+		Type    string        `json:"type"`
+		Table   int           `json:"table"`
+		Game    string        `json:"game"`
+		Players []int         `json:"players"`
+		Result  *rules.Result `json:"result"`
+		Session SessionInfo   `json:"session"`
+	}
+	msgPick struct {
+		Type    string   `json:"type"`
+		Picker  int      `json:"picker"`
+		Choices []string `json:"choices"`
+		Ms      int64    `json:"ms"`
+	}
+	msgPresence struct {
+		Type      string `json:"type"`
+		Seat      int    `json:"seat"`
+		Connected bool   `json:"connected"`
+	}
+	msgClosed struct {
+		Type   string `json:"type"`
+		Reason string `json:"reason"`
+	}
+	msgError struct {
+		Type    string `json:"type"`
+		ID      string `json:"id,omitempty"`
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}
+	msgWelcome struct {
+		Type   string `json:"type"`
+		ID     string `json:"id,omitempty"`
+		V      int    `json:"v"`
+		Server string `json:"server"`
+		Name   string `json:"name"`
+	}
+	msgPong struct {
+		Type  string          `json:"type"`
+		ID    string          `json:"id,omitempty"`
+		Nonce json.RawMessage `json:"nonce"`
+	}
+)
+
+// encode marshals a server message; the types above always marshal.
+func encode(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("room: encoding %T: %v", v, err))
+	}
+	return b
+}
+
+// errorFrame is the encoded error message for e, echoing id.
+func errorFrame(e *protoError, id string) []byte {
+	return encode(msgError{Type: "error", ID: id, Code: e.code, Message: e.msg})
+}

@@ -1,0 +1,297 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// ErrNotFound is returned by Get for an id no stored game has.
+var ErrNotFound = errors.New("store: no such game")
+
+// Summary is what the history list shows of a finished game.
+type Summary struct {
+	// ID is the game's number in the store, increasing with each game saved.
+	ID int64 `json:"id"`
+	// Room is the code of the room it was played in.
+	Room string `json:"room"`
+	// Game is the game's canonical name, e.g. "tower".
+	Game string `json:"game"`
+	// Table is the number of the table in the room's session (mini-games
+	// and tie-breaks count alike).
+	Table int `json:"table"`
+	// TieBreak is set when the game was a tie-break.
+	TieBreak bool `json:"tieBreak,omitzero"`
+	// Deck names the cards, as a room names them ("classic", "order-5").
+	Deck string `json:"deck"`
+	// Seats says who played each seat of the game: a nickname, or
+	// "bot:LEVEL".
+	Seats []string `json:"seats"`
+	// Scores are the final scores, one per seat, in the game's unit.
+	Scores []int `json:"scores"`
+	// Unit is what the scores count, e.g. "cards".
+	Unit string `json:"unit"`
+	// Winners are the seats that won (several on a tie).
+	Winners []int `json:"winners"`
+	// Actions is the number of accepted actions.
+	Actions int `json:"actions"`
+	// Started and Ended are when the game began and ended.
+	Started time.Time `json:"started"`
+	// Ended is when the game ended.
+	Ended time.Time `json:"ended"`
+}
+
+// Game is a finished game as stored: its summary and its record.
+type Game struct {
+	Summary
+	// Record is the game's record, JSON lines as docs/RECORD.md describes.
+	Record []byte `json:"-"`
+}
+
+// Store is an open history database. It is safe for concurrent use.
+type Store struct {
+	db   *sql.DB
+	path string
+}
+
+// migrations are the schema changes, in order; migration i brings the
+// database from user_version i to i+1. Never change one that has shipped:
+// add another.
+var migrations = []string{
+	`CREATE TABLE games (
+		id       INTEGER PRIMARY KEY AUTOINCREMENT,
+		room     TEXT    NOT NULL,
+		game     TEXT    NOT NULL,
+		tbl      INTEGER NOT NULL,
+		tiebreak INTEGER NOT NULL,
+		deck     TEXT    NOT NULL,
+		seats    TEXT    NOT NULL,
+		scores   TEXT    NOT NULL,
+		unit     TEXT    NOT NULL,
+		winners  TEXT    NOT NULL,
+		actions  INTEGER NOT NULL,
+		started  INTEGER NOT NULL,
+		ended    INTEGER NOT NULL,
+		record   TEXT    NOT NULL
+	)`,
+	`CREATE INDEX games_room ON games(room)`,
+}
+
+// Open opens (creating it if needed) the database at path and migrates it
+// to the current schema. It waits up to busy for a lock held by another
+// connection before reporting the file as locked.
+func Open(ctx context.Context, path string, busy time.Duration) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("store: no database path given")
+	}
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(ON)")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("store: %s: %w", path, err)
+	}
+	// One connection: SQLite serialises writers anyway, and a single
+	// connection keeps the pragmas and avoids "database is locked" between
+	// our own connections.
+	db.SetMaxOpenConns(1)
+	s := &Store{db: db, path: path}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// explain turns a driver error at start-up into a sentence about the file.
+func (s *Store) explain(err error) error {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "not a database") || strings.Contains(msg, "malformed") || strings.Contains(msg, "SQLITE_CORRUPT") || strings.Contains(msg, "SQLITE_NOTADB"):
+		return fmt.Errorf("store: %s is not a dobble database or is corrupt (%v); move it away or pick another --db", s.path, err)
+	case strings.Contains(msg, "locked") || strings.Contains(msg, "SQLITE_BUSY"):
+		return fmt.Errorf("store: %s is locked by another process (%v); stop the other server or pick another --db", s.path, err)
+	case strings.Contains(msg, "unable to open") || strings.Contains(msg, "SQLITE_CANTOPEN") || strings.Contains(msg, "readonly"):
+		return fmt.Errorf("store: cannot open %s for writing (%v); check the directory exists and is writable", s.path, err)
+	}
+	return fmt.Errorf("store: %s: %w", s.path, err)
+}
+
+// migrate applies the migrations the database has not seen, in one
+// transaction.
+func (s *Store) migrate(ctx context.Context) error {
+	var mode string
+	if err := s.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
+		return s.explain(err)
+	}
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return s.explain(err)
+	}
+	defer conn.Close()
+	// BEGIN IMMEDIATE takes the write lock at once, so two servers
+	// starting on one file do not both migrate it.
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return s.explain(err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			conn.ExecContext(context.Background(), "ROLLBACK")
+		}
+	}()
+	var version int
+	if err := conn.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return s.explain(err)
+	}
+	if version > len(migrations) {
+		return fmt.Errorf("store: %s has schema version %d, newer than this server's %d; run a newer dobble or pick another --db",
+			s.path, version, len(migrations))
+	}
+	if version == 0 {
+		// A database someone else made is not ours to change.
+		var n int
+		if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&n); err != nil {
+			return s.explain(err)
+		}
+		if n > 0 {
+			return fmt.Errorf("store: %s holds tables but no dobble schema version; it is not a dobble database, pick another --db", s.path)
+		}
+	}
+	for i := version; i < len(migrations); i++ {
+		if _, err := conn.ExecContext(ctx, migrations[i]); err != nil {
+			return fmt.Errorf("store: %s: migration %d: %w", s.path, i+1, err)
+		}
+	}
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", len(migrations))); err != nil {
+		return s.explain(err)
+	}
+	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+		return s.explain(err)
+	}
+	committed = true
+	return nil
+}
+
+// Version returns the schema version of the open database.
+func (s *Store) Version(ctx context.Context) (int, error) {
+	var v int
+	err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
+	return v, err
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Save stores a finished game and returns its id.
+func (s *Store) Save(ctx context.Context, g *Game) (int64, error) {
+	js := func(v any) string {
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	tb := 0
+	if g.TieBreak {
+		tb = 1
+	}
+	res, err := s.db.ExecContext(ctx, `INSERT INTO games
+		(room, game, tbl, tiebreak, deck, seats, scores, unit, winners, actions, started, ended, record)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.Room, g.Game, g.Table, tb, g.Deck, js(nonNil(g.Seats)), js(nonNilInts(g.Scores)), g.Unit, js(nonNilInts(g.Winners)),
+		g.Actions, g.Started.UnixMilli(), g.Ended.UnixMilli(), string(g.Record))
+	if err != nil {
+		return 0, fmt.Errorf("store: save: %w", err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, fmt.Errorf("store: save: %w", err)
+	}
+	g.ID = id
+	return id, nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func nonNilInts(s []int) []int {
+	if s == nil {
+		return []int{}
+	}
+	return s
+}
+
+const summaryColumns = `id, room, game, tbl, tiebreak, deck, seats, scores, unit, winners, actions, started, ended`
+
+// scanSummary reads one row of summaryColumns (and record, if rec is not
+// nil).
+func scanSummary(row interface{ Scan(...any) error }, rec *string) (Summary, error) {
+	var sm Summary
+	var tb int
+	var seats, scores, winners string
+	var started, ended int64
+	dest := []any{&sm.ID, &sm.Room, &sm.Game, &sm.Table, &tb, &sm.Deck, &seats, &scores, &sm.Unit, &winners, &sm.Actions, &started, &ended}
+	if rec != nil {
+		dest = append(dest, rec)
+	}
+	if err := row.Scan(dest...); err != nil {
+		return sm, err
+	}
+	sm.TieBreak = tb != 0
+	sm.Started, sm.Ended = time.UnixMilli(started).UTC(), time.UnixMilli(ended).UTC()
+	for _, f := range []struct {
+		text string
+		v    any
+	}{{seats, &sm.Seats}, {scores, &sm.Scores}, {winners, &sm.Winners}} {
+		if err := json.Unmarshal([]byte(f.text), f.v); err != nil {
+			return sm, fmt.Errorf("store: game %d: %w", sm.ID, err)
+		}
+	}
+	return sm, nil
+}
+
+// List returns up to limit finished games, newest first, with ids below
+// before (0 for the newest).
+func (s *Store) List(ctx context.Context, before int64, limit int) ([]Summary, error) {
+	if before <= 0 {
+		before = 1<<63 - 1
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT `+summaryColumns+` FROM games WHERE id < ? ORDER BY id DESC LIMIT ?`, before, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: list: %w", err)
+	}
+	defer rows.Close()
+	out := []Summary{}
+	for rows.Next() {
+		sm, err := scanSummary(rows, nil)
+		if err != nil {
+			return nil, fmt.Errorf("store: list: %w", err)
+		}
+		out = append(out, sm)
+	}
+	return out, rows.Err()
+}
+
+// Get returns the game with the given id, with its record, or ErrNotFound.
+func (s *Store) Get(ctx context.Context, id int64) (*Game, error) {
+	var rec string
+	sm, err := scanSummary(s.db.QueryRowContext(ctx, `SELECT `+summaryColumns+`, record FROM games WHERE id = ?`, id), &rec)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: get %d: %w", id, err)
+	}
+	return &Game{Summary: sm, Record: []byte(rec)}, nil
+}

@@ -1,0 +1,152 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/dobble-dev/dobble/rules"
+)
+
+// session returns the "session" object of a state or over message.
+func sessionOf(m msg) msg {
+	s, _ := m["session"].(map[string]any)
+	return msg(s)
+}
+
+// play runs cl as a client bot: it chooses claims from the views it
+// receives, one claim per table version, answers picks, and returns the
+// over message that ends the session. Every over message is passed to
+// onOver.
+func (cl *client) play(onOver func(msg)) msg {
+	cl.t.Helper()
+	table, claimed := -1, ""
+	var v view
+	have := false
+	for {
+		m := cl.next()
+		switch m.str("type") {
+		case "state":
+			table, v, have = m.num("table"), decodeView(cl.t, m), true
+		case "update":
+			if m.num("table") == table {
+				v = decodeView(cl.t, m)
+			}
+		case "refused":
+			switch m.str("code") {
+			case "tooLate", "gameOver":
+			default:
+				cl.t.Fatalf("%s: a claim chosen from the view was refused: %v", cl.name, m)
+			}
+		case "over":
+			have = false
+			if onOver != nil {
+				onOver(m)
+			}
+			if sessionOf(m).str("phase") == "over" {
+				return m
+			}
+		case "pick":
+			if m.num("picker") == cl.seat {
+				choices, _ := m["choices"].([]any)
+				cl.send(msg{"type": "pick", "game": choices[len(choices)-1]})
+			}
+		case "error":
+			cl.t.Fatalf("%s: error %v", cl.name, m)
+		}
+		if !have || v.Over || v.Seat < 0 {
+			continue
+		}
+		key := fmt.Sprintf("%d/%d", table, v.Version)
+		if key == claimed {
+			continue
+		}
+		sym, target, draw, ok := choose(&v)
+		if !ok {
+			continue
+		}
+		claimed = key
+		if draw {
+			cl.send(msg{"type": "draw", "table": table, "version": v.Version})
+		} else {
+			cl.send(msg{"type": "claim", "table": table, "version": v.Version, "symbol": sym, "target": target})
+		}
+	}
+}
+
+// TestEveryGamePlayedByClientBots plays every registered game to the end
+// between WebSocket clients that choose their claims from the views they
+// receive, then checks the game was stored and replays step by step.
+func TestEveryGamePlayedByClientBots(t *testing.T) {
+	for _, g := range rules.Games() {
+		name := g.Info().Name
+		t.Run(name, func(t *testing.T) {
+			ts := start(t, fastConfig())
+			seats := 2
+			if name == "learning" {
+				seats = 1
+			}
+			host := ts.connect("host")
+			code := host.create(msg{"game": name, "seats": seats, "games": 1})
+			players := []*client{host}
+			for i := 1; i < seats; i++ {
+				c := ts.connect("player" + strconv.Itoa(i))
+				c.join(code)
+				players = append(players, c)
+			}
+			host.send(msg{"type": "start"})
+			finals := make([]msg, len(players))
+			var wg sync.WaitGroup
+			for i, c := range players {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					finals[i] = c.play(nil)
+				}()
+			}
+			wg.Wait()
+			if t.Failed() {
+				return
+			}
+			res, _ := finals[0]["result"].(map[string]any)
+			if res == nil || len(res["winners"].([]any)) == 0 {
+				t.Fatalf("over without a result: %v", finals[0])
+			}
+			st := sessionOf(finals[0])
+			if st.num("played") != 1 || st["standings"] == nil {
+				t.Fatalf("session after the game: %v", st)
+			}
+			var list struct {
+				Games []struct {
+					ID   int64  `json:"id"`
+					Game string `json:"game"`
+				} `json:"games"`
+			}
+			eventually(t, "the game is in the history", func() bool {
+				_, b := ts.get("/api/history")
+				json.Unmarshal(b, &list)
+				return len(list.Games) > 0
+			})
+			last := list.Games[len(list.Games)-1]
+			if last.Game != name && len(list.Games) == 1 {
+				t.Fatalf("history lists %v, want %s", list.Games, name)
+			}
+			code2, body := ts.get(fmt.Sprintf("/api/history/%d/steps", list.Games[0].ID))
+			if code2 != 200 {
+				t.Fatalf("steps: %d %s", code2, body)
+			}
+			var rep struct {
+				Steps []struct {
+					View struct {
+						Over bool `json:"over"`
+					} `json:"view"`
+				} `json:"steps"`
+			}
+			if err := json.Unmarshal(body, &rep); err != nil || len(rep.Steps) < 2 || !rep.Steps[len(rep.Steps)-1].View.Over {
+				t.Fatalf("steps do not end with the game over: %v %.300s", err, body)
+			}
+		})
+	}
+}

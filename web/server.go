@@ -1,0 +1,313 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/dobble-dev/dobble/bot"
+	"github.com/dobble-dev/dobble/deck"
+	"github.com/dobble-dev/dobble/room"
+	"github.com/dobble-dev/dobble/rules"
+	"github.com/dobble-dev/dobble/store"
+)
+
+// Options are what the handler serves.
+type Options struct {
+	// Manager runs the rooms.
+	Manager *room.Manager
+	// Store holds the finished games.
+	Store *store.Store
+	// Decks draws the card pictures.
+	Decks *room.Decks
+	// Gatherer is what /metrics exposes (a *prometheus.Registry).
+	Gatherer prometheus.Gatherer
+	// Metrics counts connections.
+	Metrics *room.Metrics
+	// MaxConns is the most WebSocket connections open at once.
+	MaxConns int
+	// PingEvery is how often the server pings each connection; one that
+	// has not answered a ping within twice that is closed.
+	PingEvery time.Duration
+}
+
+// server is the handler's state.
+type server struct {
+	o     Options
+	conns atomic.Int64
+	index []byte
+}
+
+// Handler returns the HTTP handler of a dobble server.
+func Handler(o Options) (http.Handler, error) {
+	if o.PingEvery <= 0 {
+		o.PingEvery = 20 * time.Second
+	}
+	index, err := fs.ReadFile(Static(), "index.html")
+	if err != nil {
+		return nil, errors.New("web: the embedded client has no index.html")
+	}
+	s := &server{o: o, index: index}
+	mux := http.NewServeMux()
+	mux.Handle("GET /", http.FileServerFS(Static()))
+	mux.HandleFunc("GET /r/{code}", s.page)
+	mux.HandleFunc("GET /ws", s.ws)
+	mux.HandleFunc("GET /api/games", s.games)
+	mux.HandleFunc("GET /api/rooms", s.rooms)
+	mux.HandleFunc("GET /api/cards/{deck}/{file}", s.card)
+	mux.HandleFunc("GET /api/history", s.history)
+	mux.HandleFunc("GET /api/history/{id}", s.game)
+	mux.HandleFunc("GET /api/history/{id}/steps", s.steps)
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Write([]byte("ok\n"))
+	})
+	mux.Handle("GET /metrics", promhttp.HandlerFor(o.Gatherer, promhttp.HandlerOpts{}))
+	return mux, nil
+}
+
+// page serves the client's page for a share link.
+func (s *server) page(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Write(s.index)
+}
+
+// writeJSON sends v as JSON with status code.
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	json.NewEncoder(w).Encode(v)
+}
+
+// httpError sends {"error": msg} with status code.
+func httpError(w http.ResponseWriter, code int, msg string) {
+	writeJSON(w, code, map[string]string{"error": msg})
+}
+
+// edition is one edition as /api/games lists it.
+type edition struct {
+	Name    string `json:"name"`
+	Title   string `json:"title"`
+	Order   int    `json:"order"`
+	Cards   int    `json:"cards"`
+	Symbols int    `json:"symbols"`
+}
+
+func (s *server) games(w http.ResponseWriter, r *http.Request) {
+	var infos []rules.Info
+	for _, g := range rules.Games() {
+		infos = append(infos, g.Info())
+	}
+	var eds []edition
+	for _, e := range deck.Editions() {
+		eds = append(eds, edition{Name: e.Name, Title: e.Title, Order: e.Order, Cards: e.Cards, Symbols: e.Order*e.Order + e.Order + 1})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"games": infos, "editions": eds, "levels": bot.LevelNames(), "languages": room.Languages,
+		"maxOrder": room.MaxOrder, "maxLockout": room.MaxLockout,
+	})
+}
+
+func (s *server) rooms(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"rooms": s.o.Manager.Public()})
+}
+
+func (s *server) card(w http.ResponseWriter, r *http.Request) {
+	name, file := r.PathValue("deck"), r.PathValue("file")
+	num, ok := strings.CutSuffix(file, ".svg")
+	n, err := strconv.Atoi(num)
+	if !ok || err != nil || n < 0 {
+		httpError(w, http.StatusNotFound, "a card is /api/cards/DECK/N.svg, N a card number")
+		return
+	}
+	b, err := s.o.Decks.CardSVG(name, n)
+	if err != nil {
+		httpError(w, http.StatusNotFound, err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Cache-Control", "public, max-age=86400")
+	w.Write(b)
+}
+
+// MaxHistory is the most games one history page lists.
+const MaxHistory = 100
+
+func (s *server) history(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	before, limit := int64(0), 20
+	if v := q.Get("before"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 {
+			httpError(w, http.StatusBadRequest, "before: a game id, a whole number from 1")
+			return
+		}
+		before = n
+	}
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > MaxHistory {
+			httpError(w, http.StatusBadRequest, "limit: a whole number from 1 to "+strconv.Itoa(MaxHistory))
+			return
+		}
+		limit = n
+	}
+	games, err := s.o.Store.List(r.Context(), before, limit)
+	if err != nil {
+		httpError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"games": games})
+}
+
+// stored looks up the game of the request's {id}, answering the errors.
+func (s *server) stored(w http.ResponseWriter, r *http.Request) *store.Game {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id < 1 {
+		httpError(w, http.StatusBadRequest, "a game id is a whole number from 1")
+		return nil
+	}
+	g, err := s.o.Store.Get(r.Context(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		httpError(w, http.StatusNotFound, "no stored game has id "+strconv.FormatInt(id, 10))
+		return nil
+	}
+	if err != nil {
+		httpError(w, http.StatusInternalServerError, err.Error())
+		return nil
+	}
+	return g
+}
+
+func (s *server) game(w http.ResponseWriter, r *http.Request) {
+	if g := s.stored(w, r); g != nil {
+		w.Header().Set("Content-Type", "application/jsonl; charset=utf-8")
+		w.Write(g.Record)
+	}
+}
+
+func (s *server) steps(w http.ResponseWriter, r *http.Request) {
+	g := s.stored(w, r)
+	if g == nil {
+		return
+	}
+	rep, err := Steps(g)
+	if err != nil {
+		httpError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, rep)
+}
+
+// ws upgrades to a WebSocket and runs the connection.
+func (s *server) ws(w http.ResponseWriter, r *http.Request) {
+	if n := s.conns.Add(1); s.o.MaxConns > 0 && n > int64(s.o.MaxConns) {
+		s.conns.Add(-1)
+		httpError(w, http.StatusServiceUnavailable, "the server has its most connections open; try again later")
+		return
+	}
+	defer s.conns.Add(-1)
+	c, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return
+	}
+	s.o.Metrics.Connections.Inc()
+	defer s.o.Metrics.Connections.Dec()
+	c.SetReadLimit(room.MaxFrame)
+	m := s.o.Manager
+	p := m.NewPeer()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.write(ctx, c, p)
+	}()
+	for {
+		typ, b, err := c.Read(ctx)
+		if err != nil {
+			break
+		}
+		if typ != websocket.MessageText {
+			m.Handle(p, []byte("binary frame"), time.Now())
+		} else {
+			m.Handle(p, b, time.Now())
+		}
+		select {
+		case <-p.Done():
+		default:
+			continue
+		}
+		break
+	}
+	m.Gone(p)
+	<-done
+	c.CloseNow()
+}
+
+// write writes p's frames to c, pings it, and closes it when p is closed.
+func (s *server) write(ctx context.Context, c *websocket.Conn, p *room.Peer) {
+	ping := time.NewTicker(s.o.PingEvery)
+	defer ping.Stop()
+	pinging := make(chan error, 1)
+	inFlight := false
+	for {
+		select {
+		case b := <-p.Out():
+			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			err := c.Write(wctx, websocket.MessageText, b)
+			cancel()
+			if err != nil {
+				p.Close(room.StatusPolicy, "write failed")
+				c.CloseNow()
+				return
+			}
+		case <-ping.C:
+			if inFlight {
+				continue
+			}
+			inFlight = true
+			go func() {
+				pctx, cancel := context.WithTimeout(ctx, 2*s.o.PingEvery)
+				defer cancel()
+				pinging <- c.Ping(pctx)
+			}()
+		case err := <-pinging:
+			inFlight = false
+			if err != nil {
+				p.Close(room.StatusPolicy, "no answer to ping")
+			}
+		case <-p.Done():
+			// Flush what was queued before the close (the error that
+			// caused it), briefly, then close with the Peer's status.
+			flush, cancel := context.WithTimeout(ctx, time.Second)
+		drain:
+			for {
+				select {
+				case b := <-p.Out():
+					if c.Write(flush, websocket.MessageText, b) != nil {
+						break drain
+					}
+				default:
+					break drain
+				}
+			}
+			cancel()
+			code, reason := p.CloseStatus()
+			c.Close(websocket.StatusCode(code), reason)
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
