@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net"
 	"os"
 	"os/exec"
@@ -234,62 +235,102 @@ func (b *browser) choose(sel, value string) {
 	}
 }
 
-// findMatch reads the cards on the page: the symbol shared by the
-// player's own top card and the card it is compared with (the centre card,
-// or in a duel the other pile), and where it is drawn on the player's card.
-const findMatch = `(() => {
+// claimMove is one move of a player, run by the page in a single task so
+// that no update can be drawn between reading the cards and clicking: it
+// reads the player's own top card and the card it is compared with (the
+// centre card, or in a duel the other pile), finds the symbol they share
+// and, when that pair differs from the one last claimed (its first
+// argument), clicks the shared symbol on the player's own card. The click
+// goes where the browser's hit testing puts a point of the symbol's
+// picture: the point is chosen with elementFromPoint and the pointer and
+// click events are dispatched to the element found there: a touch when
+// its second argument says the browser is a phone, else a mouse click. A click made this way is always
+// aimed at the cards on screen, so the server may find it too late but
+// never wrong.
+//
+// The answer names the pair ("key"), the symbol clicked (-1 when the
+// cards share none), whether it clicked, why not when it could not, the
+// table's title and where the two cards are on the page.
+const claimMove = `((last, touch) => {
   const mine = document.querySelector('.seat.mine [data-kind="pile"] svg.face');
   if (!mine) return null;
   const centre = document.querySelector('.shared [data-kind="centre"]');
   const other = centre ? centre.querySelector('svg.face') : document.querySelector('.seat:not(.mine) [data-kind="pile"] svg.face');
   if (!other) return null;
+  const key = mine.dataset.card + '/' + other.dataset.card;
+  if (key === last) return null;
   const theirs = new Set([...other.querySelectorAll('g[data-symbol]')].map(g => g.getAttribute('data-symbol')));
-  for (const g of mine.querySelectorAll('g[data-symbol]')) {
-    const s = g.getAttribute('data-symbol');
-    if (!theirs.has(s)) continue;
-    const r = g.getBoundingClientRect();
-    return {symbol: Number(s), key: mine.dataset.card + '/' + other.dataset.card, x: r.left + r.width / 2, y: r.top + r.height / 2};
+  const g = [...mine.querySelectorAll('g[data-symbol]')].find(g => theirs.has(g.getAttribute('data-symbol')));
+  const out = {key, symbol: -1, clicked: false, why: '', table: document.querySelector('.playhead h1')?.textContent ?? ''};
+  if (!g) return out;
+  out.symbol = Number(g.getAttribute('data-symbol'));
+  g.scrollIntoView({block: 'nearest'});
+  const zoneTop = (svg) => svg.closest('[data-zone]').getBoundingClientRect().top + window.scrollY;
+  out.mineTop = zoneTop(mine);
+  out.otherTop = zoneTop(other);
+  const r = g.getBoundingClientRect();
+  let x = 0, y = 0, target = null;
+  search: for (let i = 0; i <= 8; i++) {
+    for (let j = 0; j <= 8; j++) {
+      const px = r.left + r.width * (0.5 + (i & 1 ? 1 : -1) * Math.ceil(i / 2) / 10);
+      const py = r.top + r.height * (0.5 + (j & 1 ? 1 : -1) * Math.ceil(j / 2) / 10);
+      const e = document.elementFromPoint(px, py);
+      if (e && e.closest('g[data-symbol]') === g) { x = px; y = py; target = e; break search; }
+    }
   }
-  return {symbol: -1, key: '', x: 0, y: 0};
-})()`
+  if (!target) {
+    out.why = 'no point of the symbol is under the pointer: ' + (document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)?.outerHTML ?? 'nothing').slice(0, 120);
+    return out;
+  }
+  const at = {bubbles: true, cancelable: true, composed: true, view: window, clientX: x, clientY: y, button: 0};
+  const pointer = {...at, pointerId: 1, isPrimary: true, pointerType: touch ? 'touch' : 'mouse'};
+  target.dispatchEvent(new PointerEvent('pointerdown', {...pointer, buttons: 1}));
+  target.dispatchEvent(new PointerEvent('pointerup', pointer));
+  target.dispatchEvent(new MouseEvent('click', {...at, detail: 1}));
+  out.clicked = true;
+  return out;
+})(%s, %t)`
 
-type match struct {
-	Symbol int     `json:"symbol"`
-	Key    string  `json:"key"`
-	X      float64 `json:"x"`
-	Y      float64 `json:"y"`
+// move is what claimMove answers.
+type move struct {
+	Key      string  `json:"key"`
+	Symbol   int     `json:"symbol"`
+	Clicked  bool    `json:"clicked"`
+	Why      string  `json:"why"`
+	Table    string  `json:"table"`
+	MineTop  float64 `json:"mineTop"`
+	OtherTop float64 `json:"otherTop"`
 }
 
-// claimIfNew clicks the matching symbol when the pair of cards differs
-// from the one last claimed; it reports whether it clicked.
-func (b *browser) claimIfNew(last *string) bool {
+// claimIfNew makes one move (claimMove) when the pair of cards differs
+// from the one last claimed; it reports whether it clicked. Each table's
+// first move notes where the two cards are on the page, and every later
+// move checks that they are still there: a card that an update moves
+// would put a person's tap on another card.
+func (b *browser) claimIfNew(last *string, tops map[string][2]float64) bool {
 	b.t.Helper()
-	var raw json.RawMessage
-	b.eval(findMatch, &raw)
-	var m *match
-	if err := json.Unmarshal(raw, &m); err != nil {
-		b.t.Fatal(err)
-	}
-	if m == nil || m.Key == *last {
+	lastJS, _ := json.Marshal(*last)
+	var m *move
+	b.eval(fmt.Sprintf(claimMove, lastJS, b.width < 600), &m)
+	if m == nil {
 		return false
-	}
-	if m.Symbol < 0 {
-		b.shot("no-match")
-		b.t.Fatalf("%s: the player's card and the card it is compared with share no symbol", b.name)
 	}
 	*last = m.Key
-	var xy []float64
-	b.eval(fmt.Sprintf(`(() => {
-  const g = document.querySelector('.seat.mine [data-kind="pile"] g[data-symbol="%d"]');
-  if (!g) return [];
-  g.scrollIntoView({block: 'nearest'});
-  const r = g.getBoundingClientRect();
-  return [r.left + r.width / 2, r.top + r.height / 2];
-})()`, m.Symbol), &xy)
-	if len(xy) != 2 {
-		return false
+	if m.Symbol < 0 {
+		b.shot("no-match")
+		b.t.Fatalf("%s: the player's card and the card it is compared with share no symbol (%s)", b.name, m.Key)
 	}
-	b.run(chromedp.MouseClickXY(xy[0], xy[1]))
+	if !m.Clicked {
+		b.shot("no-click")
+		b.t.Fatalf("%s: symbol %d of the player's card cannot be clicked: %s", b.name, m.Symbol, m.Why)
+	}
+	at := [2]float64{m.MineTop, m.OtherTop}
+	if first, ok := tops[m.Table]; !ok {
+		tops[m.Table] = at
+	} else if math.Abs(first[0]-at[0]) > 1 || math.Abs(first[1]-at[1]) > 1 {
+		b.shot("moved")
+		b.t.Fatalf("%s: %s: the cards moved during the game: the player's card and the card it is compared with were %v px from the top of the page, now %v", b.name, m.Table, first, at)
+	}
 	return true
 }
 
@@ -350,6 +391,10 @@ func TestBrowserTower(t *testing.T) {
 	// over (a tie for the win is settled by a duel, played the same way).
 	players := []*browser{alice, bob}
 	last := make([]string, len(players))
+	tops := make([]map[string][2]float64, len(players))
+	for i := range tops {
+		tops[i] = map[string][2]float64{}
+	}
 	claims := make([]int, len(players))
 	over := make([]bool, len(players))
 	deadline := time.Now().Add(4 * time.Minute)
@@ -368,7 +413,7 @@ func TestBrowserTower(t *testing.T) {
 			if over[i] {
 				continue
 			}
-			if b.claimIfNew(&last[i]) {
+			if b.claimIfNew(&last[i], tops[i]) {
 				claims[i]++
 				if claims[i] == 4 {
 					b.shot("3-play")

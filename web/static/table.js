@@ -169,7 +169,7 @@ export class Table {
         "aria-label": names(s),
       },
       h("header", null,
-        h("span", { class: "name" }, names(s)),
+        h("span", { class: "name", title: names(s) }, names(s)),
         mine ? h("span", { class: "you" }, ` (${t("play.you")})`) : null,
         h("span", { class: "score", "data-score": sc }, sc === 1 && unit === "cards" ? t("play.count1") : t("play.score", { score: sc, unit: t(`unit.${unit}`) })),
         tally ? h("span", { class: "tally" }, `★${tally}`) : null,
