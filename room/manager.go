@@ -214,6 +214,22 @@ func (m *Manager) Handle(p *Peer, frame []byte, at time.Time) {
 	}
 }
 
+// HandleBinary answers a binary frame from p, which the protocol does not
+// use, with the error badMessage (counting against the rate limit like any
+// frame).
+func (m *Manager) HandleBinary(p *Peer, at time.Time) {
+	if !p.hello {
+		p.Send(errorFrame(errf(CodeBadMessage, "binary frames are not part of the protocol; send hello as a text frame"), ""))
+		p.Close(StatusPolicy, "the first message must be hello")
+		return
+	}
+	if !m.allow(p, at) {
+		p.Send(errorFrame(errf(CodeRateLimited, "more than %g messages a second (bursts of %d); slow down", m.cfg.Rate, m.cfg.Burst), ""))
+		return
+	}
+	p.Send(errorFrame(errf(CodeBadMessage, "binary frames are not part of the protocol; send JSON in text frames"), ""))
+}
+
 // allow takes a token from p's bucket.
 func (m *Manager) allow(p *Peer, at time.Time) bool {
 	if !p.last.IsZero() {
@@ -282,12 +298,12 @@ func (m *Manager) handle(p *Peer, req *request, at time.Time) *protoError {
 		if len(req.Room) == 0 || json.Unmarshal(req.Room, &code) != nil {
 			return errf(CodeBadMessage, "%s needs \"room\": the room's code as a string", req.Type)
 		}
+		if req.Type == "resume" && req.Token == "" {
+			return errf(CodeBadMessage, "resume needs \"token\", the seat's token from joined")
+		}
 		r := m.Get(code)
 		if r == nil {
 			return errf(CodeNoRoom, "no open room has the code %q", code)
-		}
-		if req.Type == "resume" && req.Token == "" {
-			return errf(CodeBadMessage, "resume needs \"token\", the seat's token from joined")
 		}
 		return r.submit(&input{kind: req.Type, peer: p, id: req.ID, at: at, name: p.name, token: req.Token})
 	}

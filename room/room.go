@@ -640,8 +640,24 @@ func (r *Room) doAction(seat int, in *input) *protoError {
 	if in.seat != -2 && in.seat != seat {
 		return errNotAllowed("you play seat %d; nobody can act for seat %d", seat, in.seat)
 	}
-	if r.phase != PhasePlay {
+	if r.play == nil {
 		return errNotAllowed("no game is being played now (the room is in phase %s)", r.phase)
+	}
+	if r.phase != PhasePlay {
+		// A claim that crossed the end of its game is refused like any
+		// late claim; one for a table not started yet is an error.
+		st := r.play.State()
+		switch {
+		case in.table < r.play.Table():
+			in.peer.Send(encode(msgRefused{Type: "refused", ID: in.id, Table: r.play.Table(), Code: rules.CodeTooLate,
+				Reason: "too late: that game is over", Version: in.version, Current: st.Version()}))
+			return nil
+		case in.table == r.play.Table() && r.phase != PhaseCountdown:
+			in.peer.Send(encode(msgRefused{Type: "refused", ID: in.id, Table: r.play.Table(), Code: rules.CodeGameOver,
+				Reason: "the game is over", Version: in.version, Current: st.Version()}))
+			return nil
+		}
+		return errNotAllowed("the game has not started (the room is in phase %s)", r.phase)
 	}
 	a := rules.Action{Seat: seat, Symbol: in.symbol, Version: in.version, At: r.elapsed(in.at)}
 	if in.kind == "draw" {

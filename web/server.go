@@ -239,7 +239,7 @@ func (s *server) ws(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 		if typ != websocket.MessageText {
-			m.Handle(p, []byte("binary frame"), time.Now())
+			m.HandleBinary(p, time.Now())
 		} else {
 			m.Handle(p, b, time.Now())
 		}

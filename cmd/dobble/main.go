@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	dobble serve [--addr HOST:PORT]
+//	dobble serve [--addr HOST:PORT] [--db FILE] [--seat-hold D] [--max-rooms N] [--max-conns N] ...
 //	dobble deck --order Q | --symbols-per-card K | --edition NAME [--cards M] [--format json|text]
 //	dobble deck verify FILE | - | --order Q [--cards M] | --edition NAME
 //	dobble print --edition NAME | --order Q | --words FILE | --images DIR --out FILE.pdf [flags]

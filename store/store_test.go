@@ -1,0 +1,105 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSaveListGetAcrossReopen(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "h.db")
+	s, err := Open(ctx, path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		g := &Game{Summary: Summary{Room: "ABCDEFGH", Game: "tower", Table: i, Deck: "classic", Seats: []string{"<b>ann</b>", "bot:easy"},
+			Scores: []int{30, 25}, Unit: "cards", Winners: []int{0}, Actions: 53, Started: time.UnixMilli(1000), Ended: time.UnixMilli(9000)},
+			Record: []byte(`{"type":"game"}` + "\n")}
+		if id, err := s.Save(ctx, g); err != nil || id != int64(i+1) {
+			t.Fatalf("save %d: id %d, %v", i, id, err)
+		}
+	}
+	s.Close()
+	s, err = Open(ctx, path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	page, err := s.List(ctx, 0, 2)
+	if err != nil || len(page) != 2 || page[0].ID != 5 || page[1].ID != 4 {
+		t.Fatalf("first page: %+v %v", page, err)
+	}
+	page, _ = s.List(ctx, 4, 10)
+	if len(page) != 3 || page[0].ID != 3 || page[0].Seats[0] != "<b>ann</b>" || page[0].Ended.UnixMilli() != 9000 {
+		t.Fatalf("second page: %+v", page)
+	}
+	g, err := s.Get(ctx, 2)
+	if err != nil || string(g.Record) != `{"type":"game"}`+"\n" || g.Table != 1 {
+		t.Fatalf("get: %+v %v", g, err)
+	}
+	if _, err := s.Get(ctx, 99); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("get 99: %v", err)
+	}
+	var mode string
+	s.db.QueryRow("PRAGMA journal_mode").Scan(&mode)
+	if v, _ := s.Version(ctx); v != len(migrations) || mode != "wal" {
+		t.Fatalf("schema %d, journal %s", v, mode)
+	}
+}
+
+func TestOpenRefusesWhatIsNotOurs(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	junk := filepath.Join(dir, "junk.db")
+	os.WriteFile(junk, []byte(strings.Repeat("not sqlite\n", 500)), 0o644)
+	if _, err := Open(ctx, junk, time.Second); err == nil || !strings.Contains(err.Error(), "is not a dobble database or is corrupt") {
+		t.Fatalf("junk file: %v", err)
+	}
+	// Someone else's SQLite database, and one from a newer dobble.
+	other := filepath.Join(dir, "other.db")
+	db, _ := sql.Open("sqlite", other)
+	db.Exec("CREATE TABLE t (x)")
+	db.Close()
+	if _, err := Open(ctx, other, time.Second); err == nil || !strings.Contains(err.Error(), "not a dobble database") {
+		t.Fatalf("foreign database: %v", err)
+	}
+	newer := filepath.Join(dir, "newer.db")
+	db, _ = sql.Open("sqlite", newer)
+	db.Exec("PRAGMA user_version = 99")
+	db.Close()
+	if _, err := Open(ctx, newer, time.Second); err == nil || !strings.Contains(err.Error(), "newer than this server's") {
+		t.Fatalf("newer schema: %v", err)
+	}
+	if _, err := Open(ctx, filepath.Join(dir, "no", "such", "dir.db"), time.Second); err == nil || !strings.Contains(err.Error(), "cannot open") {
+		t.Fatalf("missing directory: %v", err)
+	}
+}
+
+func TestOpenReportsALockedFile(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "locked.db")
+	s, err := Open(ctx, path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	// Another process holding the write lock: an exclusive transaction.
+	holder, _ := sql.Open("sqlite", path)
+	defer holder.Close()
+	conn, _ := holder.Conn(ctx)
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN EXCLUSIVE"); err != nil {
+		t.Fatal(err)
+	}
+	defer conn.ExecContext(ctx, "ROLLBACK")
+	if _, err := Open(ctx, path, 50*time.Millisecond); err == nil || !strings.Contains(err.Error(), "is locked by another process") {
+		t.Fatalf("locked file: %v", err)
+	}
+}
