@@ -1,0 +1,511 @@
+package main
+
+// Browser tests: the real server (serve, as dobble serve runs it, on
+// 127.0.0.1 port 0 with a fresh SQLite file) and the embedded browser client
+// in real headless Chromium, driven through the DevTools protocol with
+// chromedp. Screenshots of every stage are written to the directory named
+// by DOBBLE_SCREENSHOTS (scripts/test sets it), or to a temporary directory
+// that the test logs.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// browserServer starts the server and returns its base URL, without the
+// trailing slash.
+func browserServer(t *testing.T) string {
+	t.Helper()
+	cfg, err := parseServe([]string{"--db", filepath.Join(t.TempDir(), "dobble.db")}, os.Stdout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	urlc := make(chan string, 1)
+	go func() { done <- serve(ctx, ln, cfg, func(u string) { urlc <- u }) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	select {
+	case u := <-urlc:
+		return strings.TrimSuffix(u, "/")
+	case err := <-done:
+		t.Fatalf("serve: %v", err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("the server did not start within 20 s")
+	}
+	return ""
+}
+
+// screenshotDir is where the screenshots go.
+func screenshotDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("DOBBLE_SCREENSHOTS")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "dobble-screenshots")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshots in %s", dir)
+	return dir
+}
+
+// browser is one headless Chromium with one tab.
+type browser struct {
+	t     *testing.T
+	name  string
+	ctx   context.Context
+	dir   string
+	width int64
+}
+
+// newBrowser launches Chromium with a fresh profile; width and height set
+// the viewport (a phone's 375×667 emulates a touch phone).
+func newBrowser(t *testing.T, name, shots string, width, height int64) *browser {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatalf("the browser tests need Debian's chromium (scripts/test installs it): %v", err)
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("autoplay-policy", "no-user-gesture-required"),
+		chromedp.Flag("lang", "en-US"),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(int(width), int(height)),
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelC(); cancelA() })
+	b := &browser{t: t, name: name, ctx: ctx, dir: shots, width: width}
+	// The first action starts the browser, so it runs without a timeout.
+	vp := []chromedp.EmulateViewportOption{}
+	if width < 600 {
+		vp = append(vp, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height, vp...)); err != nil {
+		t.Fatalf("%s: starting Chromium: %v", name, err)
+	}
+	return b
+}
+
+func (b *browser) run(actions ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		b.t.Fatalf("%s: %v", b.name, err)
+	}
+}
+
+// eval evaluates a JavaScript expression and decodes its value into out.
+func (b *browser) eval(js string, out any) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	defer cancel()
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[json.RawMessage](js))
+	if err != nil {
+		b.t.Fatalf("%s: %s: %v", b.name, js, err)
+	}
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			b.t.Fatalf("%s: %s: %v", b.name, js, err)
+		}
+	}
+}
+
+// waitFor polls the expression until it is true or the deadline passes.
+func (b *browser) waitFor(js string, within time.Duration) {
+	b.t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		var ok bool
+		b.eval("!!("+js+")", &ok)
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			b.shot("timeout")
+			b.t.Fatalf("%s: %s was not true within %v", b.name, js, within)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (b *browser) text(sel string) string {
+	b.t.Helper()
+	var s string
+	b.eval(fmt.Sprintf("document.querySelector(%q)?.textContent ?? ''", sel), &s)
+	return s
+}
+
+// shot saves a screenshot of the whole page as NAME-STAGE.png.
+func (b *browser) shot(stage string) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		b.t.Errorf("%s: screenshot %s: %v", b.name, stage, err)
+		return
+	}
+	p := filepath.Join(b.dir, fmt.Sprintf("%s-%s.png", b.name, stage))
+	if err := os.WriteFile(p, png, 0o644); err != nil {
+		b.t.Error(err)
+	}
+}
+
+// noHorizontalScroll fails when the page is wider than the device (a
+// phone browser then zooms out or scrolls sideways), naming the elements
+// that stick out.
+func (b *browser) noHorizontalScroll(stage string) {
+	b.t.Helper()
+	var r struct {
+		Scroll float64  `json:"scroll"`
+		Wide   []string `json:"wide"`
+	}
+	b.eval(fmt.Sprintf(`(() => {
+  const w = %d;
+  const wide = [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > w + 0.5)
+    .slice(0, 8).map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && typeof e.className === 'string' ? '.' + e.className.split(' ').join('.') : '') + ' ' + Math.round(e.getBoundingClientRect().right));
+  return {scroll: document.documentElement.scrollWidth, wide};
+})()`, b.width), &r)
+	if r.Scroll > float64(b.width) || len(r.Wide) > 0 {
+		b.shot("wide-" + stage)
+		b.t.Errorf("%s: %s: the page is %v px wide on a %d px screen; sticking out: %v", b.name, stage, r.Scroll, b.width, r.Wide)
+	}
+}
+
+// click clicks the element at the centre of the selector's first match,
+// as a person would (mouse or tap, through the page's hit testing).
+func (b *browser) click(sel string) {
+	b.t.Helper()
+	b.waitFor(fmt.Sprintf("document.querySelector(%q)", sel), 10*time.Second)
+	b.run(chromedp.Click(chromedp.CSS(sel)))
+}
+
+func (b *browser) typeInto(sel, text string) {
+	b.t.Helper()
+	b.waitFor(fmt.Sprintf("document.querySelector(%q)", sel), 10*time.Second)
+	b.eval(fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.value = ''; e.focus(); })()`, sel), nil)
+	b.run(chromedp.KeyEvent(text))
+	b.waitFor(fmt.Sprintf(`document.querySelector(%q).value === %q`, sel, text), 5*time.Second)
+}
+
+// choose sets a select's or a number field's value, as picking it does.
+func (b *browser) choose(sel, value string) {
+	b.t.Helper()
+	b.waitFor(fmt.Sprintf("document.querySelector(%q)", sel), 10*time.Second)
+	var ok bool
+	b.eval(fmt.Sprintf(`(() => {
+  const e = document.querySelector(%q);
+  e.value = %q;
+  e.dispatchEvent(new Event('change', {bubbles: true}));
+  return e.value === %q;
+})()`, sel, value, value), &ok)
+	if !ok {
+		b.t.Fatalf("%s: %s has no choice %q", b.name, sel, value)
+	}
+}
+
+// claimMove is one move of a player, run by the page in a single task so
+// that no update can be drawn between reading the cards and clicking: it
+// reads the player's own top card and the card it is compared with (the
+// centre card, or in a duel the other pile), finds the symbol they share
+// and, when that pair differs from the one last claimed (its first
+// argument), clicks the shared symbol on the player's own card. The click
+// goes where the browser's hit testing puts a point of the symbol's
+// picture: the point is chosen with elementFromPoint and the pointer and
+// click events are dispatched to the element found there: a touch when
+// its second argument says the browser is a phone, else a mouse click. A click made this way is always
+// aimed at the cards on screen, so the server may find it too late but
+// never wrong.
+//
+// The answer names the pair ("key"), the symbol clicked (-1 when the
+// cards share none), whether it clicked, why not when it could not, the
+// table's title and where the two cards are on the page.
+const claimMove = `((last, touch) => {
+  const mine = document.querySelector('.seat.mine [data-kind="pile"] svg.face');
+  if (!mine) return null;
+  const centre = document.querySelector('.shared [data-kind="centre"]');
+  const other = centre ? centre.querySelector('svg.face') : document.querySelector('.seat:not(.mine) [data-kind="pile"] svg.face');
+  if (!other) return null;
+  const key = mine.dataset.card + '/' + other.dataset.card;
+  if (key === last) return null;
+  const theirs = new Set([...other.querySelectorAll('g[data-symbol]')].map(g => g.getAttribute('data-symbol')));
+  const g = [...mine.querySelectorAll('g[data-symbol]')].find(g => theirs.has(g.getAttribute('data-symbol')));
+  const out = {key, symbol: -1, clicked: false, why: '', table: document.querySelector('.playhead h1')?.textContent ?? ''};
+  if (!g) return out;
+  out.symbol = Number(g.getAttribute('data-symbol'));
+  g.scrollIntoView({block: 'nearest'});
+  const zoneTop = (svg) => svg.closest('[data-zone]').getBoundingClientRect().top + window.scrollY;
+  out.mineTop = zoneTop(mine);
+  out.otherTop = zoneTop(other);
+  const r = g.getBoundingClientRect();
+  let x = 0, y = 0, target = null;
+  search: for (let i = 0; i <= 8; i++) {
+    for (let j = 0; j <= 8; j++) {
+      const px = r.left + r.width * (0.5 + (i & 1 ? 1 : -1) * Math.ceil(i / 2) / 10);
+      const py = r.top + r.height * (0.5 + (j & 1 ? 1 : -1) * Math.ceil(j / 2) / 10);
+      const e = document.elementFromPoint(px, py);
+      if (e && e.closest('g[data-symbol]') === g) { x = px; y = py; target = e; break search; }
+    }
+  }
+  if (!target) {
+    out.why = 'no point of the symbol is under the pointer: ' + (document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)?.outerHTML ?? 'nothing').slice(0, 120);
+    return out;
+  }
+  const at = {bubbles: true, cancelable: true, composed: true, view: window, clientX: x, clientY: y, button: 0};
+  const pointer = {...at, pointerId: 1, isPrimary: true, pointerType: touch ? 'touch' : 'mouse'};
+  target.dispatchEvent(new PointerEvent('pointerdown', {...pointer, buttons: 1}));
+  target.dispatchEvent(new PointerEvent('pointerup', pointer));
+  target.dispatchEvent(new MouseEvent('click', {...at, detail: 1}));
+  out.clicked = true;
+  return out;
+})(%s, %t)`
+
+// move is what claimMove answers.
+type move struct {
+	Key      string  `json:"key"`
+	Symbol   int     `json:"symbol"`
+	Clicked  bool    `json:"clicked"`
+	Why      string  `json:"why"`
+	Table    string  `json:"table"`
+	MineTop  float64 `json:"mineTop"`
+	OtherTop float64 `json:"otherTop"`
+}
+
+// claimIfNew makes one move (claimMove) when the pair of cards differs
+// from the one last claimed; it reports whether it clicked. Each table's
+// first move notes where the two cards are on the page, and every later
+// move checks that they are still there: a card that an update moves
+// would put a person's tap on another card.
+func (b *browser) claimIfNew(last *string, tops map[string][2]float64) bool {
+	b.t.Helper()
+	lastJS, _ := json.Marshal(*last)
+	var m *move
+	b.eval(fmt.Sprintf(claimMove, lastJS, b.width < 600), &m)
+	if m == nil {
+		return false
+	}
+	*last = m.Key
+	if m.Symbol < 0 {
+		b.shot("no-match")
+		b.t.Fatalf("%s: the player's card and the card it is compared with share no symbol (%s)", b.name, m.Key)
+	}
+	if !m.Clicked {
+		b.shot("no-click")
+		b.t.Fatalf("%s: symbol %d of the player's card cannot be clicked: %s", b.name, m.Symbol, m.Why)
+	}
+	at := [2]float64{m.MineTop, m.OtherTop}
+	if first, ok := tops[m.Table]; !ok {
+		tops[m.Table] = at
+	} else if math.Abs(first[0]-at[0]) > 1 || math.Abs(first[1]-at[1]) > 1 {
+		b.shot("moved")
+		b.t.Fatalf("%s: %s: the cards moved during the game: the player's card and the card it is compared with were %v px from the top of the page, now %v", b.name, m.Table, first, at)
+	}
+	return true
+}
+
+// TestBrowserTower: two people in two browsers (one a phone) and one bot
+// create and join a room and play the Tower to the end, each clicking the
+// symbol their card shares with the centre card; both see the results.
+func TestBrowserTower(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
+	}
+	base := browserServer(t)
+	shots := screenshotDir(t)
+	alice := newBrowser(t, "alice-desktop", shots, 1280, 900)
+	bob := newBrowser(t, "bob-phone", shots, 375, 667)
+
+	const aliceName = `<b>Alice</b>`
+	alice.run(chromedp.Navigate(base + "/"))
+	alice.waitFor(`document.querySelector('#create')`, 15*time.Second)
+	alice.shot("1-home")
+	alice.typeInto("#nickname", aliceName)
+	alice.choose("#game", "tower")
+	alice.choose("#seats", "3")
+	alice.choose("#seat-1", "")
+	alice.choose("#seat-2", "easy")
+	alice.choose("#games", "1")
+	alice.click("#create")
+	alice.waitFor(`document.querySelector('#room-code')?.textContent.length === 8`, 15*time.Second)
+	code := alice.text("#room-code")
+	alice.shot("2-lobby")
+
+	bob.run(chromedp.Navigate(base + "/r/" + code))
+	bob.waitFor(`document.querySelector('#join-room')`, 15*time.Second)
+	bob.noHorizontalScroll("home")
+	bob.shot("1-share-link")
+	bob.typeInto("#nickname", "Bob")
+	bob.click("#join-room")
+	bob.waitFor(`document.querySelectorAll('#seats li').length === 3`, 15*time.Second)
+	bob.waitFor(`document.querySelector('#seats').textContent.includes('Bob')`, 10*time.Second)
+	bob.noHorizontalScroll("lobby")
+	bob.shot("2-lobby")
+
+	// The host sees Bob arrive; Alice's markup is shown as text everywhere.
+	alice.waitFor(`document.querySelector('#seats').textContent.includes('Bob')`, 10*time.Second)
+	for _, b := range []*browser{alice, bob} {
+		var asText bool
+		b.eval(`document.querySelector('#seats').textContent.includes('<b>Alice</b>') && !document.querySelector('#seats b')`, &asText)
+		if !asText {
+			t.Errorf("%s: the nickname %q is not shown as text in the lobby", b.name, aliceName)
+		}
+	}
+
+	alice.click("#start")
+	for _, b := range []*browser{alice, bob} {
+		b.waitFor(`document.querySelector('.seat.mine svg.face g[data-symbol]')`, 30*time.Second)
+	}
+
+	// Both players claim on every new pair of cards until the session is
+	// over (a tie for the win is settled by a duel, played the same way).
+	players := []*browser{alice, bob}
+	last := make([]string, len(players))
+	tops := make([]map[string][2]float64, len(players))
+	for i := range tops {
+		tops[i] = map[string][2]float64{}
+	}
+	claims := make([]int, len(players))
+	over := make([]bool, len(players))
+	deadline := time.Now().Add(4 * time.Minute)
+	for !over[0] || !over[1] {
+		if time.Now().After(deadline) {
+			for _, b := range players {
+				b.shot("timeout")
+			}
+			t.Fatalf("the session did not end within 4 minutes (claims made: %v)", claims)
+		}
+		for i, b := range players {
+			if over[i] {
+				continue
+			}
+			b.eval(`!!document.querySelector('#grand')`, &over[i])
+			if over[i] {
+				continue
+			}
+			if b.claimIfNew(&last[i], tops[i]) {
+				claims[i]++
+				if claims[i] == 4 {
+					b.shot("3-play")
+					b.noHorizontalScroll("play")
+				}
+			}
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+	if claims[0] == 0 || claims[1] == 0 {
+		t.Errorf("claims made by Alice and Bob: %v; each should have claimed", claims)
+	}
+
+	for _, b := range players {
+		b.waitFor(`document.querySelector('#winner')?.textContent.length > 0`, 10*time.Second)
+		b.waitFor(`document.querySelectorAll('#standings tbody tr').length === 3`, 10*time.Second)
+		rows := b.text("#standings tbody")
+		for _, who := range []string{aliceName, "Bob", "bot"} {
+			if !strings.Contains(rows, who) {
+				t.Errorf("%s: the session standings do not name %q: %q", b.name, who, rows)
+			}
+		}
+		var asText bool
+		b.eval(`!document.querySelector('.results b')`, &asText)
+		if !asText {
+			t.Errorf("%s: a nickname's markup became an element on the results screen", b.name)
+		}
+		// The test clicks only symbols the two cards share, so no claim
+		// may be refused as wrong (a click landing on the wrong symbol).
+		var stats struct{ Right, Wrong string }
+		b.eval(`(() => { const p = document.querySelector('#my-claims'); return p ? {right: p.dataset.right, wrong: p.dataset.wrong} : {right: '', wrong: ''}; })()`, &stats)
+		if stats.Wrong != "0" {
+			t.Errorf("%s: %s claims were refused as wrong; every click was on the shared symbol", b.name, stats.Wrong)
+		}
+		b.shot("4-results")
+	}
+	bob.noHorizontalScroll("results")
+	var rows int
+	alice.eval(`document.querySelectorAll('#result tbody tr').length`, &rows)
+	if rows != 3 {
+		return // the Tower tied and a duel settled it; its results are shown
+	}
+	// The three seats' scores add up to the whole classic deck.
+	var total int
+	alice.eval(`[...document.querySelectorAll('#result tbody tr td:nth-child(3)')].reduce((a, td) => a + parseInt(td.textContent, 10), 0)`, &total)
+	if total != 55 {
+		t.Errorf("the results' scores add up to %d cards, want 55", total)
+	}
+	// Both people's claims were accepted: each holds more than the card
+	// it was dealt.
+	var scores map[string]int
+	alice.eval(`Object.fromEntries([...document.querySelectorAll('#result tbody tr')].map(tr => [tr.children[1].textContent, parseInt(tr.children[2].textContent, 10)]))`, &scores)
+	for _, who := range []string{aliceName, "Bob"} {
+		if scores[who] < 2 {
+			t.Errorf("%s won no card (results %v): their claims were not accepted", who, scores)
+		}
+	}
+}
+
+// TestBrowserLanguage switches the interface language on the home page
+// and checks that the text changes, that the choice is remembered across
+// a reload, and that a phone-size home page does not scroll sideways.
+func TestBrowserLanguage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
+	}
+	base := browserServer(t)
+	shots := screenshotDir(t)
+	b := newBrowser(t, "lang-phone", shots, 375, 667)
+	b.run(chromedp.Navigate(base + "/"))
+	b.waitFor(`document.querySelector('#create')`, 15*time.Second)
+	if got := b.text("#create"); got != "Create the room" {
+		t.Errorf("English create button says %q", got)
+	}
+	b.noHorizontalScroll("home-en")
+	b.shot("home-en")
+	want := map[string]string{
+		"pl": "Załóż pokój", "da": "Opret rummet", "ru": "Создать комнату",
+		"zh": "创建房间", "it": "Crea la stanza", "en": "Create the room",
+	}
+	for _, l := range []string{"pl", "da", "ru", "zh", "it"} {
+		b.choose("#lang", l)
+		b.waitFor(fmt.Sprintf(`document.documentElement.lang === %q`, l), 5*time.Second)
+		if got := b.text("#create"); got != want[l] {
+			t.Errorf("%s: the create button says %q, want %q", l, got, want[l])
+		}
+		b.noHorizontalScroll("home-" + l)
+		b.shot("home-" + l)
+	}
+	b.run(chromedp.Reload())
+	b.waitFor(`document.querySelector('#create')`, 15*time.Second)
+	if got := b.text("#create"); got != want["it"] {
+		t.Errorf("after a reload the create button says %q, want the remembered Italian %q", got, want["it"])
+	}
+}

@@ -1,0 +1,1115 @@
+// The dobble browser client: home (nickname, learning mode, create or join
+// a room), lobby, countdown, play, results with the session standings,
+// history and replays. It speaks docs/PROTOCOL.md over one WebSocket.
+
+import { h, append, replace, getJSON } from "./dom.js";
+import { LANGS, LANG_NAMES, pickLang, setLang, lang, t } from "./i18n.js";
+import { Conn } from "./net.js";
+import { sounds, soundOn, setSound } from "./sound.js";
+import { useDeck, symbolName, rename } from "./cards.js";
+import { Table, planClaim, preload, ready } from "./table.js";
+
+const app = document.getElementById("app");
+
+// AIM_MS is how long after the table changes a click still counts as aimed
+// at the table before the change.
+const AIM_MS = 250;
+
+const S = {
+  name: localStorage.getItem("dobble.name") || "",
+  conn: null,
+  status: "idle",
+  games: null, // GET /api/games
+  route: parseRoute(),
+  room: null,
+  notice: "", // a message shown on the home screen
+  history: null,
+  replay: null,
+};
+
+setLang(pickLang());
+
+function parseRoute() {
+  const m = location.pathname.match(/^\/r\/([A-Za-z0-9]+)\/?$/);
+  if (m) return { screen: "home", code: m[1].toUpperCase() };
+  const hash = location.hash.slice(1);
+  if (hash === "history") return { screen: "history" };
+  const r = hash.match(/^replay\/(.+)$/);
+  if (r) return { screen: "replay", id: decodeURIComponent(r[1]) };
+  return { screen: "home", code: "" };
+}
+
+function go(path, hash = "") {
+  history.pushState(null, "", path + hash);
+  S.route = parseRoute();
+  render();
+}
+
+window.addEventListener("popstate", () => {
+  S.route = parseRoute();
+  if (S.route.screen !== "home" || !S.room) render();
+});
+window.addEventListener("hashchange", () => {
+  S.route = parseRoute();
+  render();
+});
+
+// ---- games, names, connection ----------------------------------------
+
+async function loadGames() {
+  if (S.games) return S.games;
+  const data = await getJSON("/api/games");
+  const g = Array.isArray(data) ? { games: data } : data;
+  g.editions = g.editions || [{ name: "classic" }, { name: "beach" }, { name: "kids" }, { name: "pancakes" }];
+  g.levels = (g.levels || ["easy", "medium", "hard", "expert"]).map((l) => (typeof l === "string" ? l : l.name));
+  S.games = g;
+  return g;
+}
+
+function gameInfo(name) {
+  const gs = (S.games && S.games.games) || [];
+  return gs.find((g) => g.name === name || (g.aliases || []).includes(name)) || { name, targets: 0, title: name };
+}
+
+function gameTitle(name) {
+  const key = `game.${gameInfo(name).name}`;
+  const s = t(key);
+  return s === key ? gameInfo(name).title || name : s;
+}
+
+function tokenKey(code) { return `dobble.seat.${code}`; }
+
+function conn() {
+  if (!S.conn) {
+    S.conn = new Conn({
+      name: S.name,
+      lang: lang(),
+      onMessage: onMessage,
+      onStatus: (st) => { S.status = st; renderStatus(); },
+      onReconnect: () => {
+        const r = S.room;
+        if (!r) return;
+        if (r.token) S.conn.send({ type: "resume", room: r.code, token: r.token });
+        else if (r.seat < 0) S.conn.send({ type: "watch", room: r.code });
+      },
+    });
+  }
+  return S.conn;
+}
+
+function send(msg) { conn().send(msg); }
+
+function needName() {
+  const input = document.getElementById("nickname");
+  const name = (input ? input.value : S.name).trim();
+  if (!name) {
+    S.notice = t("home.needName");
+    render();
+    document.getElementById("nickname")?.focus();
+    return false;
+  }
+  S.name = name;
+  localStorage.setItem("dobble.name", name);
+  if (S.conn && S.conn.name !== name) { S.conn.close(); S.conn = null; }
+  return true;
+}
+
+function newRoom(code) {
+  return {
+    code, seat: -1, token: "", host: false, phase: "lobby", lobby: null,
+    deck: "", table: 0, view: null, seats: [], session: null, over: null, pick: null,
+    countdownEnd: 0, lockUntil: 0, pending: null, feed: [], choose: null, winner: -1,
+    stats: { right: 0, wrong: 0, late: 0 },
+    fresh: new Set(), autostart: false, tableUI: null, message: "",
+  };
+}
+
+// ---- messages from the server ----------------------------------------
+
+function onMessage(m) {
+  const r = S.room;
+  switch (m.type) {
+    case "joined": {
+      const room = r && r.code === m.room ? r : newRoom(m.room);
+      room.autostart = r ? r.autostart : false;
+      room.code = m.room;
+      room.seat = m.seat;
+      room.host = typeof m.host === "number" ? m.host === m.seat && m.seat >= 0 : !!m.host;
+      if (m.token) {
+        room.token = m.token;
+        sessionStorage.setItem(tokenKey(m.room), JSON.stringify({ token: m.token, seat: m.seat }));
+      }
+      S.room = room;
+      S.notice = "";
+      if (location.pathname !== `/r/${m.room}`) history.replaceState(null, "", `/r/${m.room}`);
+      S.route = { screen: "room", code: m.room };
+      render();
+      return;
+    }
+    case "lobby": {
+      if (!r) return;
+      r.lobby = m.room;
+      r.seats = m.room.seats || r.seats;
+      if (typeof m.room.host === "number") r.host = m.room.host === r.seat;
+      // A lobby after the session's last game ("over") keeps the results
+      // on screen; the host's start is then a rematch.
+      if (m.room.phase === "lobby" || (!m.room.phase && r.phase !== "play" && r.phase !== "countdown")) r.phase = "lobby";
+      if (r.autostart && r.host) { r.autostart = false; send({ type: "start" }); }
+      render();
+      return;
+    }
+    case "countdown": {
+      if (!r) return;
+      r.countdownEnd = performance.now() + (m.ms || 0);
+      if (r.phase === "lobby") r.phase = "countdown";
+      runCountdown();
+      render();
+      return;
+    }
+    case "state": onState(m); return;
+    case "update": onUpdate(m); return;
+    case "refused": onRefused(m); return;
+    case "over": {
+      if (!r) return;
+      r.over = m;
+      if (m.players) r.players = m.players;
+      if (m.session) r.session = m.session;
+      r.phase = "over";
+      r.choose = null;
+      r.countdownEnd = 0;
+      sounds.over();
+      render();
+      return;
+    }
+    case "pick": {
+      if (!r) return;
+      r.pick = m;
+      if (r.session) { r.session.picker = m.picker; r.session.choices = m.choices; r.session.phase = "pick"; }
+      render();
+      return;
+    }
+    case "presence": {
+      if (!r) return;
+      for (const s of r.seats) if (s.seat === m.seat) s.connected = m.connected;
+      render();
+      return;
+    }
+    case "closed": {
+      if (r) sessionStorage.removeItem(tokenKey(r.code));
+      S.room = null;
+      S.notice = t("err.closed", { reason: m.reason || "" });
+      go("/");
+      return;
+    }
+    case "error": onError(m); return;
+    default:
+  }
+}
+
+function onError(m) {
+  const key = `err.${m.code}`;
+  const text = t(key, { message: m.message || "" });
+  const r = S.room;
+  if (m.code === "badToken" && r) {
+    sessionStorage.removeItem(tokenKey(r.code));
+    const code = r.code;
+    S.room = null;
+    S.notice = text;
+    S.route = { screen: "home", code };
+    render();
+    return;
+  }
+  if (r && r.seat !== undefined && S.route.screen === "room" && (r.lobby || r.view)) {
+    toast(text, "miss");
+    return;
+  }
+  S.room = null;
+  S.notice = text;
+  S.route = { screen: "home", code: S.route.code || "" };
+  render();
+}
+
+// A table seats the session's seats in the order of its "players" (a
+// tie-break seats only the tied ones); views and events use table seats.
+function gameSeatOf(r) {
+  if (r.seat < 0) return -1;
+  if (!r.players) return r.seat;
+  return r.players.indexOf(r.seat);
+}
+
+function sessionSeatOf(r, gs) {
+  return r.players ? r.players[gs] : gs;
+}
+
+function seatName(r, sessionSeat) {
+  const s = (r.seats || []).find((x) => x.seat === sessionSeat);
+  if (!s) return t("home.seat", { n: sessionSeat + 1 });
+  if (s.kind === "bot") return t("home.bot", { level: t(`level.${s.level}`) });
+  if (s.name) return s.name;
+  return t("home.seat", { n: sessionSeat + 1 });
+}
+
+async function onState(m) {
+  let r = S.room;
+  if (!r) return;
+  r.deck = m.deck;
+  r.table = m.table;
+  r.players = m.players || null;
+  r.clock = performance.now() - (m.elapsed || 0);
+  if (m.seats) r.seats = m.seats;
+  if (m.session) r.session = m.session;
+  r.phase = "play";
+  r.over = null;
+  r.pick = null;
+  r.choose = null;
+  r.feed = [];
+  r.stats = { right: 0, wrong: 0, late: 0 };
+  r.winner = -1;
+  r.fresh = new Set();
+  r.tableUI = null;
+  r.view = m.view;
+  r.shown = null;
+  r.prevShown = null;
+  await Promise.all([useDeck(m.deck), preload(m.deck, m.view).catch(() => {})]);
+  if (S.room !== r) return;
+  render();
+  focusFirstSymbol();
+}
+
+function focusFirstSymbol() {
+  const g = document.querySelector(".seat.mine g[data-symbol]") || document.querySelector(".table g[tabindex]");
+  if (g && !document.activeElement?.matches?.("g[data-symbol], input, select, textarea")) g.focus({ preventScroll: true });
+}
+
+async function onUpdate(m) {
+  const r = S.room;
+  if (!r || !r.view) return;
+  if (m.table !== undefined && m.table !== r.table) return;
+  if (m.view && m.view.version < r.view.version) return;
+  if (typeof m.at === "number") r.clock = Math.min(r.clock ?? Infinity, performance.now() - m.at);
+  const me = gameSeatOf(r);
+  r.fresh = new Set();
+  for (const e of m.events || []) {
+    if (e.kind === "claim") {
+      const who = e.seat === me ? t("play.you") : seatName(r, sessionSeatOf(r, e.seat));
+      r.feed.unshift(t("play.claimed", { name: who, symbol: symbolName(r.deck, e.symbol) }));
+      r.winner = e.seat;
+      if (e.seat === me) {
+        r.pending = null;
+        r.stats.right++;
+        sounds.hit();
+        toast(t("play.hit"), "hit");
+        flashSymbol(e.symbol, "hit");
+      } else {
+        sounds.other();
+      }
+    } else if (e.kind === "move") {
+      if (e.to >= 0) r.fresh.add(e.to);
+      if (!(m.events || []).some((x) => x.kind === "claim") && e.seat >= 0) {
+        r.feed.unshift(t("play.drew", { name: e.seat === me ? t("play.you") : seatName(r, sessionSeatOf(r, e.seat)) }));
+      }
+    } else if (e.kind === "round") {
+      r.feed.unshift(t("play.newRound", { n: e.round }));
+    }
+  }
+  r.feed = r.feed.slice(0, 6);
+  r.choose = null;
+  if (m.view) r.view = m.view;
+  await preload(r.deck, r.view).catch(() => {});
+  if (S.room !== r) return;
+  render();
+}
+
+function onRefused(m) {
+  const r = S.room;
+  if (!r) return;
+  r.pending = null;
+  // lockedUntil is on the table's clock (ms since the game began).
+  const lock = m.lockMs || (m.lockedUntil && r.clock !== undefined ? m.lockedUntil - (performance.now() - r.clock) : 0);
+  if (lock > 0) r.lockUntil = performance.now() + lock;
+  if (m.code === "tooLate") {
+    r.stats.late++;
+    sounds.late();
+    toast(t("play.late"), "late");
+  } else if (m.code === "notAMatch" || m.code === "lockedOut") {
+    if (m.code === "notAMatch") r.stats.wrong++;
+    sounds.miss();
+    toast(m.code === "notAMatch" ? t("play.miss") : t("play.locked"), "miss");
+    if (r.lastClaim) flashSymbol(r.lastClaim.symbol, "miss", r.lastClaim.zone);
+  } else if (m.code === "badTarget") {
+    sounds.miss();
+    toast(t("play.badTarget", { reason: m.reason || "" }), "miss");
+  } else {
+    toast(t(`refused.${m.code}`), "late");
+  }
+  render();
+  if (lock > 0) runLock();
+}
+
+// ---- claims ------------------------------------------------------------
+
+function claim(zone, symbol) {
+  const r = S.room;
+  if (!r || !r.view || r.phase !== "play" || r.view.over) return;
+  const me = gameSeatOf(r);
+  if (me < 0) return;
+  if (performance.now() < r.lockUntil) {
+    toast(t("play.lockedFor", { s: Math.ceil((r.lockUntil - performance.now()) / 1000) }), "miss");
+    return;
+  }
+  // A click within AIM_MS of a change of the table was aimed at the table
+  // before it: the claim names that version, and the server answers "too
+  // late" instead of judging it against cards the player had not seen.
+  // The claim is made against the table on screen (which may lag the
+  // newest view while its cards load).
+  const info = gameInfo(r.view.game);
+  const shown = r.shown || r.view;
+  const recent = r.prevShown && performance.now() - r.shownAt < AIM_MS;
+  const view = recent && !matches(shown, info, me, symbol, zone) && matches(r.prevShown, info, me, symbol, zone) ? r.prevShown : shown;
+  const plan = planClaim(view, info, me, symbol, zone);
+  if (plan.choose) {
+    r.choose = { zones: plan.choose, pick: plan.pick, symbol, zone, own: !!plan.own, version: view.version };
+    render();
+    document.querySelector(".zone.choice")?.focus?.();
+    return;
+  }
+  sendClaim(symbol, plan.target, zone, view.version);
+}
+
+// matches reports whether a claim of symbol clicked in zone could match on
+// view: with targets, the symbol is on the clicked card and every target's
+// top card; without, it is on two of the cards compared (the seat's own
+// pile and the shared cards, or both piles of a duel).
+function matches(view, info, me, symbol, zone) {
+  const top = (z) => (z && z.cards.length ? z.cards[z.cards.length - 1] : null);
+  const has = (z) => !!top(z) && top(z).symbols.includes(symbol);
+  if (!has(view.zones[zone])) return false;
+  if (info.targets) {
+    const plan = planClaim(view, info, me, symbol, zone);
+    const target = plan.target || [];
+    return target.length > 0 && target.every((t) => has(view.zones[t]));
+  }
+  const shared = view.zones.filter((z) => z.seat < 0 && z.cards.length && z.show !== "hidden");
+  const pool = shared.length ? [...shared, ...view.zones.filter((z) => z.seat === me)] : view.zones.filter((z) => z.kind === "pile");
+  let n = 0;
+  for (const z of pool) {
+    const cards = z.show === "all" ? z.cards : z.cards.slice(-1);
+    n += cards.filter((c) => c.symbols.includes(symbol)).length;
+  }
+  return n >= 2;
+}
+
+function sendClaim(symbol, target, zone, version) {
+  const r = S.room;
+  r.choose = null;
+  r.pending = { symbol };
+  r.lastClaim = { symbol, zone };
+  send({ type: "claim", table: r.table, symbol, target, version });
+  render();
+}
+
+function chooseZone(z) {
+  const r = S.room;
+  if (!r || !r.choose || !r.choose.zones.includes(z)) return;
+  sendClaim(r.choose.symbol, r.choose.pick(z), r.choose.zone, r.choose.version);
+}
+
+function draw() {
+  const r = S.room;
+  if (!r || !r.view || gameSeatOf(r) < 0) return;
+  send({ type: "draw", table: r.table, version: r.view.version });
+}
+
+function flashSymbol(symbol, cls, zone) {
+  const sel = zone !== undefined ? `[data-zone="${zone}"] g[data-symbol="${symbol}"]` : `.table g[data-symbol="${symbol}"]`;
+  for (const g of document.querySelectorAll(sel)) {
+    g.classList.add(cls);
+    setTimeout(() => g.classList.remove(cls), 700);
+  }
+}
+
+let toastTimer = 0;
+function toast(text, kind) {
+  let el = document.getElementById("toast");
+  if (!el) return;
+  el.textContent = text;
+  el.className = `toast show ${kind || ""}`;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.className = "toast"; }, 1400);
+}
+
+let countdownTimer = 0;
+function runCountdown() {
+  clearInterval(countdownTimer);
+  let last = -1;
+  const tick = () => {
+    const r = S.room;
+    const el = document.getElementById("countdown");
+    if (!r || !el) { clearInterval(countdownTimer); return; }
+    const left = r.countdownEnd - performance.now();
+    if (left <= 0) {
+      el.hidden = true;
+      clearInterval(countdownTimer);
+      if (last !== 0) sounds.go();
+      last = 0;
+      return;
+    }
+    const s = Math.ceil(left / 1000);
+    el.hidden = false;
+    replace(el, h("div", { class: "count" }, String(s)), h("div", null, t("countdown.ready")));
+    if (s !== last) { sounds.tick(); last = s; }
+  };
+  tick();
+  countdownTimer = setInterval(tick, 100);
+}
+
+let lockTimer = 0;
+function runLock() {
+  clearInterval(lockTimer);
+  const tick = () => {
+    const r = S.room;
+    const el = document.getElementById("lock");
+    if (!r || !el) { clearInterval(lockTimer); return; }
+    const left = r.lockUntil - performance.now();
+    if (left <= 0) {
+      el.hidden = true;
+      clearInterval(lockTimer);
+      document.body.classList.remove("locked");
+      return;
+    }
+    el.hidden = false;
+    document.body.classList.add("locked");
+    el.textContent = t("play.lockedFor", { s: (left / 1000).toFixed(1) });
+  };
+  tick();
+  lockTimer = setInterval(tick, 100);
+}
+
+// ---- keyboard ------------------------------------------------------------
+
+document.addEventListener("keydown", (e) => {
+  if (e.target.matches && e.target.matches("input, select, textarea")) return;
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const r = S.room;
+  const g = e.target.closest && e.target.closest("g[data-symbol]");
+  if (g && (e.key === "Enter" || e.key === " ")) {
+    e.preventDefault();
+    const z = g.closest("[data-zone]");
+    if (z && z.classList.contains("choice")) { chooseZone(Number(z.dataset.zone)); return; }
+    claim(Number(z.dataset.zone), Number(g.getAttribute("data-symbol")));
+    return;
+  }
+  const zc = e.target.closest && e.target.closest(".zone.choice");
+  if (zc && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); chooseZone(Number(zc.dataset.zone)); return; }
+  if (e.key === "ArrowRight" || e.key === "ArrowLeft" || e.key === "ArrowDown" || e.key === "ArrowUp") {
+    const all = [...document.querySelectorAll(".table g[tabindex]")];
+    if (!all.length || S.route.screen !== "room") return;
+    e.preventDefault();
+    const i = all.indexOf(g);
+    const step = e.key === "ArrowRight" || e.key === "ArrowDown" ? 1 : -1;
+    const next = all[(i < 0 ? 0 : i + step + all.length) % all.length];
+    next.focus();
+    return;
+  }
+  if (r && r.choose && /^[1-9]$/.test(e.key)) {
+    const z = r.choose.zones[Number(e.key) - 1];
+    if (z !== undefined) { e.preventDefault(); chooseZone(z); }
+    return;
+  }
+  if (e.key === "Escape" && r && r.choose) { r.choose = null; render(); return; }
+  if ((e.key === "d" || e.key === "D") && r && r.phase === "play" && gameInfo(r.view?.game).draw) { draw(); return; }
+  if (e.key === "m" || e.key === "M") { setSound(!soundOn()); render(); }
+  if (S.route.screen === "replay") replayKey(e);
+});
+
+// Long press on a symbol shows its name instead of claiming it.
+let pressTimer = 0;
+document.addEventListener("pointerdown", (e) => {
+  const g = e.target.closest && e.target.closest("g[data-symbol]");
+  if (!g || e.pointerType === "mouse") return;
+  clearTimeout(pressTimer);
+  pressTimer = setTimeout(() => {
+    g.dataset.longpress = "1";
+    showTip(g);
+  }, 450);
+});
+for (const ev of ["pointerup", "pointercancel", "pointermove"]) {
+  document.addEventListener(ev, (e) => {
+    if (ev === "pointermove" && Math.hypot(e.movementX || 0, e.movementY || 0) < 4) return;
+    clearTimeout(pressTimer);
+  });
+}
+document.addEventListener("focusin", (e) => {
+  const g = e.target.closest && e.target.closest("g[data-symbol]");
+  if (g) showTip(g);
+});
+document.addEventListener("mouseover", (e) => {
+  const g = e.target.closest && e.target.closest("g[data-symbol]");
+  if (g) showTip(g);
+});
+
+function showTip(g) {
+  const tip = document.getElementById("tip");
+  if (!tip) return;
+  tip.textContent = g.getAttribute("aria-label") || "";
+  const b = g.getBoundingClientRect();
+  tip.style.left = `${Math.max(4, Math.min(window.innerWidth - 160, b.left + b.width / 2 - 40))}px`;
+  tip.style.top = `${Math.max(4, b.top + window.scrollY - 30)}px`;
+  tip.hidden = false;
+  clearTimeout(showTip.timer);
+  showTip.timer = setTimeout(() => { tip.hidden = true; }, 1600);
+}
+
+// ---- rendering -------------------------------------------------------------
+
+function render() {
+  const main = h("main", { id: "main" });
+  const screen = S.route.screen;
+  if (screen === "history") main.append(historyScreen());
+  else if (screen === "replay") main.append(replayScreen());
+  else if (S.room && screen === "room") main.append(roomScreen());
+  else main.append(homeScreen());
+  const focused = document.activeElement && document.activeElement.id;
+  const act = document.activeElement;
+  const symFocus = act && act.matches && act.matches("g[data-symbol]") && act.closest("[data-zone]")
+    ? [act.closest("[data-zone]").dataset.zone, act.getAttribute("data-symbol")] : null;
+  replace(app,
+    header(),
+    h("div", { id: "status", class: "status", role: "status", hidden: true }),
+    main,
+    h("div", { id: "toast", class: "toast", role: "alert" }),
+    h("div", { id: "tip", class: "tip", hidden: true }),
+    h("div", { id: "countdown", class: "countdown", hidden: true }));
+  renderStatus();
+  if (S.room && S.room.countdownEnd > performance.now()) runCountdown();
+  if (S.room && S.room.lockUntil > performance.now()) runLock();
+  if (S.room && S.room.tableEl) mountTable();
+  if (focused && !document.activeElement?.id) document.getElementById(focused)?.focus();
+  if (symFocus) {
+    const g = document.querySelector(`.table [data-zone="${symFocus[0]}"] g[data-symbol="${symFocus[1]}"]`);
+    if (g) g.focus({ preventScroll: true });
+  }
+}
+
+function renderStatus() {
+  const el = document.getElementById("status");
+  if (!el) return;
+  const lost = S.status === "lost" || (S.status === "connecting" && S.conn && S.conn.everWelcomed);
+  el.hidden = !lost;
+  el.textContent = lost ? t("app.reconnecting") : "";
+}
+
+function header() {
+  const langSel = h("select", { id: "lang", "aria-label": t("app.language"), onchange: (e) => { setLang(e.target.value); if (S.room) { S.room.tableUI = null; } render(); rename(document); } },
+    LANGS.map((l) => h("option", { value: l, selected: l === lang() }, LANG_NAMES[l])));
+  return h("header", { class: "top" },
+    h("a", { href: "/", class: "brand", onclick: (e) => { e.preventDefault(); leaveToHome(); } }, "dobble"),
+    h("nav", null,
+      h("a", { href: "/#history", id: "nav-history", onclick: (e) => { e.preventDefault(); go("/", "#history"); } }, t("app.history")),
+      h("button", { type: "button", id: "sound", class: "link", "aria-pressed": soundOn() ? "true" : "false", onclick: () => { setSound(!soundOn()); render(); } },
+        soundOn() ? t("app.soundOn") : t("app.soundOff")),
+      h("label", { class: "lang" }, h("span", { class: "sr" }, t("app.language")), langSel)));
+}
+
+function leaveToHome() {
+  if (S.room && S.route.screen === "room") {
+    if (S.room.phase !== "play" || !confirm(t("play.leave") + "?")) {
+      if (S.room.phase === "play") return;
+    }
+    leave();
+    return;
+  }
+  go("/");
+}
+
+function leave() {
+  if (S.room) {
+    send({ type: "leave" });
+    sessionStorage.removeItem(tokenKey(S.room.code));
+  }
+  S.room = null;
+  go("/");
+}
+
+// ---- home ----------------------------------------------------------------
+
+const form = {
+  game: "tower", deck: "classic", seats: 3, bots: [null, null, "medium"], scoring: "wins", games: 3,
+  lockout: 1000, private: false, options: {},
+};
+
+function homeScreen() {
+  const code = S.route.code || "";
+  const nick = h("input", {
+    id: "nickname", maxlength: 24, autocomplete: "nickname", value: S.name,
+    oninput: (e) => { S.name = e.target.value; localStorage.setItem("dobble.name", e.target.value.trim()); },
+  });
+  const codeInput = h("input", { id: "code", value: code, maxlength: 8, autocapitalize: "characters", spellcheck: "false" });
+  const join = (watch) => {
+    const c = codeInput.value.trim().toUpperCase();
+    if (!c) { codeInput.focus(); return; }
+    if (!watch && !needName()) return;
+    if (watch && !S.name.trim()) { S.name = "?"; }
+    S.room = newRoom(c);
+    S.route = { screen: "room", code: c };
+    send(watch ? { type: "watch", room: c } : { type: "join", room: c });
+    render();
+  };
+  const els = [
+    h("p", { class: "tagline" }, t("app.tagline")),
+    S.notice ? h("p", { class: "notice", role: "alert" }, S.notice) : null,
+    h("label", { class: "field nick" }, h("span", null, t("home.nickname")), nick),
+    code ? h("section", { class: "panel join-first" },
+      h("h2", null, t("lobby.title", { code })),
+      h("div", { class: "row" },
+        h("button", { id: "join-room", class: "primary", onclick: () => join(false) }, t("home.joinBtn")),
+        h("button", { id: "watch-room", onclick: () => join(true) }, t("home.watchBtn")))) : null,
+    h("section", { class: "panel learning" },
+      h("h2", null, t("home.learning")),
+      h("p", null, t("home.learningHelp")),
+      h("div", { class: "row" },
+        h("button", { id: "learn-alone", class: "primary", onclick: () => learn(false) }, t("home.learnAlone")),
+        h("button", { id: "learn-bots", onclick: () => learn(true) }, t("home.learnBots")))),
+    createPanel(),
+    h("section", { class: "panel" },
+      h("h2", null, t("home.join")),
+      h("label", { class: "field" }, h("span", null, t("home.code")), codeInput),
+      h("div", { class: "row" },
+        h("button", { id: "join", onclick: () => join(false) }, t("home.joinBtn")),
+        h("button", { id: "watch", onclick: () => join(true) }, t("home.watchBtn")))),
+    roomsPanel(),
+  ];
+  return h("div", { class: "home" }, els);
+}
+
+function learn(withBots) {
+  if (!needName()) return;
+  S.room = newRoom("");
+  S.room.autostart = true;
+  S.route = { screen: "room", code: "" };
+  send({
+    type: "create",
+    room: {
+      game: "learning", options: {}, deck: "classic", seats: withBots ? 3 : 1,
+      bots: withBots ? [null, "easy", "medium"] : [null], private: true, scoring: "wins", games: 1, lockout: 1000,
+    },
+  });
+  render();
+}
+
+function createPanel() {
+  const box = h("section", { class: "panel create" }, h("h2", null, t("home.create")));
+  if (!S.games) {
+    loadGames().then(render, (err) => { S.notice = t("err.http", { message: err.message }); render(); });
+    box.append(h("p", null, "…"));
+    return box;
+  }
+  const info = gameInfo(form.game);
+  const lo = Math.max(info.minPlayers || 1, form.game === "learning" ? 1 : 2);
+  const hi = info.maxPlayers || 8;
+  form.seats = Math.min(hi, Math.max(lo, form.seats));
+  const sel = (id, value, options, onchange) => h("select", { id, onchange: (e) => { onchange(e.target.value); render(); } },
+    options.map(([v, label]) => h("option", { value: v, selected: String(v) === String(value) }, label)));
+  const field = (label, control) => h("label", { class: "field" }, h("span", null, label), control);
+  const decks = info.name === "anarchy-pancakes"
+    ? [["pancakes", S.games.editions.find((e) => e.name === "pancakes")?.title || "pancakes"]]
+    : [
+      ...S.games.editions.filter((e) => e.name !== "pancakes").map((e) => [e.name, e.title ? `${e.name}: ${e.title}` : e.name]),
+      ...[2, 3, 4, 5, 7, 8, 9].map((q) => [`order-${q}`, t("home.orderDeck", { q })]),
+    ];
+  if (!decks.some(([v]) => v === form.deck)) form.deck = decks[0][0];
+  append(box,
+    field(t("home.game"), sel("game", form.game, S.games.games.map((g) => [g.name, gameTitle(g.name)]), (v) => { form.game = v; form.options = {}; })),
+    h("p", { class: "how" }, t(`how.${info.name}`)),
+    (info.options || []).length ? h("fieldset", { class: "options" }, h("legend", null, t("home.options")),
+      info.options.map((o) => {
+        const label = t(`opt.${o.name}`);
+        const value = form.options[o.name] ?? o.default;
+        const control = o.choices && o.choices.length
+          ? sel(`opt-${o.name}`, value, o.choices.map((c) => [c, t(`choice.${c}`) === `choice.${c}` ? c : t(`choice.${c}`)]), (v) => { form.options[o.name] = v; })
+          : h("input", { id: `opt-${o.name}`, type: "number", min: o.min || 0, max: o.max, value, onchange: (e) => { form.options[o.name] = e.target.value; } });
+        return h("label", { class: "field", title: o.doc || "" }, h("span", null, label === `opt.${o.name}` ? o.name : label), control);
+      })) : null,
+    field(t("home.deck"), sel("deck", form.deck, decks, (v) => { form.deck = v; })),
+    field(t("home.seats"), sel("seats", form.seats, range(lo, hi).map((n) => [n, String(n)]), (v) => { form.seats = Number(v); })),
+    h("ol", { class: "seat-setup" }, range(0, form.seats - 1).map((i) => h("li", null,
+      i === 0 ? `${t("home.seat", { n: 1 })}: ${t("home.you")}` :
+        h("label", null, `${t("home.seat", { n: i + 1 })}: `,
+          sel(`seat-${i}`, form.bots[i] || "", [["", t("home.person")], ...S.games.levels.map((l) => [l, t("home.bot", { level: t(`level.${l}`) })])],
+            (v) => { form.bots[i] = v || null; }))))),
+    field(t("home.scoring"), sel("scoring", form.scoring, [["wins", t("home.scoring.wins")], ["points", t("home.scoring.points")]], (v) => { form.scoring = v; })),
+    field(t("home.games"), h("input", { id: "games", type: "number", min: 1, max: 20, value: form.games, onchange: (e) => { form.games = Number(e.target.value); } })),
+    field(t("home.lockout"), h("input", { id: "lockout", type: "number", min: 0, max: 5000, step: 100, value: form.lockout, onchange: (e) => { form.lockout = Number(e.target.value); } })),
+    h("label", { class: "check" }, h("input", { id: "private", type: "checkbox", checked: form.private, onchange: (e) => { form.private = e.target.checked; } }), t("home.private")),
+    h("button", { id: "create", class: "primary", onclick: create }, t("home.createBtn")));
+  return box;
+}
+
+function range(a, b) {
+  const out = [];
+  for (let i = a; i <= b; i++) out.push(i);
+  return out;
+}
+
+function create() {
+  if (!needName()) return;
+  const info = gameInfo(form.game);
+  const options = {};
+  for (const o of info.options || []) options[o.name] = String(form.options[o.name] ?? o.default);
+  const bots = range(0, form.seats - 1).map((i) => (i === 0 ? null : form.bots[i] || null));
+  S.room = newRoom("");
+  S.route = { screen: "room", code: "" };
+  send({
+    type: "create",
+    room: {
+      game: info.name, options, deck: form.deck, seats: form.seats, bots, private: form.private,
+      scoring: form.scoring, games: form.games, lockout: form.lockout,
+    },
+  });
+  render();
+}
+
+function roomsPanel() {
+  const box = h("section", { class: "panel rooms" }, h("h2", null, t("home.rooms")));
+  const list = h("ul", { id: "rooms" });
+  box.append(list);
+  getJSON("/api/rooms").then((data) => {
+    const rooms = Array.isArray(data) ? data : data.rooms || [];
+    if (!rooms.length) { replace(list, h("li", null, t("home.noRooms"))); return; }
+    replace(list, rooms.map((rm) => {
+      const seats = Array.isArray(rm.seats) ? rm.seats.length : rm.seats;
+      const taken = rm.taken ?? (Array.isArray(rm.seats) ? rm.seats.filter((s) => s.kind !== "free").length : 0);
+      return h("li", null, t("home.roomLine", { code: rm.code, game: gameTitle(rm.game), taken, seats }), " ",
+        h("a", { href: `/r/${rm.code}` }, t("home.joinBtn")));
+    }));
+  }).catch(() => replace(list, h("li", null, t("home.noRooms"))));
+  return box;
+}
+
+// ---- room: lobby, play, results ----------------------------------------
+
+function roomScreen() {
+  const r = S.room;
+  if (r.phase === "play" && r.view) return playScreen(r);
+  if (r.phase === "over" && r.over) return resultsScreen(r);
+  if (!r.lobby) return h("p", { class: "wait" }, t("app.connecting"));
+  return lobbyScreen(r);
+}
+
+function lobbyScreen(r) {
+  const L = r.lobby;
+  const link = `${location.origin}/r/${L.code}`;
+  const linkInput = h("input", { id: "share-link", readonly: true, value: link, onfocus: (e) => e.target.select() });
+  const copied = h("span", { class: "copied", role: "status" });
+  return h("div", { class: "lobby" },
+    h("h1", null, t("lobby.title", { code: "" }), h("span", { id: "room-code", class: "code" }, L.code)),
+    h("p", null, gameTitle(L.game), " · ", L.deck, " · ", t("home.games"), ": ", String(L.games || 1), L.private ? ` · ${t("lobby.private")}` : ""),
+    h("p", { class: "how" }, t(`how.${gameInfo(L.game).name}`)),
+    h("div", { class: "share" }, h("label", { for: "share-link" }, t("lobby.share")),
+      h("div", { class: "row" }, linkInput,
+        h("button", { id: "copy", onclick: () => { navigator.clipboard?.writeText(link).then(() => { copied.textContent = t("lobby.copied"); }, () => linkInput.select()); } }, t("lobby.copy")),
+        copied)),
+    h("ol", { id: "seats", class: "seats" }, (L.seats || []).map((s) => seatItem(r, s))),
+    r.seat < 0 ? h("p", null, t("lobby.spectator")) : null,
+    h("div", { class: "row" },
+      r.host ? h("button", { id: "start", class: "primary", onclick: () => send({ type: "start" }) }, t("lobby.start"))
+        : h("p", { class: "wait" }, t("lobby.waitingHost")),
+      h("button", { id: "leave", onclick: leave }, t("lobby.leave"))));
+}
+
+function seatItem(r, s) {
+  const me = s.seat === r.seat;
+  const who = s.kind === "free" ? t("lobby.free") : seatName(r, s.seat);
+  const bits = [h("span", { class: "name" }, who)];
+  if (me) bits.push(h("span", { class: "you" }, ` (${t("home.you")})`));
+  if (r.lobby && r.lobby.host === s.seat) bits.push(h("span", { class: "badge" }, t("lobby.host")));
+  if (s.kind === "human" && s.connected === false) bits.push(h("span", { class: "badge off" }, t("lobby.offline")));
+  if (r.host && !me && s.seat !== 0) {
+    bits.push(h("select", {
+      class: "seat-kind", "aria-label": t("home.seat", { n: s.seat + 1 }),
+      onchange: (e) => send({ type: "seat", seat: s.seat, bot: e.target.value || null }),
+    }, h("option", { value: "", selected: s.kind !== "bot" }, s.kind === "human" ? who : t("lobby.makeFree")),
+    ((S.games && S.games.levels) || ["easy", "medium", "hard", "expert"]).map((l) =>
+      h("option", { value: l, selected: s.kind === "bot" && s.level === l }, t("home.bot", { level: t(`level.${l}`) })))));
+  }
+  return h("li", { class: `seat-${s.kind}`, "data-seat": s.seat }, bits);
+}
+
+function playScreen(r) {
+  const view = r.view;
+  const info = gameInfo(view.game);
+  const me = gameSeatOf(r);
+  const tableEl = h("div", { id: "table-root" });
+  r.tableEl = tableEl;
+  const round = view.round ? ` · ${t("play.round", { n: view.round })}` : "";
+  return h("div", { class: `play game-${info.name}` },
+    h("div", { class: "playhead" },
+      h("h1", null, gameTitle(view.game), r.session && r.session.phase === "tieBreak" ? ` · ${t("results.tieBreak")}` : "", round),
+      h("p", { class: "how" }, t(`how.${info.name}`))),
+    h("p", { id: "feed", class: "feed", "aria-live": "polite" }, r.feed[0] || (me < 0 ? t("play.spectating") : "\u00a0")),
+    r.choose ? h("p", { class: "choose", role: "status" }, r.choose.own ? t("play.pickStack") : t("play.pickTarget")) : null,
+    h("div", { id: "lock", class: "lock", hidden: true }),
+    tableEl,
+    h("div", { class: "row actions" },
+      info.draw && me >= 0 ? h("button", { id: "draw", onclick: draw }, t("play.draw")) : null,
+      h("button", { id: "leave-game", onclick: () => { if (confirm(`${t("play.leave")}?`)) leave(); } }, t("play.leave"))),
+    h("ul", { class: "log" }, r.feed.slice(1).map((f) => h("li", null, f))),
+    h("p", { class: "keys" }, t("play.shortcuts")));
+}
+
+function mountTable() {
+  const r = S.room;
+  if (!r || !r.tableEl || !r.view) return;
+  const me = gameSeatOf(r);
+  if (!r.tableUI || r.tableUI.deck !== r.deck) {
+    r.tableUI = new Table(r.tableEl, {
+      deck: r.deck, interactive: me >= 0,
+      onSymbol: (zone, symbol) => claim(zone, symbol),
+      onZone: (zone) => chooseZone(zone),
+    });
+  } else {
+    r.tableEl.replaceChildren(r.tableUI.el);
+  }
+  // A view whose new cards are still loading waits; the table on screen
+  // stays as it was until they are there.
+  if (r.shown !== r.view && (!r.shown || ready(r.deck, r.view))) {
+    r.prevShown = r.shown || null;
+    r.shown = r.view;
+    r.shownAt = performance.now();
+  }
+  const view = r.shown;
+  const res = view.result;
+  r.tableUI.draw(view, {
+    me,
+    names: (gs) => seatName(r, sessionSeatOf(r, gs)),
+    scores: res ? res.scores : null,
+    unit: res ? res.unit : gameInfo(view.game).unit || "cards",
+    locked: performance.now() < r.lockUntil,
+    choose: r.choose ? r.choose.zones : [],
+    fresh: r.fresh,
+    winner: r.winner,
+  });
+  r.tableEl = null;
+}
+
+function resultsScreen(r) {
+  const o = r.over;
+  const res = o.result || {};
+  const sess = r.session;
+  const toSession = (gs) => sessionSeatOf(r, gs);
+  const unit = t(`unit.${res.unit}`);
+  const ranking = res.ranking || (res.scores || []).map((_, i) => i);
+  const winners = (res.winners || []).map((gs) => seatName(r, toSession(gs))).join(", ");
+  const els = [
+    h("h1", null, t("results.title"), " · ", gameTitle(o.game || r.view?.game || "")),
+    h("p", { id: "winner", class: "winner" }, t("results.winner", { names: winners })),
+    h("table", { id: "result", class: "result" },
+      h("thead", null, h("tr", null, h("th", null, t("results.place")), h("th", null, t("results.player")), h("th", null, t("results.score")))),
+      h("tbody", null, ranking.map((gs) => h("tr", { class: toSession(gs) === r.seat ? "me" : "" },
+        h("td", null, String(res.places ? res.places[gs] : "")),
+        h("td", null, seatName(r, toSession(gs))),
+        h("td", null, res.scores && res.scores[gs] === 1 && res.unit === "cards" ? t("play.count1") : `${res.scores ? res.scores[gs] : ""} ${unit}`))))),
+    gameSeatOf(r) >= 0 ? h("p", { id: "my-claims", "data-right": r.stats.right, "data-wrong": r.stats.wrong, "data-late": r.stats.late },
+      t("results.claims", r.stats)) : null,
+  ];
+  if (sess && sess.standings) {
+    const st = sess.standings;
+    els.push(
+      h("h2", null, t("results.standings")),
+      sess.games ? h("p", { id: "after-game" }, t("results.afterGame", { n: typeof sess.played === "number" ? sess.played : (sess.history || []).length, m: sess.games })) : null,
+      h("table", { id: "standings", class: "result" },
+        h("thead", null, h("tr", null, h("th", null, t("results.place")), h("th", null, t("results.player")),
+          h("th", null, t("results.won")), h("th", null, t("results.points")))),
+        h("tbody", null, (st.ranking || st.seats.map((s) => s.seat)).map((seat) => {
+          const s = st.seats.find((x) => x.seat === seat) || {};
+          return h("tr", { class: seat === r.seat ? "me" : "" },
+            h("td", null, String(s.place ?? "")), h("td", null, seatName(r, seat)),
+            h("td", null, String(s.won ?? 0)), h("td", null, String(s.points ?? 0)));
+        }))));
+  }
+  const phase = sess ? sess.phase : "over";
+  const picker = r.pick ? r.pick.picker : sess ? sess.picker : -1;
+  if (phase === "pick" && picker >= 0) {
+    if (picker === r.seat) els.push(pickForm(r));
+    else els.push(h("p", { class: "wait" }, t("results.waitPick", { name: seatName(r, picker) })));
+  } else if (phase === "over" || !sess) {
+    const grand = sess && sess.standings ? sess.standings.winners.map((s) => seatName(r, s)).join(", ") : winners;
+    els.push(h("p", { id: "grand", class: "grand" }, t("results.sessionOver", { names: grand })));
+    els.push(h("div", { class: "row" },
+      r.host ? h("button", { id: "rematch", class: "primary", onclick: () => send({ type: "start" }) }, t("results.rematch"))
+        : h("p", { class: "wait" }, t("results.waitRematch")),
+      h("button", { id: "home", onclick: leave }, t("app.home"))));
+  } else if (sess) {
+    els.push(h("p", { class: "wait" }, t("results.next", { game: gameTitle(sess.game) })));
+  }
+  return h("div", { class: "results" }, els);
+}
+
+function pickForm(r) {
+  const choices = (r.pick && r.pick.choices) || (r.session && r.session.choices) || [];
+  const state = { game: choices[0], options: {} };
+  const box = h("div", { class: "panel pick" });
+  const draw = () => {
+    const info = gameInfo(state.game);
+    replace(box,
+      h("p", null, t("results.pick")),
+      h("label", { class: "field" }, h("span", null, t("home.game")),
+        h("select", { id: "pick-game", onchange: (e) => { state.game = e.target.value; state.options = {}; draw(); } },
+          choices.map((c) => h("option", { value: c, selected: c === state.game }, gameTitle(c))))),
+      h("p", { class: "how" }, t(`how.${info.name}`)),
+      (info.options || []).map((o) => h("label", { class: "field", title: o.doc || "" }, h("span", null, t(`opt.${o.name}`)),
+        o.choices && o.choices.length
+          ? h("select", { onchange: (e) => { state.options[o.name] = e.target.value; } },
+            o.choices.map((c) => h("option", { value: c, selected: c === o.default }, t(`choice.${c}`))))
+          : h("input", { type: "number", min: o.min || 0, max: o.max, value: o.default, onchange: (e) => { state.options[o.name] = e.target.value; } }))),
+      h("button", { id: "pick", class: "primary", onclick: () => send({ type: "pick", game: state.game, options: state.options }) }, t("results.pickBtn")));
+  };
+  draw();
+  return box;
+}
+
+// ---- history and replays -------------------------------------------------
+
+function historyScreen() {
+  const box = h("div", { class: "history" }, h("h1", null, t("history.title")));
+  const list = h("ul", { id: "history", class: "history-list" });
+  box.append(list);
+  const load = (before) => {
+    const q = before ? `?before=${encodeURIComponent(before)}&limit=20` : "?limit=20";
+    Promise.all([getJSON(`/api/history${q}`), loadGames().catch(() => null)]).then(([data]) => {
+      const games = Array.isArray(data) ? data : data.games || [];
+      if (!games.length && !before) { replace(list, h("li", null, t("history.empty"))); return; }
+      list.querySelector(".more")?.remove();
+      for (const g of games) {
+        const when = g.ended ? new Date(g.ended).toLocaleString(lang()) : "";
+        const names = (g.seats || g.names || []).map(storedName).join(", ");
+        list.append(h("li", { "data-id": g.id },
+          h("a", { href: `/#replay/${encodeURIComponent(g.id)}` }, t("history.replay")), " ",
+          h("strong", null, gameTitle(g.game)), " · ", t("history.line", { game: "", players: (g.seats || g.names || []).length, when }).replace(/^ · /, ""),
+          names ? h("div", { class: "names" }, names) : null));
+      }
+      const next = data.next || (games.length === 20 ? games[games.length - 1].id : 0);
+      if (next) list.append(h("li", { class: "more" }, h("button", { onclick: () => load(next) }, t("history.more"))));
+    }, (err) => replace(list, h("li", null, t("err.http", { message: err.message }))));
+  };
+  load("");
+  return box;
+}
+
+function replayScreen() {
+  const id = S.route.id;
+  const box = h("div", { class: "replay" });
+  if (!S.replay || S.replay.id !== id) {
+    S.replay = { id, data: null, step: 0, playing: false, ui: null };
+    Promise.all([getJSON(`/api/history/${encodeURIComponent(id)}/steps`), loadGames().catch(() => null)]).then(async ([data]) => {
+      const sum = data.game || {};
+      data.game = sum.game || (data.header && data.header.game) || "";
+      data.deck = sum.deck || "classic";
+      data.names = (sum.seats || (data.header && data.header.seats) || []).map(storedName);
+      S.replay.data = data;
+      await useDeck(data.deck);
+      render();
+    }, (err) => { S.replay.error = err.message; render(); });
+  }
+  const R = S.replay;
+  if (R.error) return replace(box, h("p", { class: "notice" }, t("err.http", { message: R.error })));
+  if (!R.data) return replace(box, h("p", null, "…"));
+  const steps = R.data.steps || [];
+  const n = steps.length;
+  R.step = Math.max(0, Math.min(n - 1, R.step));
+  const step = steps[R.step];
+  const names = (gs) => (R.data.names && R.data.names[gs]) || t("home.seat", { n: gs + 1 });
+  const desc = R.step === 0 ? t("replay.deal")
+    : step.refusal ? `${names(step.action ? step.action.seat : -1)}: ${t(`refused.${step.refusal.code}`)}`
+      : describe(step.events || [], names, R.data.deck).join(" · ");
+  const tableRoot = h("div", { id: "replay-table" });
+  const btn = (id, label, fn) => h("button", { id, onclick: fn }, label);
+  replace(box,
+    h("h1", null, t("replay.title", { game: gameTitle(R.data.game) })),
+    h("div", { class: "row controls" },
+      btn("r-first", t("replay.first"), () => replayGo(0)),
+      btn("r-prev", t("replay.prev"), () => replayGo(R.step - 1)),
+      btn("r-play", R.playing ? t("replay.pause") : t("replay.play"), replayToggle),
+      btn("r-next", t("replay.next"), () => replayGo(R.step + 1)),
+      btn("r-last", t("replay.last"), () => replayGo(n - 1)),
+      h("input", { id: "r-slider", type: "range", min: 0, max: n - 1, value: R.step, "aria-label": t("replay.step", { n: R.step + 1, m: n }), oninput: (e) => replayGo(Number(e.target.value)) })),
+    h("p", { id: "r-step" }, t("replay.step", { n: R.step + 1, m: n }), " — ", desc),
+    tableRoot,
+    h("p", { class: "keys" }, t("replay.keys")));
+  preload(R.data.deck, step.view).then(() => {
+    const ui = new Table(tableRoot, { deck: R.data.deck, interactive: false });
+    const res = step.view.result;
+    ui.draw(step.view, { me: -1, names, scores: res ? res.scores : null, unit: res ? res.unit : "cards", fresh: new Set((step.events || []).filter((e) => e.kind === "move").map((e) => e.to)) });
+  }, () => {});
+  return box;
+}
+
+// storedName shows a stored seat ("bot:LEVEL" or a nickname).
+function storedName(s) {
+  const m = /^bot:(.+)$/.exec(s || "");
+  return m ? t("home.bot", { level: t(`level.${m[1]}`) }) : s;
+}
+
+function describe(events, names, deck) {
+  const out = [];
+  const claimed = events.some((e) => e.kind === "claim");
+  for (const e of events) {
+    if (e.kind === "claim") out.push(t("play.claimed", { name: names(e.seat), symbol: symbolName(deck, e.symbol) }));
+    else if (e.kind === "move" && !claimed && e.seat >= 0) out.push(t("play.drew", { name: names(e.seat) }));
+    else if (e.kind === "round") out.push(t("play.newRound", { n: e.round }));
+  }
+  return out;
+}
+
+function replayGo(i) {
+  S.replay.step = i;
+  render();
+}
+
+let replayTimer = 0;
+function replayToggle() {
+  const R = S.replay;
+  R.playing = !R.playing;
+  clearInterval(replayTimer);
+  if (R.playing) {
+    replayTimer = setInterval(() => {
+      if (!S.replay || S.route.screen !== "replay" || !S.replay.playing) { clearInterval(replayTimer); return; }
+      const n = S.replay.data.steps.length;
+      if (S.replay.step >= n - 1) { S.replay.playing = false; clearInterval(replayTimer); render(); return; }
+      replayGo(S.replay.step + 1);
+    }, 900);
+  }
+  render();
+}
+
+function replayKey(e) {
+  const R = S.replay;
+  if (!R || !R.data) return;
+  const n = R.data.steps.length;
+  if (e.key === "ArrowRight") replayGo(R.step + 1);
+  else if (e.key === "ArrowLeft") replayGo(R.step - 1);
+  else if (e.key === "Home") replayGo(0);
+  else if (e.key === "End") replayGo(n - 1);
+  else if (e.key === " ") { e.preventDefault(); replayToggle(); }
+}
+
+// ---- start -------------------------------------------------------------
+
+function start() {
+  const code = S.route.code;
+  if (code) {
+    const saved = sessionStorage.getItem(tokenKey(code));
+    if (saved && S.name) {
+      const { token, seat } = JSON.parse(saved);
+      S.room = newRoom(code);
+      S.room.token = token;
+      S.room.seat = seat;
+      S.route = { screen: "room", code };
+      send({ type: "resume", room: code, token });
+    }
+  }
+  loadGames().then(render, () => render());
+  render();
+}
+
+start();
