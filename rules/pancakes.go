@@ -96,7 +96,7 @@ const (
 	pancakesPatsBox = 9 // butter pats in the box
 	// pancakesRoom is the room for cards a place takes at setup: a stack
 	// rarely grows taller, and one that does grows on its own.
-	pancakesRoom = 8
+	pancakesRoom = 12
 )
 
 // Indices in pancakesInfo.Options and the values of "round-end".
@@ -327,18 +327,24 @@ func pancakesDeal(s *State, ev []Event, record bool) []Event {
 func pancakesNewRound(s *State, ev []Event) []Event {
 	s.round++
 	ev = append(ev, Event{Kind: EventRound, Seat: NoSeat, Symbol: -1, Card: -1, From: -1, To: -1, Round: s.round})
-	planes := pancakesPlanes(s)
+	// The moves s.move would make card by card, without its checks: each
+	// card leaves the top of a zone that holds it for a deck whose room
+	// is the whole deck.
+	planes := int32(pancakesPlanes(s))
 	for z := pancakesCommon; z < len(s.zones); z++ {
 		if z == pancakesAside {
 			continue
 		}
-		for len(s.zones[z].cards) > 0 {
-			to := pancakesDraw
-			if s.top(z) >= planes {
+		c := s.zones[z].cards
+		for i := len(c) - 1; i >= 0; i-- {
+			card, to := c[i], pancakesDraw
+			if card >= planes {
 				to = pancakesAside
 			}
-			ev = s.move(ev, NoSeat, z, to)
+			s.zones[to].cards = append(s.zones[to].cards, card)
+			ev = appendEvent(ev, EventMove, NoSeat, -1, int(card), 1, z, to)
 		}
+		s.zones[z].cards = c[:0]
 	}
 	ev = s.shuffle(ev, pancakesDraw)
 	ev = s.shuffle(ev, pancakesAside)
