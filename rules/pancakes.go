@@ -344,7 +344,7 @@ func pancakesNewRound(s *State, ev []Event) []Event {
 			s.zones[to].cards = append(s.zones[to].cards, card)
 			ev = appendEvent(ev, EventMove, NoSeat, -1, int(card), 1, z, to)
 		}
-		s.zones[z].cards = c[:0]
+		s.zones[z].cards = s.zones[z].cards[:0] // no write barrier, as in take
 	}
 	ev = s.shuffle(ev, pancakesDraw)
 	ev = s.shuffle(ev, pancakesAside)
