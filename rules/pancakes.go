@@ -679,9 +679,23 @@ const pancakesTries = 16
 // seven places and those added for it later, in zone order.
 func pancakesOwn(s *State, seat int, dst []int32) []int32 {
 	first := pancakesFirst + pancakesHand*seat
-	for z := first; z < first+pancakesHand; z++ {
-		if len(s.zones[z].cards) > 0 {
-			dst = append(dst, int32(z))
+	if cap(dst)-len(dst) >= pancakesHand {
+		// Without a branch per place, which the table would mispredict:
+		// write every place and keep those with a stack.
+		n := len(dst)
+		dst = dst[:n+pancakesHand]
+		for z := first; z < first+pancakesHand; z++ {
+			dst[n] = int32(z)
+			if len(s.zones[z].cards) > 0 {
+				n++
+			}
+		}
+		dst = dst[:n]
+	} else {
+		for z := first; z < first+pancakesHand; z++ {
+			if len(s.zones[z].cards) > 0 {
+				dst = append(dst, int32(z))
+			}
 		}
 	}
 	for z := pancakesFirst + pancakesHand*len(s.seats); z < len(s.zones); z++ {
