@@ -96,7 +96,7 @@ const (
 	pancakesPatsBox = 9 // butter pats in the box
 	// pancakesRoom is the room for cards a place takes at setup: a stack
 	// rarely grows taller, and one that does grows on its own.
-	pancakesRoom = 8
+	pancakesRoom = 12
 )
 
 // Indices in pancakesInfo.Options and the values of "round-end".
@@ -327,18 +327,24 @@ func pancakesDeal(s *State, ev []Event, record bool) []Event {
 func pancakesNewRound(s *State, ev []Event) []Event {
 	s.round++
 	ev = append(ev, Event{Kind: EventRound, Seat: NoSeat, Symbol: -1, Card: -1, From: -1, To: -1, Round: s.round})
-	planes := pancakesPlanes(s)
+	// The moves s.move would make card by card, without its checks: each
+	// card leaves the top of a zone that holds it for a deck whose room
+	// is the whole deck.
+	planes := int32(pancakesPlanes(s))
 	for z := pancakesCommon; z < len(s.zones); z++ {
 		if z == pancakesAside {
 			continue
 		}
-		for len(s.zones[z].cards) > 0 {
-			to := pancakesDraw
-			if s.top(z) >= planes {
+		c := s.zones[z].cards
+		for i := len(c) - 1; i >= 0; i-- {
+			card, to := c[i], pancakesDraw
+			if card >= planes {
 				to = pancakesAside
 			}
-			ev = s.move(ev, NoSeat, z, to)
+			s.zones[to].cards = append(s.zones[to].cards, card)
+			ev = appendEvent(ev, EventMove, NoSeat, -1, int(card), 1, z, to)
 		}
+		s.zones[z].cards = s.zones[z].cards[:0] // no write barrier, as in take
 	}
 	ev = s.shuffle(ev, pancakesDraw)
 	ev = s.shuffle(ev, pancakesAside)
@@ -673,9 +679,23 @@ const pancakesTries = 16
 // seven places and those added for it later, in zone order.
 func pancakesOwn(s *State, seat int, dst []int32) []int32 {
 	first := pancakesFirst + pancakesHand*seat
-	for z := first; z < first+pancakesHand; z++ {
-		if len(s.zones[z].cards) > 0 {
-			dst = append(dst, int32(z))
+	if cap(dst)-len(dst) >= pancakesHand {
+		// Without a branch per place, which the table would mispredict:
+		// write every place and keep those with a stack.
+		n := len(dst)
+		dst = dst[:n+pancakesHand]
+		for z := first; z < first+pancakesHand; z++ {
+			dst[n] = int32(z)
+			if len(s.zones[z].cards) > 0 {
+				n++
+			}
+		}
+		dst = dst[:n]
+	} else {
+		for z := first; z < first+pancakesHand; z++ {
+			if len(s.zones[z].cards) > 0 {
+				dst = append(dst, int32(z))
+			}
 		}
 	}
 	for z := pancakesFirst + pancakesHand*len(s.seats); z < len(s.zones); z++ {
@@ -692,12 +712,13 @@ func pancakesOwn(s *State, seat int, dst []int32) []int32 {
 // its own, two one-topping cards none: pancakesShape checked it), so a
 // claim is a pair of one of the seat's stacks and a card it may cover that
 // share a topping. PickMove draws a stack of the seat and a zone among the
-// Common card and the places, uniformly, and keeps the first pair whose
-// zone the seat may cover and whose top cards share a topping: rejection
-// sampling, which makes every claim equally likely without looking at the
-// rest of the table. After pancakesTries misses it counts the claims and
-// draws one of them, equally likely too, so the mixture is uniform; and
-// when there is none, the seat draws if it may.
+// Common card and the places not among the seat's first seven, uniformly,
+// and keeps the first pair whose zone the seat may cover and whose top
+// cards share a topping: rejection sampling, which makes every claim
+// equally likely without looking at the rest of the table. After
+// pancakesTries misses it counts the claims and draws one of them, equally
+// likely too, so the mixture is uniform; and when there is none, the seat
+// draws if it may.
 func (anarchyPancakes) PickMove(s *State, seat int, r Rand, a *Action) bool {
 	var ownBuf [64]int32
 	own := pancakesOwn(s, seat, ownBuf[:0])
@@ -705,14 +726,18 @@ func (anarchyPancakes) PickMove(s *State, seat int, r Rand, a *Action) bool {
 		return false // out of the round: no claim, no draw
 	}
 	x := s.cards
-	// The zones a claim may cover: the Common card (drawn as zone
-	// pancakesFirst-1) and the places, pancakesFirst on.
-	n := len(s.zones) - pancakesFirst + 1
+	// The zones a claim may cover, drawn as 0 for the Common card and
+	// 1 on for the places, pancakesFirst on, skipping the seat's first
+	// seven; a place added for the seat later is drawn and missed.
+	first := pancakesFirst + pancakesHand*seat
+	n := len(s.zones) - pancakesFirst + 1 - pancakesHand
 	for range pancakesTries {
-		k := r.IntN(len(own) * n)
-		src, dst := own[k/n], pancakesFirst-1+k%n
-		if dst == pancakesFirst-1 {
-			dst = pancakesCommon
+		k := uint32(r.IntN(len(own) * n))
+		src, dst := own[k/uint32(n)], pancakesCommon
+		if j := int(k % uint32(n)); j > 0 {
+			if dst = pancakesFirst + j - 1; dst >= first {
+				dst += pancakesHand
+			}
 		}
 		d := s.top(dst)
 		if d < 0 || s.zones[dst].Seat == seat {
@@ -723,6 +748,11 @@ func (anarchyPancakes) PickMove(s *State, seat int, r Rand, a *Action) bool {
 			t.z[0], t.z[1] = src, int32(dst)
 			s.setClaim(a, seat, sym, &t)
 			return true
+		}
+	}
+	if x.words == 1 {
+		if ok, done := pancakesPickCount(s, seat, r, own, a); done {
+			return ok
 		}
 	}
 	var coverBuf [64]int32
@@ -743,6 +773,96 @@ func (anarchyPancakes) PickMove(s *State, seat int, r Rand, a *Action) bool {
 		return true
 	}
 	return false
+}
+
+// pancakesPickCount is the count of PickMove for cards whose toppings fit
+// one word, own being the places where seat has a stack. It counts, topping
+// by topping, the top cards seat may cover that show it, in four
+// bit-sliced counters (bit t of counter k is bit k of topping t's count),
+// in one pass over the places; a stack whose top card shows toppings T then
+// has as many claims as the counts of T add up to. It draws one claim of
+// all, each equally likely, from r (only when there are several), and
+// finds its stack, topping and covered card; with no claim, it writes the
+// draw when the draw pile is not empty. done is false, and nothing is
+// written, only when a topping shows on more than fifteen of the cards the
+// seat may cover, more than the counters hold: PickMove then counts the
+// claims pair by pair.
+func pancakesPickCount(s *State, seat int, r Rand, own []int32, a *Action) (ok, done bool) {
+	x := s.cards
+	zones := s.zones
+	var c1, c2, c4, c8, over uint64
+	if c := zones[pancakesCommon].cards; len(c) > 0 {
+		c1 = x.bits[c[len(c)-1]]
+	}
+	for z := pancakesFirst; z < len(zones); z++ {
+		c := zones[z].cards
+		if len(c) == 0 || zones[z].Seat == seat {
+			continue
+		}
+		// Add one to the count of every topping of b.
+		b := x.bits[c[len(c)-1]]
+		k1 := c1 & b
+		c1 ^= b
+		k2 := c2 & k1
+		c2 ^= k1
+		k4 := c4 & k2
+		c4 ^= k2
+		over |= c8 & k4
+		c8 ^= k4
+	}
+	if over != 0 {
+		return false, false
+	}
+	shown := c1 | c2 | c4 | c8
+	claims := func(b uint64) int {
+		return bits.OnesCount64(b&c1) + 2*bits.OnesCount64(b&c2) + 4*bits.OnesCount64(b&c4) + 8*bits.OnesCount64(b&c8)
+	}
+	total := 0
+	for _, z := range own {
+		total += claims(x.bits[s.top(int(z))] & shown)
+	}
+	if total == 0 {
+		if len(zones[pancakesDraw].cards) > 0 {
+			s.setDraw(a, seat)
+			return true, true
+		}
+		return false, true
+	}
+	n := 0
+	if total > 1 {
+		n = r.IntN(total)
+	}
+	for _, src := range own {
+		b := x.bits[s.top(int(src))] & shown
+		if k := claims(b); n >= k {
+			n -= k
+			continue
+		}
+		for ; b != 0; b &= b - 1 {
+			m := b & -b
+			if k := claims(m); n >= k {
+				n -= k
+				continue
+			}
+			// The n-th card seat may cover that shows topping m: the
+			// Common card first, then the places in zone order.
+			for dst := pancakesCommon; dst < len(zones); dst++ {
+				d := zones[dst].cards
+				if dst == pancakesAside || len(d) == 0 || zones[dst].Seat == seat || x.bits[d[len(d)-1]]&m == 0 {
+					continue
+				}
+				if n > 0 {
+					n--
+					continue
+				}
+				t := Targets{n: 2}
+				t.z[0], t.z[1] = src, int32(dst)
+				s.setClaim(a, seat, bits.TrailingZeros64(m), &t)
+				return true, true
+			}
+		}
+	}
+	panic("rules: anarchy-pancakes: claim out of range")
 }
 
 // Movers returns the seats that may draw or have a claim, as CanMove

@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -1216,5 +1217,72 @@ func TestPancakesNewPlace(t *testing.T) {
 	p.accept(onto, pcClaim(1, 30, onto.Target), pcMove(1, 30, 1, pcPlace(1, 3), 17))
 	if got := s.Zone(17).AppendCards(nil); !slices.Equal(got, []int{29, 30}) {
 		t.Fatalf("zone 17 holds %v", got)
+	}
+}
+
+// TestPancakesPickCount checks the counting half of Anarchy Pancakes'
+// PickMove on its own, since the rejection sampling before it finds most
+// claims: on tables of random games where a seat has several claims, every
+// claim comes up about equally often (within five standard deviations) and
+// nothing else does; where it has none, the seat draws if the draw pile is
+// not empty and does nothing otherwise.
+func TestPancakesPickCount(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	x := pancakesTestDecks(t)[0]
+	for _, td := range pancakesTestDecks(t) {
+		if td.d.Len() > x.d.Len() {
+			x = td // the largest deck: the most claims
+		}
+	}
+	tables, bare := 0, 0
+	for seed := uint64(0); seed < 40 && (tables < 8 || bare == 0); seed++ {
+		s, err := New(anarchyPancakes{}, x.x, Config{Players: 4, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for step := 0; !s.Over() && (tables < 8 || bare == 0); step++ {
+			seat := r.IntN(s.Players())
+			own := pancakesOwn(s, seat, nil)
+			moves := s.Moves(seat, nil)
+			claims := slices.DeleteFunc(slices.Clone(moves), func(m Action) bool { return m.Kind != ActionClaim })
+			var a Action
+			switch {
+			case len(claims) == 0:
+				bare++
+				ok, done := pancakesPickCount(s, seat, r, own, &a)
+				want := len(own) > 0 && s.count(pancakesDraw) > 0
+				if !done || ok != want || ok && a != (Action{Kind: ActionDraw, Seat: seat, Version: s.Version()}) {
+					t.Fatalf("no claim: pancakesPickCount gave %+v, %v, %v; want the draw: %v", a, ok, done, want)
+				}
+			case len(claims) >= 2 && step%3 == 0:
+				tables++
+				const per = 400
+				counts := make([]int, len(claims))
+				for range per * len(claims) {
+					ok, done := pancakesPickCount(s, seat, r, own, &a)
+					i := slices.Index(claims, a)
+					if !ok || !done || i < 0 {
+						t.Fatalf("pancakesPickCount gave %+v, %v, %v; the claims are %+v", a, ok, done, claims)
+					}
+					counts[i]++
+				}
+				sd := math.Sqrt(per * (1 - 1/float64(len(claims))))
+				for i, c := range counts {
+					if math.Abs(float64(c)-per) > 5*sd {
+						t.Fatalf("claim %+v picked %d times of %d, want about %d; counts %v",
+							claims[i], c, per*len(claims), per, counts)
+					}
+				}
+			}
+			if len(moves) == 0 {
+				continue
+			}
+			if _, err := s.Apply(moves[r.IntN(len(moves))], nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if tables < 8 || bare == 0 {
+		t.Errorf("%d tables with a choice of claims and %d without a claim; want 8 and some", tables, bare)
 	}
 }

@@ -162,12 +162,12 @@ func New(g Game, cards Cards, cfg Config) (*State, error) {
 // stateBlock is a State allocated with the room for the seats and zones of
 // a table of up to DobbleMaxPlayers seats, which New uses to set a game up
 // in one allocation instead of three. The room for zones goes beyond the
-// two per seat and four more that New plans for, up to the 21 zones of a
-// 4-player Subway Rescue on the classic deck.
+// two per seat and four more that New plans for, up to the 32 zones of a
+// 4-player Anarchy Pancakes (its 31 and a place added for a draw).
 type stateBlock struct {
 	s     State
 	seats [DobbleMaxPlayers]Seat
-	zones [2*DobbleMaxPlayers + 8]Zone
+	zones [4 * DobbleMaxPlayers]Zone
 }
 
 // sortedKeys returns the keys of m in increasing order; nil, without

@@ -203,7 +203,9 @@ func (s *State) take(from, to int) int {
 		panic(fmt.Sprintf("rules: %s: take from empty zone %d", s.info.Name, from))
 	}
 	c := f[len(f)-1]
-	s.zones[from].cards = f[:len(f)-1]
+	// Reslicing the field itself, not the copy f, lets the compiler
+	// keep the pointer and skip the write barrier.
+	s.zones[from].cards = s.zones[from].cards[:len(f)-1]
 	s.zones[to].cards = append(s.zones[to].cards, c)
 	return int(c)
 }
@@ -224,7 +226,7 @@ func (s *State) moveStack(ev []Event, seat, from, to int) []Event {
 		panic(fmt.Sprintf("rules: %s: moveStack from zone %d (%d cards) to zone %d", s.info.Name, from, len(f), to))
 	}
 	s.zones[to].cards = append(s.zones[to].cards, f...)
-	s.zones[from].cards = f[:0]
+	s.zones[from].cards = s.zones[from].cards[:0] // no write barrier, as in take
 	return appendEvent(ev, EventMove, seat, -1, int(f[len(f)-1]), len(f), from, to)
 }
 
@@ -268,6 +270,11 @@ func appendEvent(ev []Event, k EventKind, seat, symbol, card, count, from, to in
 	e := &ev[len(ev)-1]
 	e.Kind, e.Version, e.Seat, e.Symbol, e.Card, e.Count, e.From, e.To = k, 0, seat, symbol, card, count, from, to
 	e.Target.n, e.Target.z[0], e.Target.z[1], e.Target.z[2] = 0, 0, 0, 0
-	e.Under, e.Round, e.Result = false, 0, nil
+	e.Under, e.Round = false, 0
+	if e.Result != nil {
+		// Written only when set: a pointer write costs a write barrier
+		// while the collector runs.
+		e.Result = nil
+	}
 	return ev
 }
