@@ -507,3 +507,23 @@ func setTable(t testing.TB, s *State, zones ...[]int) {
 		t.Fatalf("setTable: %v", err)
 	}
 }
+
+// mustRefuse applies a to s, which must refuse it with want and no events,
+// and checks that the refusal left the table as it was, bar the lock-out a
+// wrong claim records. It returns the refusal.
+func mustRefuse(t testing.TB, s *State, a Action, want error) *Refusal {
+	t.Helper()
+	before := s.Clone()
+	ev, err := s.Apply(a, nil)
+	var r *Refusal
+	if !errors.Is(err, want) || len(ev) != 0 || !errors.As(err, &r) {
+		t.Fatalf("%+v: got %v (%d events), want %v", a, err, len(ev), want)
+	}
+	if r.Code.Wrong() {
+		before.seats[a.Seat].LockedUntil = r.LockedUntil
+	}
+	if !s.Equal(before) {
+		t.Fatalf("%+v: the refusal changed the table", a)
+	}
+	return r
+}

@@ -449,18 +449,10 @@ func (p *pcPlay) accept(a Action, want ...Event) []Event {
 
 func (p *pcPlay) refuse(a Action, want error, detail string) *Refusal {
 	p.t.Helper()
-	before := p.s.Clone()
 	a.Version = p.s.Version()
-	ev, err := p.s.Apply(a, nil)
-	var r *Refusal
-	if !errors.Is(err, want) || len(ev) != 0 || !errors.As(err, &r) || r.Detail != detail {
-		p.t.Fatalf("%+v: got %v (%d events), want %v with %q", a, err, len(ev), want, detail)
-	}
-	if r.Code.Wrong() {
-		before.seats[a.Seat].LockedUntil = r.LockedUntil
-	}
-	if !p.s.Equal(before) {
-		p.t.Fatalf("%+v: the refusal changed the table", a)
+	r := mustRefuse(p.t, p.s, a, want)
+	if r.Detail != detail {
+		p.t.Fatalf("%+v: refused with %q, want %q", a, r.Detail, detail)
 	}
 	return r
 }

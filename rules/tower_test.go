@@ -90,19 +90,7 @@ func TestTowerScenario(t *testing.T) {
 
 	refused := func(a Action, want error) *Refusal {
 		t.Helper()
-		before := s.Clone()
-		ev, err := s.Apply(a, nil)
-		if !errors.Is(err, want) || len(ev) != 0 {
-			t.Fatalf("%+v: got %v (%d events), want %v", a, err, len(ev), want)
-		}
-		r := err.(*Refusal)
-		if r.Code.Wrong() {
-			before.seats[a.Seat].LockedUntil = r.LockedUntil
-		}
-		if !s.Equal(before) {
-			t.Fatalf("%+v: the refusal changed the table", a)
-		}
-		return r
+		return mustRefuse(t, s, a, want)
 	}
 	accepted := func(a Action, want ...Event) {
 		t.Helper()

@@ -129,21 +129,8 @@ type eventScenario struct {
 // refused applies a, which must be refused with want, and returns the
 // refusal.
 func (sc eventScenario) refused(a Action, want error) *Refusal {
-	t, s := sc.t, sc.s
-	t.Helper()
-	before := s.Clone()
-	ev, err := s.Apply(a, nil)
-	if !errors.Is(err, want) || len(ev) != 0 {
-		t.Fatalf("%+v: got %v (%d events), want %v", a, err, len(ev), want)
-	}
-	r := err.(*Refusal)
-	if r.Code.Wrong() {
-		before.seats[a.Seat].LockedUntil = r.LockedUntil
-	}
-	if !s.Equal(before) {
-		t.Fatalf("%+v: the refusal changed the table", a)
-	}
-	return r
+	sc.t.Helper()
+	return mustRefuse(sc.t, sc.s, a, want)
 }
 
 // accepted applies a, which must be accepted with exactly the events want

@@ -86,19 +86,7 @@ type scenario struct {
 // table did not change (bar the lock-out of a wrong claim).
 func (sc scenario) refused(a Action, want error) *Refusal {
 	sc.t.Helper()
-	before := sc.s.Clone()
-	ev, err := sc.s.Apply(a, nil)
-	if !errors.Is(err, want) || len(ev) != 0 {
-		sc.t.Fatalf("%+v: got %v (%d events), want %v", a, err, len(ev), want)
-	}
-	r := err.(*Refusal)
-	if r.Code.Wrong() {
-		before.seats[a.Seat].LockedUntil = r.LockedUntil
-	}
-	if !sc.s.Equal(before) {
-		sc.t.Fatalf("%+v: the refusal changed the table", a)
-	}
-	return r
+	return mustRefuse(sc.t, sc.s, a, want)
 }
 
 // accepted applies a, which must be accepted with exactly the events want
