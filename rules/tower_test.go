@@ -343,47 +343,4 @@ func BenchmarkTowerGame(b *testing.B) { benchGames(b, "tower", 4, nil) }
 // BenchmarkClaimValidation checks claims against a 4-player Tower on the
 // classic deck: correct ones, wrong symbols and stale versions, through the
 // public Check.
-func BenchmarkClaimValidation(b *testing.B) {
-	x, err := NewIndex(mustDeck(b, 7, 55))
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, err := New(mustGame(b, "tower"), x, Config{Players: 4, Seed: 3})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var correct, wrong []Action
-	for seat := 0; seat < 4; seat++ {
-		correct = s.Moves(seat, correct)
-	}
-	for _, m := range correct {
-		w := m
-		w.Symbol = (m.Symbol + 1) % x.Symbols()
-		wrong = append(wrong, w)
-	}
-	run := func(name string, claims []Action, wantErr bool) {
-		b.Run(name, func(b *testing.B) {
-			b.ReportAllocs()
-			n := 0
-			for b.Loop() {
-				for _, a := range claims {
-					if (s.Check(a) != nil) != wantErr {
-						b.Fatalf("%+v: unexpected verdict", a)
-					}
-				}
-				n += len(claims)
-			}
-			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "claims/s")
-		})
-	}
-	run("correct", correct, false)
-	run("wrong", wrong, true)
-	stale := make([]Action, 0, 4)
-	if _, err := s.Apply(correct[0], nil); err != nil {
-		b.Fatal(err)
-	}
-	for seat := 1; seat < 4; seat++ {
-		stale = append(stale, correct[seat])
-	}
-	run("stale", stale, true)
-}
+func BenchmarkClaimValidation(b *testing.B) { benchClaims(b, "tower") }
