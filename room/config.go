@@ -1,6 +1,7 @@
 package room
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 )
@@ -52,39 +53,17 @@ func DefaultConfig() Config {
 // withDefaults fills the zero fields of c from DefaultConfig.
 func (c Config) withDefaults() Config {
 	d := DefaultConfig()
-	if c.SeatHold == 0 {
-		c.SeatHold = d.SeatHold
-	}
-	if c.MaxRooms == 0 {
-		c.MaxRooms = d.MaxRooms
-	}
-	if c.RoomQueue == 0 {
-		c.RoomQueue = d.RoomQueue
-	}
-	if c.PeerQueue == 0 {
-		c.PeerQueue = d.PeerQueue
-	}
-	if c.Countdown == 0 {
-		c.Countdown = d.Countdown
-	}
-	if c.PickTime == 0 {
-		c.PickTime = d.PickTime
-	}
-	if c.BotPick == 0 {
-		c.BotPick = d.BotPick
-	}
-	if c.Lockout == 0 {
-		c.Lockout = d.Lockout
-	}
-	if c.Rate == 0 {
-		c.Rate = d.Rate
-	}
-	if c.Burst == 0 {
-		c.Burst = d.Burst
-	}
-	if c.FloodLimit == 0 {
-		c.FloodLimit = d.FloodLimit
-	}
+	c.SeatHold = cmp.Or(c.SeatHold, d.SeatHold)
+	c.MaxRooms = cmp.Or(c.MaxRooms, d.MaxRooms)
+	c.RoomQueue = cmp.Or(c.RoomQueue, d.RoomQueue)
+	c.PeerQueue = cmp.Or(c.PeerQueue, d.PeerQueue)
+	c.Countdown = cmp.Or(c.Countdown, d.Countdown)
+	c.PickTime = cmp.Or(c.PickTime, d.PickTime)
+	c.BotPick = cmp.Or(c.BotPick, d.BotPick)
+	c.Lockout = cmp.Or(c.Lockout, d.Lockout)
+	c.Rate = cmp.Or(c.Rate, d.Rate)
+	c.Burst = cmp.Or(c.Burst, d.Burst)
+	c.FloodLimit = cmp.Or(c.FloodLimit, d.FloodLimit)
 	return c
 }
 
