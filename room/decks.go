@@ -12,6 +12,7 @@ import (
 	"github.com/dobble-dev/dobble/layout"
 	"github.com/dobble-dev/dobble/record"
 	"github.com/dobble-dev/dobble/rules"
+	"github.com/dobble-dev/dobble/symbols"
 )
 
 // PancakesGame is the game played with its own cards, the pancakes edition
@@ -180,4 +181,57 @@ func (c *Decks) face(name string, d *Deck) (*face.Deck, error) {
 	c.faces[name] = fd
 	c.mu.Unlock()
 	return fd, nil
+}
+
+// SymbolInfo is one symbol of a deck as GET /api/decks/{deck} gives it: its
+// id, its stable key and its name in every language of the interface.
+type SymbolInfo struct {
+	ID    int               `json:"id"`
+	Key   string            `json:"key"`
+	Names map[string]string `json:"names"`
+}
+
+// DeckInfo describes a deck for the browser: its shape and its symbols'
+// names, so that a symbol can be named in the player's language.
+type DeckInfo struct {
+	Deck           string       `json:"deck"`
+	Cards          int          `json:"cards"`
+	SymbolsPerCard int          `json:"symbolsPerCard"`
+	Symbols        []SymbolInfo `json:"symbols"`
+}
+
+// Info returns the deck called name with its symbols' names. An edition
+// names its own symbols; an order-Q deck shows the classic pictures while
+// it has at most as many symbols as the classic set, named as those are,
+// and numbers otherwise, named by their number in every language (as
+// dobble print draws them).
+func (c *Decks) Info(name string) (*DeckInfo, error) {
+	d, err := c.Get(name, false)
+	if err != nil {
+		return nil, err
+	}
+	info := &DeckInfo{Deck: name, Cards: d.Plane.Len(), SymbolsPerCard: d.Plane.SymbolsPerCard()}
+	set := symbols.Classic
+	if d.Desc.Edition != "" {
+		e, _ := deck.LookupEdition(d.Desc.Edition)
+		set = e.Symbols
+	}
+	n := d.Plane.Symbols()
+	for id := 0; id < n; id++ {
+		s := SymbolInfo{ID: id, Names: make(map[string]string, len(symbols.Languages))}
+		if n <= set.Len() {
+			sym := set.Symbols[id]
+			s.Key = sym.Key
+			for _, lang := range symbols.Languages {
+				s.Names[lang], _ = sym.Names.Get(lang)
+			}
+		} else {
+			s.Key = strconv.Itoa(id + 1)
+			for _, lang := range symbols.Languages {
+				s.Names[lang] = s.Key
+			}
+		}
+		info.Symbols = append(info.Symbols, s)
+	}
+	return info, nil
 }

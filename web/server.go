@@ -65,6 +65,7 @@ func Handler(o Options) (http.Handler, error) {
 	mux.HandleFunc("GET /api/games", s.games)
 	mux.HandleFunc("GET /api/rooms", s.rooms)
 	mux.HandleFunc("GET /api/cards/{deck}/{file}", s.card)
+	mux.HandleFunc("GET /api/decks/{deck}", s.deck)
 	mux.HandleFunc("GET /api/history", s.history)
 	mux.HandleFunc("GET /api/history/{id}", s.game)
 	mux.HandleFunc("GET /api/history/{id}/steps", s.steps)
@@ -138,6 +139,16 @@ func (s *server) card(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "image/svg+xml")
 	w.Header().Set("Cache-Control", "public, max-age=86400")
 	w.Write(b)
+}
+
+func (s *server) deck(w http.ResponseWriter, r *http.Request) {
+	info, err := s.o.Decks.Info(r.PathValue("deck"))
+	if err != nil {
+		httpError(w, http.StatusNotFound, err.Error())
+		return
+	}
+	w.Header().Set("Cache-Control", "public, max-age=86400")
+	writeJSON(w, http.StatusOK, info)
 }
 
 // MaxHistory is the most games one history page lists.

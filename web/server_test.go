@@ -349,6 +349,8 @@ func TestHTTPEndpoints(t *testing.T) {
 		"/healthz":                   200,
 		"/r/" + pub:                  200,
 		"/api/history/999/steps":     404,
+		"/api/decks/nonsense":        404,
+		"/api/decks/order-6":         404,
 	} {
 		code, body := ts.get(path)
 		if code != want {
@@ -356,6 +358,30 @@ func TestHTTPEndpoints(t *testing.T) {
 		}
 		if code == 200 && strings.HasSuffix(path, ".svg") && !strings.Contains(string(body), "data-symbol=") {
 			t.Errorf("%s is not a card: %.200s", path, body)
+		}
+	}
+	// A deck's symbols are named in every language of the interface: an
+	// edition by its own set, a small order-Q deck by the classic pictures
+	// it shows, a large one by number.
+	for _, tc := range []struct {
+		deck           string
+		cards, symbols int
+		id             int
+		key, pl, zh    string
+	}{
+		{"beach", 55, 57, 0, "water-pistol", "pistolet na wodę", "水枪"},
+		{"order-3", 13, 13, 0, "anchor", "kotwica", "锚"},
+		{"order-8", 73, 73, 72, "73", "73", "73"},
+	} {
+		code, body := ts.get("/api/decks/" + tc.deck)
+		var info room.DeckInfo
+		if err := json.Unmarshal(body, &info); code != 200 || err != nil {
+			t.Fatalf("/api/decks/%s: %d %v %.200s", tc.deck, code, err, body)
+		}
+		s := info.Symbols[tc.id]
+		if info.Cards != tc.cards || len(info.Symbols) != tc.symbols || s.ID != tc.id || s.Key != tc.key ||
+			s.Names["pl"] != tc.pl || s.Names["zh"] != tc.zh || len(s.Names) != 6 {
+			t.Errorf("/api/decks/%s: %d cards, %d symbols, symbol %d = %+v", tc.deck, info.Cards, len(info.Symbols), tc.id, s)
 		}
 	}
 	_, body = ts.get("/metrics")
