@@ -30,6 +30,7 @@ type Manager struct {
 
 	mu     sync.Mutex
 	rooms  map[string]*Room
+	peers  map[*Peer]struct{} // open connections, to close on shutdown
 	closed bool
 
 	wg    sync.WaitGroup // room goroutines
@@ -42,7 +43,7 @@ func NewManager(cfg Config, saver Saver, decks *Decks, metrics *Metrics, server 
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &Manager{cfg: cfg.withDefaults(), saver: saver, decks: decks, metrics: metrics, server: server, rooms: map[string]*Room{}}, nil
+	return &Manager{cfg: cfg.withDefaults(), saver: saver, decks: decks, metrics: metrics, server: server, rooms: map[string]*Room{}, peers: map[*Peer]struct{}{}}, nil
 }
 
 // Config returns the Manager's limits, defaults filled in.
@@ -54,6 +55,15 @@ func (m *Manager) NewPeer() *Peer {
 	p := NewPeer(m.cfg.PeerQueue)
 	p.tokens = float64(m.cfg.Burst)
 	p.onSlow = func() { m.metrics.SlowConsumers.Inc() }
+	m.mu.Lock()
+	closed := m.closed
+	if !closed {
+		m.peers[p] = struct{}{}
+	}
+	m.mu.Unlock()
+	if closed {
+		p.Close(StatusGoingAway, "the server is shutting down")
+	}
 	return p
 }
 
@@ -130,7 +140,8 @@ func (m *Manager) Rooms() int {
 }
 
 // Close closes every room, telling its people the server is shutting
-// down, and waits for the rooms to stop and the finished games to be saved.
+// down, waits for the rooms to stop and the finished games to be saved,
+// then closes every connection with StatusGoingAway.
 func (m *Manager) Close() {
 	m.mu.Lock()
 	m.closed = true
@@ -144,6 +155,36 @@ func (m *Manager) Close() {
 	}
 	m.wg.Wait()
 	m.saves.Wait()
+	m.mu.Lock()
+	peers := make([]*Peer, 0, len(m.peers))
+	for p := range m.peers {
+		peers = append(peers, p)
+	}
+	m.mu.Unlock()
+	for _, p := range peers {
+		p.Close(StatusGoingAway, "the server is shutting down")
+	}
+}
+
+// WaitGone waits until every connection has gone (the transport called
+// Gone), so that their close frames are on their way before the process
+// ends, or until ctx is done; it returns ctx's error in that case.
+func (m *Manager) WaitGone(ctx context.Context) error {
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		m.mu.Lock()
+		n := len(m.peers)
+		m.mu.Unlock()
+		if n == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+	}
 }
 
 // remove forgets a closed room.
@@ -175,6 +216,9 @@ func (m *Manager) save(g *store.Game) {
 // holds its seat or drops it as a spectator.
 func (m *Manager) Gone(p *Peer) {
 	p.Close(StatusNormal, "")
+	m.mu.Lock()
+	delete(m.peers, p)
+	m.mu.Unlock()
 	if r := p.Room(); r != nil {
 		r.gone(p)
 	}

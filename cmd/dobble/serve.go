@@ -196,11 +196,13 @@ func serve(ctx context.Context, ln net.Listener, cfg *serveConfig, ready func(ur
 	m.Close()
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	// Hijacked WebSocket connections are not waited for by Shutdown; the
-	// rooms have told them the server is going away.
+	// Hijacked WebSocket connections are not waited for by Shutdown: the
+	// Manager has closed them with 1001 (going away); wait, briefly, for
+	// their close frames to be written.
 	if err := srv.Shutdown(shutdown); err != nil {
 		return err
 	}
+	m.WaitGone(shutdown)
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}

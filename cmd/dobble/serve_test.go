@@ -1,7 +1,10 @@
 package main
 
 import (
+	"time"
+
 	"context"
+	"github.com/coder/websocket"
 	"io"
 	"net"
 	"net/http"
@@ -50,9 +53,37 @@ func TestServe(t *testing.T) {
 	if code, body := get("/metrics"); code != 200 || !strings.Contains(body, "dobble_rooms 0") {
 		t.Fatalf("/metrics: %d\n%s", code, body)
 	}
+	// A connected player is told the server is going away: status 1001.
+	ws, _, err := websocket.Dial(t.Context(), "ws://"+ln.Addr().String()+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	if err := ws.Write(t.Context(), websocket.MessageText, []byte(`{"type":"hello","v":1,"name":"ann"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, b, err := ws.Read(t.Context()); err != nil || !strings.Contains(string(b), `"welcome"`) {
+		t.Fatalf("hello answered with %s, %v", b, err)
+	}
+	// Read on, as a browser does, so the close handshake completes.
+	readCtx, stop := context.WithTimeout(context.Background(), 10*time.Second)
+	defer stop()
+	ended := make(chan error, 1)
+	go func() {
+		for {
+			if _, _, err := ws.Read(readCtx); err != nil {
+				ended <- err
+				return
+			}
+		}
+	}()
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("serve returned %v after shutdown", err)
+	}
+	err = <-ended
+	if got := websocket.CloseStatus(err); got != websocket.StatusGoingAway {
+		t.Fatalf("the connection ended with %v (status %d), want 1001 going away", err, got)
 	}
 }
 
