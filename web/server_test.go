@@ -414,3 +414,56 @@ func TestSessionPickAndStandings(t *testing.T) {
 		t.Fatalf("rematch countdown: %v", c)
 	}
 }
+
+// TestHostSeatsBotsAndServerFull covers the host's seat request (a bot on a
+// free seat, a bad level, a person's seat, a non-host asking, freeing a
+// seat, starting with a free seat) and the server's room limit.
+func TestHostSeatsBotsAndServerFull(t *testing.T) {
+	cfg := fastConfig()
+	cfg.MaxRooms = 1
+	ts := start(t, cfg)
+	a := ts.connect("alice")
+	code := a.create(msg{"game": "tower", "seats": 3, "games": 1})
+	p := ts.connect("pat")
+	p.send(msg{"type": "create", "room": msg{"game": "well", "seats": 2}})
+	if m := p.expectError(room.CodeFull); !strings.Contains(m.str("message"), "most rooms open (1)") {
+		t.Fatalf("serverFull: %v", m)
+	}
+	seatKinds := func(m msg) string {
+		var kinds []string
+		for _, s := range m["room"].(map[string]any)["seats"].([]any) {
+			kinds = append(kinds, s.(map[string]any)["kind"].(string))
+		}
+		return strings.Join(kinds, ",")
+	}
+	// waitSeats skips lobby messages until the seats are as wanted (the
+	// client's deadline fails the test otherwise).
+	waitSeats := func(cl *client, want string) {
+		t.Helper()
+		for seatKinds(cl.expect("lobby")) != want {
+			// an earlier lobby message: read on
+		}
+	}
+	a.send(msg{"type": "seat", "seat": 1, "bot": "hard"})
+	waitSeats(a, "human,bot,free")
+	a.send(msg{"type": "seat", "seat": 2, "bot": "genius"})
+	a.expectError(room.CodeBadRequest)
+	a.send(msg{"type": "seat", "seat": 7, "bot": "easy"})
+	a.expectError(room.CodeBadRequest)
+	b := ts.connect("bob")
+	b.join(code)
+	b.send(msg{"type": "seat", "seat": 1, "bot": nil})
+	b.expectError(room.CodeNotAllowed)
+	a.send(msg{"type": "seat", "seat": 2, "bot": nil})
+	a.expectError(room.CodeNotAllowed) // bob's seat
+	a.send(msg{"type": "seat", "seat": 1, "bot": nil})
+	waitSeats(a, "human,free,human")
+	a.send(msg{"type": "start"})
+	a.expectError(room.CodeNotAllowed) // seat 1 is free
+	a.send(msg{"type": "seat", "seat": 1, "bot": "easy"})
+	waitSeats(a, "human,bot,human")
+	a.send(msg{"type": "start"})
+	done := b.playAsync()
+	a.play(nil)
+	wait(t, done)
+}
