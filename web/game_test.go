@@ -52,7 +52,7 @@ func (cl *client) play(onOver func(msg)) msg {
 				return m
 			}
 		case "pick":
-			if m.num("picker") == cl.seat {
+			if m.num("picker") == cl.seat && !cl.silent {
 				choices, _ := m["choices"].([]any)
 				cl.send(msg{"type": "pick", "game": choices[len(choices)-1]})
 			}

@@ -109,6 +109,8 @@ type client struct {
 	token  string
 	room   string
 	seat   int
+	// silent makes play leave picks unanswered, for the room to pick.
+	silent bool
 }
 
 // dial connects to ts without saying hello.

@@ -467,3 +467,29 @@ func TestHostSeatsBotsAndServerFull(t *testing.T) {
 	a.play(nil)
 	wait(t, done)
 }
+
+// TestPickTimesOut leaves the loser's pick unanswered: when the pick time
+// runs out the room picks, and the session plays on to its end.
+func TestPickTimesOut(t *testing.T) {
+	cfg := fastConfig()
+	cfg.PickTime = 50 * time.Millisecond
+	ts := start(t, cfg)
+	a := ts.connect("alice")
+	code := a.create(msg{"game": "tower", "seats": 2, "games": 2})
+	b := ts.connect("bob")
+	b.join(code)
+	a.silent, b.silent = true, true
+	a.send(msg{"type": "start"})
+	done := b.playAsync()
+	final := a.play(nil)
+	wait(t, done)
+	sess := sessionOf(final)
+	history, _ := sess["history"].([]any)
+	if sess.num("played") != 2 || len(history) != 2 {
+		t.Fatalf("the session ended after %d mini-games, want 2: %v", sess.num("played"), sess)
+	}
+	first, second := msg(history[0].(map[string]any)), msg(history[1].(map[string]any))
+	if second.num("picker") != first.num("loser") {
+		t.Fatalf("the second game is recorded as picked by seat %d; the loser of the first was seat %d", second.num("picker"), first.num("loser"))
+	}
+}
