@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -508,4 +509,190 @@ func TestBrowserLanguage(t *testing.T) {
 	if got := b.text("#create"); got != want["it"] {
 		t.Errorf("after a reload the create button says %q, want the remembered Italian %q", got, want["it"])
 	}
+}
+
+// clickCentrePair is a move of learning mode, run by the page in a single
+// task: it reads the two face-up cards of the centre, finds the symbol
+// they share and, when that pair differs from the one last claimed (its
+// argument), clicks the shared symbol on the first card with a mouse
+// click at a point that the browser's hit testing puts on the symbol. The
+// answer names the pair ("key"), the symbol and whether it clicked.
+const clickCentrePair = `((last) => {
+  const faces = [...document.querySelectorAll('.shared [data-kind="centre"] svg.face')];
+  if (faces.length !== 2) return null;
+  const key = faces[0].dataset.card + '/' + faces[1].dataset.card;
+  if (key === last) return null;
+  const theirs = new Set([...faces[1].querySelectorAll('g[data-symbol]')].map(g => g.getAttribute('data-symbol')));
+  const g = [...faces[0].querySelectorAll('g[data-symbol]')].find(g => theirs.has(g.getAttribute('data-symbol')));
+  const out = {key, symbol: -1, clicked: false};
+  if (!g) return out;
+  out.symbol = Number(g.getAttribute('data-symbol'));
+  g.scrollIntoView({block: 'nearest'});
+  const r = g.getBoundingClientRect();
+  for (let i = 0; i <= 8; i++) {
+    for (let j = 0; j <= 8; j++) {
+      const x = r.left + r.width * (0.5 + (i & 1 ? 1 : -1) * Math.ceil(i / 2) / 10);
+      const y = r.top + r.height * (0.5 + (j & 1 ? 1 : -1) * Math.ceil(j / 2) / 10);
+      const e = document.elementFromPoint(x, y);
+      if (!e || e.closest('g[data-symbol]') !== g) continue;
+      const at = {bubbles: true, cancelable: true, composed: true, view: window, clientX: x, clientY: y, button: 0};
+      const pointer = {...at, pointerId: 1, isPrimary: true, pointerType: 'mouse'};
+      e.dispatchEvent(new PointerEvent('pointerdown', {...pointer, buttons: 1}));
+      e.dispatchEvent(new PointerEvent('pointerup', pointer));
+      e.dispatchEvent(new MouseEvent('click', {...at, detail: 1}));
+      out.clicked = true;
+      return out;
+    }
+  }
+  return out;
+})(%s)`
+
+// claimCentre makes one learning-mode move (clickCentrePair) when the
+// centre pair differs from the one last claimed; it reports whether it
+// clicked and fails the test when the pair shares no symbol or the symbol
+// cannot be clicked.
+func (b *browser) claimCentre(last *string) bool {
+	b.t.Helper()
+	lastJS, _ := json.Marshal(*last)
+	var m *struct {
+		Key     string `json:"key"`
+		Symbol  int    `json:"symbol"`
+		Clicked bool   `json:"clicked"`
+	}
+	b.eval(fmt.Sprintf(clickCentrePair, lastJS), &m)
+	if m == nil {
+		return false
+	}
+	*last = m.Key
+	if m.Symbol < 0 {
+		b.shot("no-match")
+		b.t.Fatalf("%s: the two centre cards %s share no symbol", b.name, m.Key)
+	}
+	if !m.Clicked {
+		b.shot("no-click")
+		b.t.Fatalf("%s: symbol %d of the centre pair %s cannot be clicked", b.name, m.Symbol, m.Key)
+	}
+	return true
+}
+
+// myScore is the score shown on the player's own seat, or -1 when none is.
+func (b *browser) myScore() int {
+	b.t.Helper()
+	var n int
+	b.eval(`(() => { const s = document.querySelector('.seat.mine .score'); return s ? Number(s.dataset.score) : -1; })()`, &n)
+	return n
+}
+
+// TestBrowserLearning starts learning mode alone from the home page with
+// one click and finds three pairs: each time the page shows two new cards
+// and the count of pairs found goes up by one.
+func TestBrowserLearning(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
+	}
+	base := browserServer(t)
+	shots := screenshotDir(t)
+	b := newBrowser(t, "learn-desktop", shots, 1280, 900)
+	b.run(chromedp.Navigate(base + "/"))
+	b.waitFor(`document.querySelector('#learn-alone')`, 15*time.Second)
+	b.typeInto("#nickname", "Lea")
+	b.click("#learn-alone")
+	const pair = `document.querySelectorAll('.shared [data-kind="centre"] svg.face g[data-symbol]').length === 16`
+	b.waitFor(pair, 30*time.Second)
+	b.waitFor(`document.querySelector('.seat.mine .score')`, 5*time.Second)
+	b.shot("1-pair")
+	if n := b.myScore(); n != 0 {
+		t.Fatalf("before any claim the page counts %d pairs found, want 0", n)
+	}
+	seen := map[string]bool{}
+	last := ""
+	for i := 1; i <= 3; i++ {
+		if !b.claimCentre(&last) {
+			b.shot("no-pair")
+			t.Fatalf("claim %d: the page shows no new pair of cards (last %s)", i, last)
+		}
+		seen[last] = true
+		b.waitFor(fmt.Sprintf(`Number(document.querySelector('.seat.mine .score')?.dataset.score) === %d`, i), 10*time.Second)
+		b.waitFor(pair+fmt.Sprintf(` && (() => { const f = document.querySelectorAll('.shared [data-kind="centre"] svg.face'); return f[0].dataset.card + '/' + f[1].dataset.card !== %q; })()`, last), 10*time.Second)
+		var key string
+		b.eval(`[...document.querySelectorAll('.shared [data-kind="centre"] svg.face')].map(f => f.dataset.card).join('/')`, &key)
+		for _, c := range strings.Split(key, "/") {
+			for k := range seen {
+				if slices.Contains(strings.Split(k, "/"), c) {
+					t.Errorf("after claim %d the centre shows card %s again (pairs claimed: %v)", i, c, seen)
+				}
+			}
+		}
+		b.shot(fmt.Sprintf("%d-found", i+1))
+	}
+}
+
+// TestBrowserHistory plays a short game of learning mode (two pairs) to
+// the end, then finds it on the history page and replays it: the next
+// step changes the table shown, and the last step shows the pairs won.
+func TestBrowserHistory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
+	}
+	base := browserServer(t)
+	shots := screenshotDir(t)
+	b := newBrowser(t, "history-desktop", shots, 1280, 900)
+	b.run(chromedp.Navigate(base + "/"))
+	b.typeInto("#nickname", "Hana")
+	b.choose("#game", "learning")
+	b.choose("#seats", "1")
+	b.choose("#opt-pairs", "2")
+	b.choose("#games", "1")
+	b.click("#create")
+	b.click("#start")
+	b.waitFor(`document.querySelectorAll('.shared [data-kind="centre"] svg.face').length === 2`, 30*time.Second)
+	last := ""
+	claims := 0
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var over bool
+		b.eval(`!!document.querySelector('#grand')`, &over)
+		if over {
+			break
+		}
+		if time.Now().After(deadline) {
+			b.shot("timeout")
+			t.Fatalf("the game of two pairs did not end within 60 s (claims made: %d)", claims)
+		}
+		if b.claimCentre(&last) {
+			claims++
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+	b.shot("1-results")
+
+	b.click("#nav-history")
+	b.waitFor(`document.querySelectorAll('#history li[data-id]').length === 1`, 15*time.Second)
+	line := b.text("#history li[data-id]")
+	for _, want := range []string{"Learning mode", "Hana"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("the history's line does not say %q: %q", want, line)
+		}
+	}
+	b.shot("2-history")
+
+	b.click("#history li[data-id] a")
+	b.waitFor(`document.querySelector('#r-step') && document.querySelector('#replay-table svg.face')`, 15*time.Second)
+	const shown = `[...document.querySelectorAll('#replay-table [data-zone]')].map(z => z.dataset.zone + ':' + z.dataset.count + ':' + [...z.querySelectorAll('svg.face')].map(f => f.dataset.card).join(',')).join(' ')`
+	var first, step string
+	b.eval(shown, &first)
+	step = b.text("#r-step")
+	if !strings.HasPrefix(step, "Step 1 of ") {
+		t.Errorf("the replay opens at %q, want step 1", step)
+	}
+	b.shot("3-replay-first")
+	b.click("#r-next")
+	b.waitFor(`document.querySelector('#r-step').textContent.startsWith('Step 2 of ')`, 10*time.Second)
+	b.waitFor(shown+fmt.Sprintf(` !== %q`, first), 10*time.Second)
+	b.shot("4-replay-next")
+
+	b.click("#r-last")
+	b.waitFor(`(() => { const m = /Step (\d+) of (\d+)/.exec(document.querySelector('#r-step').textContent); return m && m[1] === m[2]; })()`, 10*time.Second)
+	b.waitFor(`document.querySelector('#replay-table .seat .score')?.dataset.score === '2'`, 10*time.Second)
+	b.shot("5-replay-last")
 }

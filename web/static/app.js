@@ -259,6 +259,10 @@ async function onState(m) {
   if (m.seats) r.seats = m.seats;
   if (m.session) r.session = m.session;
   r.phase = "play";
+  // The game has begun: the countdown's overlay goes now, even when this
+  // page's own count (started when its message arrived) has a few
+  // milliseconds left, or it would cover the first cards.
+  r.countdownEnd = 0;
   r.over = null;
   r.pick = null;
   r.choose = null;
