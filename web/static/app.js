@@ -295,8 +295,10 @@ async function onUpdate(m) {
   r.fresh = new Set();
   for (const e of m.events || []) {
     if (e.kind === "claim") {
-      const who = e.seat === me ? t("play.you") : seatName(r, sessionSeatOf(r, e.seat));
-      r.feed.unshift(t("play.claimed", { name: who, symbol: symbolName(r.deck, e.symbol) }));
+      const symbol = symbolName(r.deck, e.symbol);
+      r.feed.unshift(e.seat === me
+        ? t("play.youClaimed", { symbol })
+        : t("play.claimed", { name: seatName(r, sessionSeatOf(r, e.seat)), symbol }));
       r.winner = e.seat;
       if (e.seat === me) {
         r.pending = null;
@@ -310,7 +312,7 @@ async function onUpdate(m) {
     } else if (e.kind === "move") {
       if (e.to >= 0) r.fresh.add(e.to);
       if (!(m.events || []).some((x) => x.kind === "claim") && e.seat >= 0) {
-        r.feed.unshift(t("play.drew", { name: e.seat === me ? t("play.you") : seatName(r, sessionSeatOf(r, e.seat)) }));
+        r.feed.unshift(e.seat === me ? t("play.youDrew") : t("play.drew", { name: seatName(r, sessionSeatOf(r, e.seat)) }));
       }
     } else if (e.kind === "round") {
       r.feed.unshift(t("play.newRound", { n: e.round }));

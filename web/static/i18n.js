@@ -84,9 +84,11 @@ const en = {
   "play.out": "Out",
   "play.count": "{n} cards",
   "play.claimed": "{name} found {symbol}",
+  "play.youClaimed": "You found {symbol}",
   "play.tookCard": "{name} took the card",
   "play.gaveCards": "{name} gave {n} cards to {to}",
   "play.drew": "{name} drew a card",
+  "play.youDrew": "You drew a card",
   "play.newRound": "Round {n} begins",
   "play.spectating": "You are watching.",
   "play.shortcuts": "Keys: Tab and the arrow keys move between symbols · Enter or Space claims the symbol · 1–9 choose a card · D draws · Esc cancels · M sound on/off",
@@ -252,9 +254,11 @@ const pl = {
   "play.out": "Poza serią",
   "play.count": "kart: {n}",
   "play.claimed": "{name} znajduje: {symbol}",
+  "play.youClaimed": "Znajdujesz: {symbol}",
   "play.tookCard": "{name} bierze kartę",
   "play.gaveCards": "{name} oddaje {n} kart graczowi {to}",
   "play.drew": "{name} dobiera kartę",
+  "play.youDrew": "Dobierasz kartę",
   "play.newRound": "Zaczyna się runda {n}",
   "play.spectating": "Oglądasz.",
   "play.shortcuts": "Klawisze: Tab i strzałki przechodzą między symbolami · Enter lub spacja wskazuje symbol · 1–9 wybierają kartę · D dobiera · Esc anuluje · M włącza/wyłącza dźwięk",
@@ -420,9 +424,11 @@ const da = {
   "play.out": "Ude",
   "play.count": "{n} kort",
   "play.claimed": "{name} fandt {symbol}",
+  "play.youClaimed": "Du fandt {symbol}",
   "play.tookCard": "{name} tog kortet",
   "play.gaveCards": "{name} gav {n} kort til {to}",
   "play.drew": "{name} trak et kort",
+  "play.youDrew": "Du trak et kort",
   "play.newRound": "Runde {n} begynder",
   "play.spectating": "Du ser med.",
   "play.shortcuts": "Taster: Tab og piletasterne flytter mellem symboler · Enter eller mellemrum vælger symbolet · 1–9 vælger et kort · D trækker · Esc fortryder · M lyd til/fra",
@@ -588,9 +594,11 @@ const ru = {
   "play.out": "Выбыл",
   "play.count": "карт: {n}",
   "play.claimed": "{name} находит: {symbol}",
+  "play.youClaimed": "Вы нашли: {symbol}",
   "play.tookCard": "{name} забирает карту",
   "play.gaveCards": "{name} отдаёт {n} карт игроку {to}",
   "play.drew": "{name} берёт карту",
+  "play.youDrew": "Вы берёте карту",
   "play.newRound": "Начинается раунд {n}",
   "play.spectating": "Вы зритель.",
   "play.shortcuts": "Клавиши: Tab и стрелки — переход между символами · Enter или пробел — назвать символ · 1–9 — выбрать карту · D — взять карту · Esc — отмена · M — звук вкл./выкл.",
@@ -756,9 +764,11 @@ const zh = {
   "play.out": "出局",
   "play.count": "{n} 张牌",
   "play.claimed": "{name} 找到了 {symbol}",
+  "play.youClaimed": "你找到了 {symbol}",
   "play.tookCard": "{name} 拿走了这张牌",
   "play.gaveCards": "{name} 把 {n} 张牌给了 {to}",
   "play.drew": "{name} 摸了一张牌",
+  "play.youDrew": "你摸了一张牌",
   "play.newRound": "第 {n} 轮开始",
   "play.spectating": "你在观战。",
   "play.shortcuts": "按键：Tab 和方向键在图案间移动 · Enter 或空格选择图案 · 1–9 选择一张牌 · D 摸牌 · Esc 取消 · M 开关声音",
@@ -924,9 +934,11 @@ const it = {
   "play.out": "Fuori",
   "play.count": "{n} carte",
   "play.claimed": "{name} trova {symbol}",
+  "play.youClaimed": "Hai trovato {symbol}",
   "play.tookCard": "{name} prende la carta",
   "play.gaveCards": "{name} dà {n} carte a {to}",
   "play.drew": "{name} pesca una carta",
+  "play.youDrew": "Peschi una carta",
   "play.newRound": "Inizia il round {n}",
   "play.spectating": "Stai guardando.",
   "play.shortcuts": "Tasti: Tab e le frecce si spostano tra i simboli · Invio o Spazio indica il simbolo · 1–9 scelgono una carta · D pesca · Esc annulla · M suono sì/no",
@@ -1049,12 +1061,3 @@ export function t(key, params) {
   return s;
 }
 
-// has reports whether key has a text (in English at least).
-export function has(key) { return key in en; }
-
-// keys lists every key, for checking that each language has them all.
-export function missing() {
-  const out = {};
-  for (const l of LANGS) out[l] = Object.keys(en).filter((k) => !(k in DICTS[l]));
-  return out;
-}
