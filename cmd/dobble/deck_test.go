@@ -19,6 +19,28 @@ func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
+// checkBadRequest runs args, which must be refused as a bad request: exit
+// status 2, nothing on stdout, and one line on stderr equal to msg, or
+// containing it when msg starts with "~".
+func checkBadRequest(t *testing.T, args []string, msg string) {
+	t.Helper()
+	code, out, errOut := runCLI(t, "", args...)
+	if code != 2 || out != "" {
+		t.Errorf("%v: exit %d, stdout %q; want exit 2 and no output", args, code, out)
+	}
+	line := strings.TrimSuffix(errOut, "\n")
+	if strings.Contains(line, "\n") {
+		t.Errorf("%v: stderr has more than one line: %q", args, errOut)
+	}
+	if sub, ok := strings.CutPrefix(msg, "~"); ok {
+		if !strings.Contains(line, sub) {
+			t.Errorf("%v: stderr %q does not contain %q", args, line, sub)
+		}
+	} else if line != msg {
+		t.Errorf("%v:\n got %q\nwant %q", args, line, msg)
+	}
+}
+
 // TestDeckBadRequests checks every bad request of the deck command: exit
 // status 2, nothing on stdout, and exactly one line on stderr that says why
 // and what would work.
@@ -62,21 +84,7 @@ func TestDeckBadRequests(t *testing.T) {
 		{[]string{"deck", "verify", "--order", "6"}, "~order 6: no projective plane exists"},
 	}
 	for _, tt := range tests {
-		code, out, errOut := runCLI(t, "", tt.args...)
-		if code != 2 || out != "" {
-			t.Errorf("%v: exit %d, stdout %q; want exit 2 and no output", tt.args, code, out)
-		}
-		line := strings.TrimSuffix(errOut, "\n")
-		if strings.Contains(line, "\n") {
-			t.Errorf("%v: stderr has more than one line: %q", tt.args, errOut)
-		}
-		if sub, ok := strings.CutPrefix(tt.msg, "~"); ok {
-			if !strings.Contains(line, sub) {
-				t.Errorf("%v: stderr %q does not contain %q", tt.args, line, sub)
-			}
-		} else if line != tt.msg {
-			t.Errorf("%v:\n got %q\nwant %q", tt.args, line, tt.msg)
-		}
+		checkBadRequest(t, tt.args, tt.msg)
 	}
 }
 

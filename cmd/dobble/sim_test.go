@@ -272,21 +272,7 @@ func TestSimBadRequests(t *testing.T) {
 		{[]string{"sim", "--speed", "3"}, "dobble: sim: flag provided but not defined: -speed (see dobble sim --help)"},
 	}
 	for _, tt := range tests {
-		code, out, errOut := runCLI(t, "", tt.args...)
-		if code != 2 || out != "" {
-			t.Errorf("%v: exit %d, stdout %q; want exit 2 and no output", tt.args, code, out)
-		}
-		line := strings.TrimSuffix(errOut, "\n")
-		if strings.Contains(line, "\n") {
-			t.Errorf("%v: stderr has more than one line: %q", tt.args, errOut)
-		}
-		if sub, ok := strings.CutPrefix(tt.msg, "~"); ok {
-			if !strings.Contains(line, sub) {
-				t.Errorf("%v: stderr %q does not contain %q", tt.args, line, sub)
-			}
-		} else if line != tt.msg {
-			t.Errorf("%v:\n got %q\nwant %q", tt.args, line, tt.msg)
-		}
+		checkBadRequest(t, tt.args, tt.msg)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Fatalf("files left behind: %v", entries)
