@@ -954,3 +954,38 @@ func TestEventsInReusedBuffer(t *testing.T) {
 		}
 	}
 }
+
+// counter is a test Extension: one number a game might keep beside the
+// table.
+type counter struct{ n int }
+
+func (c *counter) CloneExtension() Extension       { d := *c; return &d }
+func (c *counter) EqualExtension(o Extension) bool { return c.n == o.(*counter).n }
+
+// TestExtensionClonedAndCompared checks that State.Clone deep-copies a
+// game's Extension and State.Equal compares it.
+func TestExtensionClonedAndCompared(t *testing.T) {
+	s, err := New(probe{}, mustDeck(t, 3, 0), Config{Players: 2, Seed: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Extension() != nil {
+		t.Fatal("a game without an extension has one")
+	}
+	s.SetExtension(&counter{n: 1})
+	c := s.Clone()
+	if !c.Equal(s) {
+		t.Fatal("a fresh clone with an extension differs")
+	}
+	c.Extension().(*counter).n = 2
+	if s.Extension().(*counter).n != 1 {
+		t.Fatal("changing the clone's extension changed the original's")
+	}
+	if c.Equal(s) || s.Equal(c) {
+		t.Fatal("states with different extensions are Equal")
+	}
+	c.SetExtension(nil)
+	if c.Equal(s) || s.Equal(c) {
+		t.Fatal("a state with an extension equals one without")
+	}
+}

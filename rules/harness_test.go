@@ -503,6 +503,9 @@ func setTable(t testing.TB, s *State, zones ...[]int) {
 		}
 		s.zones[i].cards = c
 	}
+	if r, ok := s.ext.(Resyncer); ok {
+		r.Resync(s)
+	}
 	if err := CheckInvariants(s); err != nil {
 		t.Fatalf("setTable: %v", err)
 	}

@@ -81,6 +81,7 @@ type State struct {
 	picker  MovePicker  // the game as a MovePicker, or nil
 	finder  MoverFinder // the game as a MoverFinder, or nil
 	scratch []Action    // moves listed by CanMove and PickMove for a game without its own
+	ext     Extension   // the game's own state beside the table, or nil
 	// arg holds the action Check, Apply and PickMove hand to the game by
 	// pointer: a pointer to their own copy, passed through an interface,
 	// would move that copy to the heap at every call.
@@ -349,6 +350,9 @@ func (s *State) Clone() *State {
 	c.seats = slices.Clone(s.seats)
 	c.zones = slices.Clone(s.zones)
 	c.scratch = nil
+	if s.ext != nil {
+		c.ext = s.ext.CloneExtension()
+	}
 	n := s.cards.Len()
 	c.arena = make([]int32, 0, (len(s.zones)+1)*n)
 	for i := range c.zones {
@@ -358,14 +362,15 @@ func (s *State) Clone() *State {
 }
 
 // Equal reports whether s and o are the same game in the same position: same
-// game, deck, config, version, round, seats, random-source state and the
-// same cards in the same order in the same zones.
+// game, deck, config, version, round, seats, random-source state, the same
+// cards in the same order in the same zones and equal extensions.
 func (s *State) Equal(o *State) bool {
 	if s.game != o.game || s.cards != o.cards || s.version != o.version || s.over != o.over ||
 		s.round != o.round || s.lockout != o.lockout || s.rng != o.rng ||
 		s.cfg.Players != o.cfg.Players || s.cfg.Seed != o.cfg.Seed || s.cfg.Lockout != o.cfg.Lockout ||
 		!maps.Equal(s.cfg.Options, o.cfg.Options) || !slices.Equal(s.opts, o.opts) ||
-		!slices.Equal(s.seats, o.seats) || len(s.zones) != len(o.zones) {
+		!slices.Equal(s.seats, o.seats) || len(s.zones) != len(o.zones) ||
+		(s.ext == nil) != (o.ext == nil) || (s.ext != nil && !s.ext.EqualExtension(o.ext)) {
 		return false
 	}
 	for i := range s.zones {
