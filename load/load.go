@@ -43,8 +43,8 @@ const (
 	DefaultPlayersPerRoom = 4
 	DefaultGame           = "tower"
 	DefaultDuration       = 10 * time.Second
-	DefaultReactionMin    = 700 * time.Millisecond
-	DefaultReactionMax    = 2 * time.Second
+	DefaultReactionMin    = time.Second
+	DefaultReactionMax    = 3 * time.Second
 	DefaultDials          = 64
 )
 
