@@ -720,7 +720,7 @@ func (r *Room) apply(p *Peer, seat, table int, a rules.Action, id string, now ti
 		r.replan(now, seat)
 		return
 	}
-	r.m.metrics.Claims.WithLabelValues("accepted").Inc()
+	r.m.metrics.accepted.Inc()
 	ga := a
 	ga.Seat = gs
 	r.rec.w.Accepted(ga, ev)
@@ -855,15 +855,18 @@ func (r *Room) broadcastLobby() {
 // building and encoding it once per distinct seat (spectators, and seats
 // not at the table, share one).
 func (r *Room) perView(seatOf func(member int) int, build func(gs int) []byte) {
-	frames := map[int][]byte{}
+	// Frames by seat: index 0 for the spectators' view, seat+1 for a seat.
+	var frames [rules.DobbleMaxPlayers + 1][]byte
 	for p, member := range r.members {
 		gs := seatOf(member)
-		b, ok := frames[gs]
-		if !ok {
-			b = build(gs)
-			frames[gs] = b
+		i := gs + 1
+		if gs < 0 {
+			i = 0
 		}
-		p.Send(b)
+		if frames[i] == nil {
+			frames[i] = build(gs)
+		}
+		p.Send(frames[i])
 	}
 }
 
