@@ -307,16 +307,21 @@ func (s *server) write(c *websocket.Conn, p *room.Peer) {
 	defer ping.Stop()
 	pinging := make(chan error, 1)
 	inFlight := false
+	var batch [][]byte
 	for {
 		select {
-		case b := <-p.Out():
-			stuck.Reset(writeTimeout)
-			err := c.Write(ctx, websocket.MessageText, b)
-			stuck.Stop()
-			if err != nil {
-				p.Close(room.StatusPolicy, "write failed")
-				c.CloseNow()
-				return
+		case <-p.Ready():
+			batch = p.Take(batch)
+			for i, b := range batch {
+				batch[i] = nil
+				stuck.Reset(writeTimeout)
+				err := c.Write(ctx, websocket.MessageText, b)
+				stuck.Stop()
+				if err != nil {
+					p.Close(room.StatusPolicy, "write failed")
+					c.CloseNow()
+					return
+				}
 			}
 		case <-ping.C:
 			if inFlight {
@@ -337,15 +342,9 @@ func (s *server) write(c *websocket.Conn, p *room.Peer) {
 			// Flush what was queued before the close (the error that
 			// caused it), briefly, then close with the Peer's status.
 			flush, cancel := context.WithTimeout(ctx, time.Second)
-		drain:
-			for {
-				select {
-				case b := <-p.Out():
-					if c.Write(flush, websocket.MessageText, b) != nil {
-						break drain
-					}
-				default:
-					break drain
+			for _, b := range p.Take(batch) {
+				if c.Write(flush, websocket.MessageText, b) != nil {
+					break
 				}
 			}
 			cancel()
