@@ -19,6 +19,8 @@ type Metrics struct {
 	SlowConsumers prometheus.Counter
 	// Games counts finished games.
 	Games prometheus.Counter
+
+	accepted prometheus.Counter // Claims{outcome="accepted"}, looked up once
 }
 
 // NewMetrics makes the metrics and registers them with reg.
@@ -35,6 +37,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		SlowConsumers: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_slow_consumers_total", Help: "Connections closed because their output queue was full."}),
 		Games:         prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_games_total", Help: "Games played to the end."}),
 	}
+	m.accepted = m.Claims.WithLabelValues("accepted")
 	reg.MustRegister(m.Rooms, m.Connections, m.Claims, m.ClaimLatency, m.Busy, m.SlowConsumers, m.Games)
 	return m
 }

@@ -22,14 +22,19 @@ const (
 )
 
 // Peer is one connection as the rooms see it: a bounded queue of encoded
-// frames to write, and a close signal. The transport reads Out and writes
-// each frame, and stops when Done is closed, closing the connection with
-// CloseStatus. Send never blocks: a frame that finds the queue full closes
-// the Peer as a slow consumer.
+// frames to write, and a close signal. The transport waits on Ready, takes
+// the waiting frames with Take and writes them in order, and stops when
+// Done is closed, closing the connection with CloseStatus. Send never
+// blocks: a frame that finds the queue full closes the Peer as a slow
+// consumer. The queue holds memory only for the frames waiting in it, so
+// that an idle connection costs little.
 type Peer struct {
-	out  chan []byte
-	done chan struct{}
-	once sync.Once
+	mu    sync.Mutex
+	queue [][]byte
+	limit int
+	ready chan struct{}
+	done  chan struct{}
+	once  sync.Once
 
 	closeCode   int
 	closeReason string
@@ -49,11 +54,22 @@ type Peer struct {
 
 // NewPeer returns a Peer whose output queue holds queue frames.
 func NewPeer(queue int) *Peer {
-	return &Peer{out: make(chan []byte, queue), done: make(chan struct{})}
+	return &Peer{limit: queue, ready: make(chan struct{}, 1), done: make(chan struct{})}
 }
 
-// Out is the queue of frames to write, in order.
-func (p *Peer) Out() <-chan []byte { return p.out }
+// Ready receives a value when frames are waiting to be taken.
+func (p *Peer) Ready() <-chan struct{} { return p.ready }
+
+// Take empties buf, moves the waiting frames into it, in order, and
+// returns it.
+func (p *Peer) Take(buf [][]byte) [][]byte {
+	p.mu.Lock()
+	buf = append(buf[:0], p.queue...)
+	clear(p.queue)
+	p.queue = p.queue[:0]
+	p.mu.Unlock()
+	return buf
+}
 
 // Done is closed when the Peer is closed.
 func (p *Peer) Done() <-chan struct{} { return p.done }
@@ -83,16 +99,22 @@ func (p *Peer) Send(b []byte) bool {
 		return false
 	default:
 	}
-	select {
-	case p.out <- b:
-		return true
-	default:
+	p.mu.Lock()
+	if len(p.queue) >= p.limit {
+		p.mu.Unlock()
 		if p.onSlow != nil {
 			p.onSlow()
 		}
 		p.Close(StatusPolicy, "slow consumer: the output queue is full")
 		return false
 	}
+	p.queue = append(p.queue, b)
+	p.mu.Unlock()
+	select {
+	case p.ready <- struct{}{}:
+	default:
+	}
+	return true
 }
 
 // Room returns the room the Peer is in, or nil.

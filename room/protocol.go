@@ -1,6 +1,7 @@
 package room
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -92,20 +93,24 @@ func parse(b []byte) (*request, *protoError) {
 	if !utf8.Valid(b) {
 		return nil, errf(CodeBadMessage, "the frame is not UTF-8 text")
 	}
-	var probe any
-	if err := json.Unmarshal(b, &probe); err != nil {
-		return nil, errf(CodeBadMessage, "not JSON: %v", err)
-	}
-	if _, ok := probe.(map[string]any); !ok {
-		return nil, errf(CodeBadMessage, "a message is a JSON object with a \"type\"")
-	}
+	// One pass: a frame that is not JSON fails with a syntax error, one
+	// that is JSON but not an object with a type error at its top level.
 	var r request
 	if err := json.Unmarshal(b, &r); err != nil {
 		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
+		var se *json.SyntaxError
+		switch {
+		case errors.As(err, &se):
+			return nil, errf(CodeBadMessage, "not JSON: %v", err)
+		case errors.As(err, &te) && te.Field == "":
+			return nil, errf(CodeBadMessage, "a message is a JSON object with a \"type\"")
+		case errors.As(err, &te):
 			return nil, errf(CodeBadMessage, "field %q: expected %v, got JSON %s", te.Field, te.Type, te.Value)
 		}
 		return nil, errf(CodeBadMessage, "%v", err)
+	}
+	if i := bytes.IndexFunc(b, func(c rune) bool { return !unicode.IsSpace(c) }); i < 0 || b[i] != '{' {
+		return nil, errf(CodeBadMessage, "a message is a JSON object with a \"type\"")
 	}
 	if len(r.ID) > 64 {
 		return nil, errf(CodeBadMessage, "\"id\" is %d bytes; at most 64", len(r.ID))

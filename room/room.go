@@ -94,6 +94,7 @@ type Room struct {
 	seats    []*seatState
 	members  map[*Peer]int // seat, or -1 for a spectator
 	play     play
+	base     int // tables played in the room's earlier sessions
 	seed     uint64
 	start    time.Time // when the current table began
 	deadline time.Time // end of the countdown, or of the pick
@@ -418,7 +419,7 @@ func (r *Room) sendSituation(p *Peer) {
 	seat := r.members[p]
 	switch r.phase {
 	case PhaseCountdown:
-		p.Send(encode(msgCountdown{Type: "countdown", Ms: max(0, time.Until(r.deadline).Milliseconds()), Table: r.play.Table(), Game: r.play.State().Info().Name}))
+		p.Send(encode(msgCountdown{Type: "countdown", Ms: max(0, time.Until(r.deadline).Milliseconds()), Table: r.table(), Game: r.play.State().Info().Name}))
 	case PhasePlay, PhasePick, PhaseOver:
 		p.Send(r.stateFrame(r.gameSeat(seat), time.Now()))
 		if r.phase == PhasePick {
@@ -426,6 +427,10 @@ func (r *Room) sendSituation(p *Peer) {
 		}
 	}
 }
+
+// table returns the number of the current table in the room: the
+// session's own, counted on from the tables of earlier sessions.
+func (r *Room) table() int { return r.base + r.play.Table() }
 
 // gameSeat returns the seat at the current table of a member's session
 // seat (-1 for spectators and seats not at the table).
@@ -547,6 +552,11 @@ func (r *Room) doStart(seat int, now time.Time) *protoError {
 	r.seed = binary.LittleEndian.Uint64(b[:])
 	cfg := r.cfg
 	cfg.Seed = r.seed
+	if r.play != nil {
+		// A rematch: its tables are numbered on from the last one, so
+		// that a claim made at the last session's table is too late.
+		r.base = r.table() + 1
+	}
 	if len(r.seats) == 1 {
 		g, _ := rules.Lookup(r.spec.Game)
 		st, err := rules.New(g, r.main.Cards, rules.Config{Players: 1, Seed: r.seed, Lockout: cfg.Lockout, Options: cfg.Options[r.spec.Game]})
@@ -571,7 +581,7 @@ func (r *Room) doStart(seat int, now time.Time) *protoError {
 func (r *Room) startCountdown(now time.Time) {
 	r.phase, r.deadline = PhaseCountdown, now.Add(r.m.cfg.Countdown)
 	r.bots = nil
-	r.broadcast(encode(msgCountdown{Type: "countdown", Ms: r.m.cfg.Countdown.Milliseconds(), Table: r.play.Table(), Game: r.play.State().Info().Name}), nil)
+	r.broadcast(encode(msgCountdown{Type: "countdown", Ms: r.m.cfg.Countdown.Milliseconds(), Table: r.table(), Game: r.play.State().Info().Name}), nil)
 }
 
 // deckOf returns the deck the game called name plays with.
@@ -643,21 +653,27 @@ func (r *Room) doAction(seat int, in *input) *protoError {
 	if r.play == nil {
 		return errNotAllowed("no game is being played now (the room is in phase %s)", r.phase)
 	}
-	if r.phase != PhasePlay {
+	if in.table > r.table() || in.table < 0 {
+		return errf(CodeBadRequest, "table %d does not exist; the current table is %d", in.table, r.table())
+	}
+	if r.phase != PhasePlay || in.table < r.base {
 		// A claim that crossed the end of its game is refused like any
 		// late claim; one for a table not started yet is an error.
 		st := r.play.State()
+		var code rules.Code
+		var reason string
 		switch {
-		case in.table < r.play.Table():
-			in.peer.Send(encode(msgRefused{Type: "refused", ID: in.id, Table: r.play.Table(), Code: rules.CodeTooLate,
-				Reason: "too late: that game is over", Version: in.version, Current: st.Version()}))
-			return nil
-		case in.table == r.play.Table() && r.phase != PhaseCountdown:
-			in.peer.Send(encode(msgRefused{Type: "refused", ID: in.id, Table: r.play.Table(), Code: rules.CodeGameOver,
-				Reason: "the game is over", Version: in.version, Current: st.Version()}))
-			return nil
+		case in.table < r.table():
+			code, reason = rules.CodeTooLate, "too late: that game is over"
+		case r.phase != PhaseCountdown:
+			code, reason = rules.CodeGameOver, "the game is over"
+		default:
+			return errNotAllowed("the game has not started (the room is in phase %s)", r.phase)
 		}
-		return errNotAllowed("the game has not started (the room is in phase %s)", r.phase)
+		r.m.metrics.Claims.WithLabelValues(code.String()).Inc()
+		in.peer.Send(encode(msgRefused{Type: "refused", ID: in.id, Table: r.table(), Code: code,
+			Reason: reason, Version: in.version, Current: st.Version()}))
+		return nil
 	}
 	a := rules.Action{Seat: seat, Symbol: in.symbol, Version: in.version, At: r.elapsed(in.at)}
 	if in.kind == "draw" {
@@ -668,16 +684,14 @@ func (r *Room) doAction(seat int, in *input) *protoError {
 		}
 		a.Target = rules.To(in.target...)
 	}
-	if in.table > r.play.Table() || in.table < 0 {
-		return errf(CodeBadRequest, "table %d does not exist; the current table is %d", in.table, r.play.Table())
-	}
-	r.apply(in.peer, seat, in.table, a, in.id, in.at)
+	r.apply(in.peer, seat, in.table-r.base, a, in.id, in.at)
 	r.m.metrics.ClaimLatency.Observe(time.Since(in.at).Seconds())
 	return nil
 }
 
-// apply applies an action of session seat made at table (a person's, from
-// p, or a bot's when p is nil) and tells everyone what it did.
+// apply applies an action of session seat made at table (the session's
+// own number; a person's action, from p, or a bot's when p is nil) and
+// tells everyone what it did.
 func (r *Room) apply(p *Peer, seat, table int, a rules.Action, id string, now time.Time) {
 	st := r.play.State()
 	at := r.play.Seats()
@@ -700,19 +714,19 @@ func (r *Room) apply(p *Peer, seat, table int, a rules.Action, id string, now ti
 			r.rec.w.Refused(ga, &gr)
 		}
 		if p != nil {
-			p.Send(encode(msgRefused{Type: "refused", ID: id, Table: current, Code: ref.Code, Reason: ref.Reason(),
+			p.Send(encode(msgRefused{Type: "refused", ID: id, Table: r.base + current, Code: ref.Code, Reason: ref.Reason(),
 				Version: ref.Version, Current: st.Version(), LockedUntil: ref.LockedUntil}))
 		}
 		r.replan(now, seat)
 		return
 	}
-	r.m.metrics.Claims.WithLabelValues("accepted").Inc()
+	r.m.metrics.accepted.Inc()
 	ga := a
 	ga.Seat = gs
 	r.rec.w.Accepted(ga, ev)
-	r.broadcastUpdate(st, at, table, a.At, ev)
+	r.broadcastUpdate(st, at, r.base+table, a.At, ev)
 	if st.Over() {
-		r.finishTable(st, at, table, now)
+		r.finishTable(st, at, r.base+table, now)
 		return
 	}
 	r.replan(now, seat)
@@ -841,22 +855,25 @@ func (r *Room) broadcastLobby() {
 // building and encoding it once per distinct seat (spectators, and seats
 // not at the table, share one).
 func (r *Room) perView(seatOf func(member int) int, build func(gs int) []byte) {
-	frames := map[int][]byte{}
+	// Frames by seat: index 0 for the spectators' view, seat+1 for a seat.
+	var frames [rules.DobbleMaxPlayers + 1][]byte
 	for p, member := range r.members {
 		gs := seatOf(member)
-		b, ok := frames[gs]
-		if !ok {
-			b = build(gs)
-			frames[gs] = b
+		i := gs + 1
+		if gs < 0 {
+			i = 0
 		}
-		p.Send(b)
+		if frames[i] == nil {
+			frames[i] = build(gs)
+		}
+		p.Send(frames[i])
 	}
 }
 
 // stateFrame is the encoded state message for seat gs of the table.
 func (r *Room) stateFrame(gs int, now time.Time) []byte {
 	st := r.play.State()
-	return encode(msgState{Type: "state", Table: r.play.Table(), Game: st.Info().Name, Deck: r.deckOf(st.Info().Name).Name,
+	return encode(msgState{Type: "state", Table: r.table(), Game: st.Info().Name, Deck: r.deckOf(st.Info().Name).Name,
 		Elapsed: r.elapsed(now), Players: r.play.Seats(), Seat: gs, View: st.View(gs), Seats: r.seatInfos(), Session: r.sessionInfo()})
 }
 

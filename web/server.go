@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"io/fs"
 	"net/http"
 	"strconv"
@@ -237,22 +238,26 @@ func (s *server) ws(w http.ResponseWriter, r *http.Request) {
 	c.SetReadLimit(room.MaxFrame)
 	m := s.o.Manager
 	p := m.NewPeer()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		s.write(ctx, c, p)
+		s.write(c, p)
 	}()
+	// The reads have no deadline of their own (the pings find a dead
+	// peer) and reuse one buffer: Handle keeps nothing of a frame.
+	var buf []byte
 	for {
-		typ, b, err := c.Read(ctx)
+		typ, r, err := c.Reader(context.Background())
+		if err == nil {
+			buf, err = readFrame(r, buf[:0])
+		}
 		if err != nil {
 			break
 		}
 		if typ != websocket.MessageText {
 			m.HandleBinary(p, time.Now())
 		} else {
-			m.Handle(p, b, time.Now())
+			m.Handle(p, buf, time.Now())
 		}
 		select {
 		case <-p.Done():
@@ -266,22 +271,57 @@ func (s *server) ws(w http.ResponseWriter, r *http.Request) {
 	c.CloseNow()
 }
 
+// readFrame appends what r holds to b.
+func readFrame(r io.Reader, b []byte) ([]byte, error) {
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+}
+
+// writeTimeout is how long one frame may take to be written before the
+// connection is given up.
+const writeTimeout = 10 * time.Second
+
 // write writes p's frames to c, pings it, and closes it when p is closed.
-func (s *server) write(ctx context.Context, c *websocket.Conn, p *room.Peer) {
+// One timer, armed while a frame is being written, closes a connection
+// whose writes block.
+func (s *server) write(c *websocket.Conn, p *room.Peer) {
+	stuck := time.AfterFunc(time.Hour, func() {
+		p.Close(room.StatusPolicy, "write failed")
+		c.CloseNow()
+	})
+	stuck.Stop()
+	defer stuck.Stop()
+	ctx := context.Background()
 	ping := time.NewTicker(s.o.PingEvery)
 	defer ping.Stop()
 	pinging := make(chan error, 1)
 	inFlight := false
+	var batch [][]byte
 	for {
 		select {
-		case b := <-p.Out():
-			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-			err := c.Write(wctx, websocket.MessageText, b)
-			cancel()
-			if err != nil {
-				p.Close(room.StatusPolicy, "write failed")
-				c.CloseNow()
-				return
+		case <-p.Ready():
+			batch = p.Take(batch)
+			for i, b := range batch {
+				batch[i] = nil
+				stuck.Reset(writeTimeout)
+				err := c.Write(ctx, websocket.MessageText, b)
+				stuck.Stop()
+				if err != nil {
+					p.Close(room.StatusPolicy, "write failed")
+					c.CloseNow()
+					return
+				}
 			}
 		case <-ping.C:
 			if inFlight {
@@ -302,22 +342,14 @@ func (s *server) write(ctx context.Context, c *websocket.Conn, p *room.Peer) {
 			// Flush what was queued before the close (the error that
 			// caused it), briefly, then close with the Peer's status.
 			flush, cancel := context.WithTimeout(ctx, time.Second)
-		drain:
-			for {
-				select {
-				case b := <-p.Out():
-					if c.Write(flush, websocket.MessageText, b) != nil {
-						break drain
-					}
-				default:
-					break drain
+			for _, b := range p.Take(batch) {
+				if c.Write(flush, websocket.MessageText, b) != nil {
+					break
 				}
 			}
 			cancel()
 			code, reason := p.CloseStatus()
 			c.Close(websocket.StatusCode(code), reason)
-			return
-		case <-ctx.Done():
 			return
 		}
 	}

@@ -408,10 +408,20 @@ func TestSessionPickAndStandings(t *testing.T) {
 	if s.num("played") != 2 || len(standings["seats"].([]any)) != 3 || standings["scoring"] != "points" {
 		t.Fatalf("final session: %v", s)
 	}
-	// Rematch: the host starts again.
+	// Rematch: the host starts again, at the table after the last one, so
+	// that a claim made at the last session's tables is too late.
 	a.send(msg{"type": "start"})
-	if c := a.expect("countdown"); c.num("table") != 0 {
-		t.Fatalf("rematch countdown: %v", c)
+	last := overs[len(overs)-1].num("table")
+	if c := a.expect("countdown"); c.num("table") != last+1 {
+		t.Fatalf("rematch countdown: %v; the last game was at table %d", c, last)
+	}
+	b.send(msg{"type": "claim", "table": last, "version": 0, "symbol": 0, "target": []int{}, "id": "old"})
+	m := b.expect("refused")
+	for m.str("id") != "old" { // refusals of the claims that crossed the end of the session
+		m = b.expect("refused")
+	}
+	if m.str("code") != "tooLate" || m.num("table") != last+1 {
+		t.Fatalf("a claim at the last session's table: %v", m)
 	}
 }
 

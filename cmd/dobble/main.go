@@ -1,6 +1,7 @@
 // Command dobble is the referee, the table and the printer of the Dobble /
 // Spot it! game system: it builds and verifies decks, prints them, plays
-// games between bots, and serves games in the browser.
+// games between bots, serves games in the browser, and measures how many
+// players the server holds.
 //
 // Usage:
 //
@@ -10,6 +11,8 @@
 //	dobble print --edition NAME | --order Q | --words FILE | --images DIR --out FILE.pdf [flags]
 //	dobble sim --game NAME --players P [--games G] [--seed S] [--edition E | --order Q [--cards M]]
 //	           [--bots LEVEL[,LEVEL…]] [--record FILE] [--option NAME=VALUE …]
+//	dobble load --url ws://127.0.0.1:PORT/ws [--rooms R] [--players-per-room P] [--game NAME]
+//	            [--duration D] [--reaction MIN-MAX] [--format text|json]
 //
 // Every command explains itself with --help. Bad requests exit with status 2
 // and one line on standard error saying what was wrong and what would work.
@@ -55,6 +58,7 @@ func commands() []command {
 		{"deck", "generate a deck, or verify one (dobble deck verify)", runDeck},
 		{"print", "write a printable deck as a PDF (editions, planes, your words or pictures)", runPrint},
 		{"sim", "play games between bots, headless, and print the results", runSim},
+		{"load", "measure a server on this machine under many players", runLoad},
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"strconv"
@@ -35,6 +36,7 @@ type serveConfig struct {
 	db        string
 	maxConns  int
 	pingEvery time.Duration
+	pprof     string
 	rooms     room.Config
 }
 
@@ -92,6 +94,7 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	rate := flt("rate", "DOBBLE_RATE", def.Rate, "messages a second a connection may send")
 	burst := num("burst", "DOBBLE_BURST", def.Burst, "messages a connection may send at once")
 	ping := dur("ping", "DOBBLE_PING", 20*time.Second, "how often connections are pinged; one silent for twice that is closed")
+	pprof := str("pprof", "DOBBLE_PPROF", "", "also serve Go's profiles (/debug/pprof/) on this loopback address, such as 127.0.0.1:6060")
 	if err := fs.parse(args); err != nil {
 		return nil, err
 	}
@@ -101,7 +104,14 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	if fs.NArg() > 0 {
 		return nil, usagef("serve: unexpected argument %q (see dobble serve --help)", fs.Arg(0))
 	}
-	c := &serveConfig{addr: *addr, db: strings.TrimSpace(*db), maxConns: *maxConns, pingEvery: *ping}
+	c := &serveConfig{addr: *addr, db: strings.TrimSpace(*db), maxConns: *maxConns, pingEvery: *ping, pprof: *pprof}
+	if c.pprof != "" {
+		host, _, err := net.SplitHostPort(c.pprof)
+		ip := net.ParseIP(host)
+		if err != nil || (host != "localhost" && (ip == nil || !ip.IsLoopback())) {
+			return nil, usagef("serve: --pprof %q: use a loopback address and port, such as 127.0.0.1:6060 (profiles are not for the network)", c.pprof)
+		}
+	}
 	positive := func(flag string, d time.Duration) error {
 		if d <= 0 {
 			return usagef("serve: --%s %v: use a positive duration such as 2m", flag, d)
@@ -150,6 +160,20 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return usagef("serve: cannot listen on %s: %v; pick another --addr", cfg.addr, err)
+	}
+	// Each connection holds one file; keep some for the database and the rest.
+	if err := raiseFileLimit(uint64(cfg.maxConns) + 1024); err != nil {
+		fmt.Fprintf(stderr, "dobble: serve: warning: --max-conns %d %v\n", cfg.maxConns, err)
+	}
+	if cfg.pprof != "" {
+		pl, err := net.Listen("tcp", cfg.pprof)
+		if err != nil {
+			ln.Close()
+			return usagef("serve: cannot listen on --pprof %s: %v", cfg.pprof, err)
+		}
+		defer pl.Close()
+		go http.Serve(pl, profiles())
+		fmt.Fprintf(stderr, "dobble: profiles on http://%s/debug/pprof/\n", pl.Addr())
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -207,4 +231,15 @@ func serve(ctx context.Context, ln net.Listener, cfg *serveConfig, ready func(ur
 		return err
 	}
 	return nil
+}
+
+// profiles serves Go's runtime profiles, as package net/http/pprof does.
+func profiles() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	return mux
 }

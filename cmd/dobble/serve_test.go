@@ -106,6 +106,8 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"--db", ""}, "dobble: serve: --db is empty"},
 		{[]string{"--conn-queue", "x"}, "dobble: serve: invalid value"},
 		{[]string{"extra"}, `dobble: serve: unexpected argument "extra"`},
+		{[]string{"--pprof", "0.0.0.0:6060"}, `dobble: serve: --pprof "0.0.0.0:6060": use a loopback address and port`},
+		{[]string{"--pprof", "6060"}, `dobble: serve: --pprof "6060": use a loopback address and port`},
 	} {
 		code, out, errOut := runCLI(t, "", append([]string{"serve"}, tc.args...)...)
 		if code != 2 || out != "" || !strings.HasPrefix(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/dobble-dev/dobble/load"
+)
+
+const loadSynopsis = `dobble load --url ws://127.0.0.1:PORT/ws [--rooms R] [--players-per-room P]
+           [--game NAME] [--deck DECK] [--duration D] [--reaction MIN-MAX]
+           [--dials N] [--format text|json]
+
+Measures a dobble server on this machine under R×P players: opens R×P
+WebSocket clients (at most --dials connecting at once), creates R private
+rooms of P seats, starts them, and plays for D. Every client finds a
+correct match in the view it receives and claims it after a reaction time
+drawn between MIN and MAX; the host starts a rematch when a session ends.
+The ramp-up (connecting, filling the rooms) is not measured.
+
+Prints the connections held at the end, claims and games per second, the
+latency from sending a claim to receiving the update (or refusal) that
+settles it (p50, p90, p99, max), the errors by kind, and the server's
+memory from its /metrics: under load, and what an idle connection and a
+room cost. --format json prints one object: {"connections":…,
+"claims_per_s":…,"games_per_s":…,"p50_ms":…,"p90_ms":…,"p99_ms":…,
+"max_ms":…,"errors":…,"error_kinds":{…},…}.
+
+Only loopback URLs are accepted. The server must allow the connections
+and rooms: dobble serve --max-conns and --max-rooms. Ctrl-C ends the
+measured phase early and still prints the report.`
+
+// runLoad is dobble load.
+func runLoad(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("load", loadSynopsis, stdout)
+	url := fs.String("url", "", "the server's WebSocket URL, ws://127.0.0.1:PORT/ws (loopback only)")
+	rooms := fs.Int("rooms", load.DefaultRooms, "number of rooms")
+	players := fs.Int("players-per-room", load.DefaultPlayersPerRoom, "players (clients) in each room")
+	game := fs.String("game", load.DefaultGame, "the mini-game every room plays: "+strings.Join(gameNames(), ", "))
+	deck := fs.String("deck", "", "the deck the rooms play with: an edition or order-Q[-M] (default: the server's, classic)")
+	duration := fs.Duration("duration", load.DefaultDuration, fmt.Sprintf("how long the rooms play once started (at most %v)", load.MaxDuration))
+	reaction := fs.String("reaction", (load.DefaultReactionMin).String()+"-"+load.DefaultReactionMax.String(), "a client's reaction time after each view, MIN-MAX (uniform)")
+	dials := fs.Int("dials", load.DefaultDials, fmt.Sprintf("connections and joins in flight at once during the ramp-up (1 to %d)", load.MaxDials))
+	format := fs.String("format", "text", "output format: text or json")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("load: unexpected argument %q (see dobble load --help)", fs.Arg(0))
+	}
+	if *url == "" {
+		return usagef("load: --url is missing; give the server's WebSocket URL, such as ws://127.0.0.1:8080/ws")
+	}
+	if !slices.Contains([]string{"text", "json"}, *format) {
+		return usagef("load: --format %q: use text or json", *format)
+	}
+	if *dials < 1 {
+		return usagef("load: --dials %d: use 1 to %d", *dials, load.MaxDials)
+	}
+	lo, hi, err := load.ParseReaction(*reaction)
+	if err != nil {
+		return usagef("load: %v", err)
+	}
+	cfg := load.Config{URL: *url, Rooms: *rooms, PlayersPerRoom: *players, Game: *game, Deck: *deck, Duration: *duration,
+		ReactionMin: lo, ReactionMax: hi, Dials: *dials,
+		Progress: func(line string) { fmt.Fprintln(stderr, "dobble: load: "+line) }}
+	if err := cfg.Validate(); err != nil {
+		return usagef("load: %v", err)
+	}
+	// Each client holds one file; the process itself uses a few more.
+	if err := raiseFileLimit(uint64(cfg.Rooms*cfg.PlayersPerRoom) + 16); err != nil {
+		return fmt.Errorf("load: %d connections: %w", cfg.Rooms*cfg.PlayersPerRoom, err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rep, err := load.Run(ctx, cfg)
+	if err != nil {
+		return fmt.Errorf("load: %w", err)
+	}
+	if *format == "json" {
+		b, _ := json.Marshal(rep)
+		fmt.Fprintf(stdout, "%s\n", b)
+		return nil
+	}
+	writeLoadReport(stdout, rep)
+	return nil
+}
+
+// writeLoadReport prints a report as text.
+func writeLoadReport(w io.Writer, r *load.Report) {
+	fmt.Fprintf(w, "players      %d in %d rooms of %d (%s); ramp-up %.1f s, then %.1f s measured\n",
+		r.Rooms*r.PlayersPerRoom, r.Rooms, r.PlayersPerRoom, r.Game, r.RampSeconds, r.Seconds)
+	fmt.Fprintf(w, "connections  %d held (the server counts %d)\n", r.Connections, r.ServerConnections)
+	fmt.Fprintf(w, "claims       %d, %.1f/s: %d accepted, %d too late (the server counts %d)\n",
+		r.Claims, r.ClaimsPerS, r.Accepted, r.Late, r.ServerClaims)
+	fmt.Fprintf(w, "games        %d, %.2f/s (the server counts %d)\n", r.Games, r.GamesPerS, r.ServerGames)
+	fmt.Fprintf(w, "latency      claim → update p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms\n", r.P50Ms, r.P90Ms, r.P99Ms, r.MaxMs)
+	fmt.Fprintf(w, "errors       %d", r.Errors)
+	kinds := make([]string, 0, len(r.ErrorKinds))
+	for k := range r.ErrorKinds {
+		kinds = append(kinds, k)
+	}
+	slices.Sort(kinds)
+	for i, k := range kinds {
+		sep := ", "
+		if i == 0 {
+			sep = ": "
+		}
+		fmt.Fprintf(w, "%s%d %s", sep, r.ErrorKinds[k], k)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "server       %.1f MB under load; %.1f KB per idle connection, %.1f KB per room\n",
+		float64(r.ServerMemory)/(1<<20), float64(r.ConnBytes)/1024, float64(r.RoomBytes)/1024)
+	perClaim := func(s float64) float64 { return s * 1e6 / float64(max(r.Claims, 1)) }
+	fmt.Fprintf(w, "cpu          server %.1f s (%.0f µs a claim), clients %.1f s (%.0f µs a claim) while measuring\n",
+		r.ServerCPU, perClaim(r.ServerCPU), r.ClientCPU, perClaim(r.ClientCPU))
+}

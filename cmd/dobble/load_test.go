@@ -1,0 +1,179 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// startServe runs dobble serve in the test on a free loopback port with a
+// real SQLite file and short countdowns, and returns its WebSocket URL and
+// a function reading one metric.
+func startServe(t *testing.T) (string, func(name string) float64) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := parseServe([]string{"--db", filepath.Join(t.TempDir(), "dobble.db"), "--countdown", "5ms", "--rate", "1000", "--burst", "1000"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, ln, cfg, nil) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	base := "http://" + ln.Addr().String()
+	metric := func(name string) float64 {
+		t.Helper()
+		resp, err := http.Get(base + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var sum float64
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			series, value, ok := strings.Cut(sc.Text(), " ")
+			if ok && (series == name || strings.HasPrefix(series, name+"{")) {
+				v, _ := strconv.ParseFloat(value, 64)
+				sum += v
+			}
+		}
+		return sum
+	}
+	return "ws://" + ln.Addr().String() + "/ws", metric
+}
+
+// TestLoad runs a small load against a real server: the JSON report has
+// the documented fields, no errors, every connection held, and counts
+// that match the server's own metrics.
+func TestLoad(t *testing.T) {
+	url, metric := startServe(t)
+	code, out, errOut := runCLI(t, "", "load", "--url", url, "--rooms", "3", "--players-per-room", "3",
+		"--deck", "order-3", "--duration", "1s", "--reaction", "1ms-5ms", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if strings.Count(out, "\n") != 1 {
+		t.Fatalf("want one JSON object on one line, got %q", out)
+	}
+	var fields map[string]any
+	if err := json.Unmarshal([]byte(out), &fields); err != nil {
+		t.Fatalf("%q: %v", out, err)
+	}
+	for _, f := range []string{"connections", "claims_per_s", "games_per_s", "p50_ms", "p90_ms", "p99_ms", "max_ms", "errors", "error_kinds", "server_memory_bytes"} {
+		if _, ok := fields[f]; !ok {
+			t.Errorf("the report has no %q: %s", f, out)
+		}
+	}
+	var rep struct {
+		Connections int              `json:"connections"`
+		Claims      int64            `json:"claims"`
+		Accepted    int64            `json:"accepted"`
+		Late        int64            `json:"late"`
+		ClaimsPerS  float64          `json:"claims_per_s"`
+		Games       int64            `json:"games"`
+		Errors      int64            `json:"errors"`
+		ErrorKinds  map[string]int64 `json:"error_kinds"`
+		P99         float64          `json:"p99_ms"`
+	}
+	json.Unmarshal([]byte(out), &rep)
+	if rep.Errors != 0 || rep.Connections != 9 {
+		t.Errorf("errors %d %v, connections %d of 9", rep.Errors, rep.ErrorKinds, rep.Connections)
+	}
+	if rep.Claims == 0 || rep.Accepted+rep.Late != rep.Claims || rep.ClaimsPerS <= 0 || rep.P99 <= 0 {
+		t.Errorf("claims %d (%d accepted, %d late, %v/s, p99 %v ms): not every claim settled", rep.Claims, rep.Accepted, rep.Late, rep.ClaimsPerS, rep.P99)
+	}
+	if got := int64(metric("dobble_claims_total")); got != rep.Claims {
+		t.Errorf("the server counted %d claims; the report %d", got, rep.Claims)
+	}
+	if got := int64(metric("dobble_games_total")); got != rep.Games {
+		t.Errorf("the server counted %d games; the report %d", got, rep.Games)
+	}
+	for _, want := range []string{"dobble: load: 9 of 9 clients connected", "dobble: load: 3 of 3 rooms filled"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q: %q", want, errOut)
+		}
+	}
+
+	// The text report says the same in lines.
+	code, out, errOut = runCLI(t, "", "load", "--url", url, "--rooms", "1", "--players-per-room", "2", "--game", "well",
+		"--duration", "300ms", "--reaction", "2ms")
+	if code != 0 {
+		t.Fatalf("text: exit %d, stderr %q", code, errOut)
+	}
+	for _, want := range []string{"players      2 in 1 rooms of 2 (well)", "connections  2 held (the server counts 2)", "claims       ", "latency      claim → update p50 ", "errors       0\n", "server       "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestLoadBadFlags checks that every bad request is refused before any
+// connection, with exit status 2 and one line.
+func TestLoadBadFlags(t *testing.T) {
+	url := "ws://127.0.0.1:9/ws"
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{}, "dobble: load: --url is missing; give the server's WebSocket URL, such as ws://127.0.0.1:8080/ws"},
+		{[]string{"--url", "ws://192.0.2.1:8080/ws"}, "~192.0.2.1 is not a loopback address; the load runs only against this machine"},
+		{[]string{"--url", "ws://dobble.example:8080/ws"}, `~"dobble.example" is not a loopback address`},
+		{[]string{"--url", "wss://127.0.0.1:8080/ws"}, `~the scheme is "wss"`},
+		{[]string{"--url", "ws://127.0.0.1/ws"}, "~no port"},
+		{[]string{"--url", url, "--rooms", "0"}, "dobble: load: --rooms 0: use 1 or more"},
+		{[]string{"--url", url, "--rooms", "-3"}, "dobble: load: --rooms -3: use 1 or more"},
+		{[]string{"--url", url, "--players-per-room", "1"}, "dobble: load: --players-per-room 1: tower takes 2 to 8 players"},
+		{[]string{"--url", url, "--game", "chess"}, "~dobble: load: --game: "},
+		{[]string{"--url", url, "--rooms", "60000"}, "~at most 200000"},
+		{[]string{"--url", url, "--duration", "0s"}, "~--duration 0s: use a duration"},
+		{[]string{"--url", url, "--duration", "2h"}, "~--duration 2h0m0s: use a duration"},
+		{[]string{"--url", url, "--reaction", "2s-1s"}, `dobble: load: --reaction "2s-1s": use MIN-MAX, two durations such as 700ms-2s (MIN ≤ MAX, at most 1m0s)`},
+		{[]string{"--url", url, "--reaction", "fast"}, `~--reaction "fast": use MIN-MAX`},
+		{[]string{"--url", url, "--reaction", "100-200"}, `~--reaction "100-200": use MIN-MAX`},
+		{[]string{"--url", url, "--format", "xml"}, `dobble: load: --format "xml": use text or json`},
+		{[]string{"--url", url, "--dials", "0"}, "dobble: load: --dials 0: use 1 to 1000"},
+		{[]string{"--url", url, "--rooms", "x"}, "~dobble: load: invalid value"},
+		{[]string{"--url", url, "extra"}, `dobble: load: unexpected argument "extra" (see dobble load --help)`},
+	} {
+		checkBadRequest(t, append([]string{"load"}, tc.args...), tc.msg)
+	}
+}
+
+// TestLoadNoServer: a loopback URL where nothing listens is a failure
+// (exit 1) that says so, not a usage error.
+func TestLoadNoServer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	code, out, errOut := runCLI(t, "", "load", "--url", "ws://"+addr+"/ws", "--rooms", "1")
+	if code != 1 || out != "" || !strings.HasPrefix(errOut, "dobble: load: metrics: ") || !strings.Contains(errOut, "is ws://"+addr+"/ws a dobble server?") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+func TestLoadHelp(t *testing.T) {
+	code, out, _ := runCLI(t, "", "load", "--help")
+	for _, want := range []string{"dobble load --url ws://127.0.0.1:PORT/ws", "-rooms", "-players-per-room", "-game", "-duration", "-reaction", "-format", "loopback"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Fatalf("load --help: exit %d, missing %q:\n%s", code, want, out)
+		}
+	}
+}

@@ -1,0 +1,309 @@
+package load
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// message is a server message, with the fields the clients use.
+type message struct {
+	Type    string          `json:"type"`
+	ID      string          `json:"id"`
+	Code    string          `json:"code"`
+	Message string          `json:"message"`
+	Reason  string          `json:"reason"`
+	Room    json.RawMessage `json:"room"`
+	Seat    int             `json:"seat"`
+	Table   int             `json:"table"`
+	Events  []event         `json:"events"`
+	View    *view           `json:"view"`
+	Picker  int             `json:"picker"`
+	Choices []string        `json:"choices"`
+}
+
+// event is the part of a rules.Event that tells whose action it was.
+type event struct {
+	Kind string `json:"kind"`
+	Seat int    `json:"seat"`
+}
+
+// lobbyRoom is the part of a lobby message's room a host needs.
+type lobbyRoom struct {
+	Phase string `json:"phase"`
+	Host  int    `json:"host"`
+}
+
+// client is one player: a WebSocket connection, read by its own goroutine,
+// and a timer that sends its next claim when its reaction time is up.
+type client struct {
+	r    *runner
+	conn *websocket.Conn
+	ctl  chan *message // ramp-up answers: welcome, joined, errors
+	lost atomic.Bool   // the connection ended
+
+	mu    sync.Mutex
+	seat  int   // the session seat, from joined
+	table int   // the table being played
+	view  *view // the latest view of that table, nil between tables
+	timer *time.Timer
+	// The planned action: the frame to send, when, and its plan number
+	// (plan counts plans; a plan is void once plan has moved on).
+	next    []byte
+	due     time.Time
+	plan    uint64
+	planned uint64
+	// The claim in flight: its id and when it was sent.
+	pending bool
+	id      string
+	sent    time.Time
+	ids     uint64
+}
+
+// send writes one frame; a failure counts as an error unless the run is
+// closing.
+func (c *client) send(b []byte) {
+	if err := c.conn.Write(context.Background(), websocket.MessageText, b); err != nil && !c.r.closing.Load() && !c.lost.Load() {
+		c.r.fail("write")
+	}
+}
+
+// await waits for the ramp-up answer of type typ; kind names what went
+// wrong instead.
+func (c *client) await(typ string) (*message, string) {
+	t := time.NewTimer(stepTimeout)
+	defer t.Stop()
+	select {
+	case m, ok := <-c.ctl:
+		switch {
+		case !ok:
+			return nil, typ + ": connection closed"
+		case m.Type == "error":
+			return nil, typ + ": error " + m.Code + " (" + m.Message + ")"
+		case m.Type != typ:
+			return nil, typ + ": got " + m.Type
+		}
+		return m, ""
+	case <-t.C:
+		return nil, typ + ": no answer in " + stepTimeout.String()
+	}
+}
+
+// read reads the connection until it ends.
+func (c *client) read() {
+	defer close(c.ctl)
+	buf := make([]byte, 0, 2048)
+	for {
+		var err error
+		buf, err = c.receive(buf[:0])
+		if err != nil {
+			c.lost.Store(true)
+			c.mu.Lock()
+			pending := c.pending
+			c.pending = false
+			c.mu.Unlock()
+			if pending {
+				c.r.inFlight.Add(-1)
+			}
+			if !c.r.closing.Load() {
+				kind := "connection lost"
+				if s := websocket.CloseStatus(err); s != -1 {
+					kind = "closed by the server: " + strconv.Itoa(int(s))
+				}
+				c.r.fail(kind)
+				if pending {
+					c.r.fail("unsettled")
+				}
+			}
+			return
+		}
+		now := time.Now()
+		var m message
+		if err := decode(buf, &m); err != nil {
+			c.r.fail("bad message")
+			continue
+		}
+		c.handle(&m, now)
+	}
+}
+
+// receive reads the next message, appending it to b.
+func (c *client) receive(b []byte) ([]byte, error) {
+	_, rd, err := c.conn.Reader(context.Background())
+	if err != nil {
+		return b, err
+	}
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := rd.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+}
+
+// handle acts on one message received at now.
+func (c *client) handle(m *message, now time.Time) {
+	r := c.r
+	if !r.playing.Load() {
+		switch m.Type {
+		case "joined":
+			c.mu.Lock()
+			c.seat = m.Seat
+			c.mu.Unlock()
+			c.ctl <- m
+		case "welcome", "error":
+			c.ctl <- m
+		}
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch m.Type {
+	case "state":
+		c.table, c.view = m.Table, m.View
+		c.replan()
+	case "update":
+		if m.Table != c.table || m.View == nil {
+			return
+		}
+		if c.pending && c.view != nil && len(m.Events) > 0 && m.Events[0].Seat == c.view.Seat &&
+			(m.Events[0].Kind == "claim" || m.Events[0].Kind == "move") {
+			c.settle(now)
+			r.accepted.Add(1)
+		}
+		c.view = m.View
+		c.replan()
+	case "refused":
+		if !c.pending || m.ID != c.id {
+			r.fail("refused: not a claim in flight")
+			return
+		}
+		c.settle(now)
+		if m.Code == "tooLate" || m.Code == "gameOver" {
+			r.late.Add(1)
+		} else {
+			r.fail("refused: " + m.Code)
+		}
+		c.replan()
+	case "error":
+		if c.pending && m.ID == c.id {
+			c.settle(now)
+			c.replan()
+		}
+		r.fail("error: " + m.Code)
+	case "over":
+		c.view = nil
+		c.replan()
+		if c.seat == 0 {
+			r.games.Add(1)
+		}
+	case "lobby":
+		var l lobbyRoom
+		if json.Unmarshal(m.Room, &l) == nil && l.Phase == "over" && l.Host == c.seat && !r.stopping.Load() {
+			go c.send(startFrame)
+		}
+	case "pick":
+		if m.Picker == c.seat && len(m.Choices) > 0 {
+			go c.send([]byte(`{"type":"pick","game":` + strconv.Quote(m.Choices[0]) + `}`))
+		}
+	case "closed":
+		r.fail("room closed: " + m.Reason)
+	case "countdown", "presence", "pong", "joined", "welcome":
+	default:
+		r.fail("unexpected message: " + m.Type)
+	}
+}
+
+// settle ends the claim in flight, answered at now; c.mu is held.
+func (c *client) settle(now time.Time) {
+	c.pending = false
+	c.r.inFlight.Add(-1)
+	c.r.hist.add(now.Sub(c.sent))
+}
+
+// cancel drops the planned action, at the end of the run.
+func (c *client) cancel() {
+	c.mu.Lock()
+	c.plan++
+	c.next = nil
+	c.mu.Unlock()
+}
+
+// replan voids the planned action and, unless a claim is in flight, plans
+// the next one from the current view: the action, and a reaction time
+// after which fire sends it. c.mu is held.
+func (c *client) replan() {
+	c.plan++
+	c.next = nil
+	v := c.view
+	if c.pending || v == nil || v.Over || v.Seat < 0 || c.r.stopping.Load() {
+		return
+	}
+	a, ok := choose(v)
+	if !ok {
+		return
+	}
+	c.ids++
+	b := make([]byte, 0, 128)
+	if a.draw {
+		b = append(b, `{"type":"draw"`...)
+	} else {
+		b = append(b, `{"type":"claim","symbol":`...)
+		b = strconv.AppendInt(b, int64(a.symbol), 10)
+		b = append(b, `,"target":[`...)
+		for i, z := range a.target {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(z), 10)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"table":`...)
+	b = strconv.AppendInt(b, int64(c.table), 10)
+	b = append(b, `,"version":`...)
+	b = strconv.AppendUint(b, v.Version, 10)
+	b = append(b, `,"id":"`...)
+	b = strconv.AppendUint(b, c.ids, 10)
+	b = append(b, `"}`...)
+	c.next, c.planned = b, c.plan
+	d := c.r.cfg.reaction()
+	c.due = time.Now().Add(d)
+	if c.timer == nil {
+		c.timer = time.AfterFunc(d, c.fire)
+	} else {
+		c.timer.Reset(d)
+	}
+}
+
+// fire sends the planned action if it is still the plan and its time has
+// come.
+func (c *client) fire() {
+	c.mu.Lock()
+	if c.next == nil || c.planned != c.plan || c.pending || time.Now().Before(c.due) || c.r.stopping.Load() {
+		c.mu.Unlock()
+		return
+	}
+	b := c.next
+	c.next = nil
+	c.pending = true
+	c.id = strconv.FormatUint(c.ids, 10)
+	c.r.inFlight.Add(1)
+	c.r.claims.Add(1)
+	c.sent = time.Now()
+	c.mu.Unlock()
+	c.send(b)
+}

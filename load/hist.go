@@ -1,0 +1,81 @@
+package load
+
+import (
+	"math/bits"
+	"sync/atomic"
+	"time"
+)
+
+// Latencies are kept in microseconds in a log-linear histogram: exact below
+// 1024 µs, then 64 buckets for every doubling (at most 1.6% wide), up to
+// 2⁴⁰ µs. Adding is lock-free, so every client records its own claims.
+const (
+	histLinear = 1024
+	histSub    = 64
+	histShift  = 6 // log2(histSub)
+	histTop    = 40
+	histSize   = histLinear + (histTop-10)*histSub
+)
+
+// histogram counts durations.
+type histogram struct {
+	counts [histSize]atomic.Int64
+	n      atomic.Int64
+	max    atomic.Int64 // µs
+}
+
+// bucket returns the bucket of us microseconds.
+func bucket(us int64) int {
+	if us < histLinear {
+		return int(max(us, 0))
+	}
+	e := bits.Len64(uint64(us)) - 1 // 10 or more
+	if e >= histTop {
+		return histSize - 1
+	}
+	return histLinear + (e-10)*histSub + int(uint64(us)>>(e-histShift)&(histSub-1))
+}
+
+// upper returns the largest value, in µs, that falls in bucket i.
+func upper(i int) int64 {
+	if i < histLinear {
+		return int64(i)
+	}
+	e := (i-histLinear)/histSub + 10
+	sub := int64((i - histLinear) % histSub)
+	width := int64(1) << (e - histShift)
+	return int64(1)<<e + (sub+1)*width - 1
+}
+
+// add counts d.
+func (h *histogram) add(d time.Duration) {
+	us := d.Microseconds()
+	h.counts[bucket(us)].Add(1)
+	h.n.Add(1)
+	for {
+		m := h.max.Load()
+		if us <= m || h.max.CompareAndSwap(m, us) {
+			return
+		}
+	}
+}
+
+// quantile returns the duration below which a fraction q of the counted
+// durations fall: the upper end of the bucket holding it, never more than
+// the largest duration counted. It is 0 when nothing was counted.
+func (h *histogram) quantile(q float64) time.Duration {
+	n := h.n.Load()
+	if n == 0 {
+		return 0
+	}
+	rank := int64(q*float64(n) + 0.5)
+	rank = min(max(rank, 1), n)
+	var seen int64
+	for i := range h.counts {
+		seen += h.counts[i].Load()
+		if seen >= rank {
+			return time.Duration(min(upper(i), h.max.Load())) * time.Microsecond
+		}
+	}
+	return time.Duration(h.max.Load()) * time.Microsecond
+}

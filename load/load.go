@@ -1,0 +1,201 @@
+// Package load measures how many players one dobble server holds and how
+// fast it answers them. Run opens many real WebSocket clients against a
+// server on this machine, seats them in rooms through the protocol of
+// docs/PROTOCOL.md (hello, create, join, start), and has them play as
+// people would: each client finds a correct match in the view it was sent,
+// claims it after a human-like reaction time, and the host starts a rematch
+// whenever a session ends. It counts claims and games, times every claim
+// from the moment it is sent to the message that settles it, counts errors
+// by kind, and reads the server's memory from its /metrics.
+//
+// A run has three phases: every client connects and says hello (at most
+// Dials at a time), every room is created and filled, then every host
+// starts and the rooms play for Duration. The server's memory is read
+// before and after the first two phases, which gives the cost of an idle
+// connection and of a room, and once more at the end, under load. Only
+// the third phase is measured: the ramp-up is not timed.
+package load
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/dobble-dev/dobble/rules"
+)
+
+// Limits of a run.
+const (
+	// MaxConnections is the most clients one run opens.
+	MaxConnections = 200_000
+	// MaxDuration is the longest measured phase.
+	MaxDuration = time.Hour
+	// MaxReaction is the longest reaction time.
+	MaxReaction = time.Minute
+	// MaxDials is the most connections and joins in flight at once.
+	MaxDials = 1000
+)
+
+// Defaults of a run.
+const (
+	DefaultRooms          = 10
+	DefaultPlayersPerRoom = 4
+	DefaultGame           = "tower"
+	DefaultDuration       = 10 * time.Second
+	DefaultReactionMin    = time.Second
+	DefaultReactionMax    = 3 * time.Second
+	DefaultDials          = 64
+)
+
+// Config is what a run does.
+type Config struct {
+	// URL is the server's WebSocket endpoint, ws://127.0.0.1:PORT/ws (a
+	// URL without a path means /ws). Only loopback addresses are accepted.
+	URL string
+	// Rooms is the number of rooms, each with PlayersPerRoom clients.
+	Rooms          int
+	PlayersPerRoom int
+	// Game is the mini-game every room plays, a name or alias of
+	// rules.Lookup.
+	Game string
+	// Deck is the deck the rooms play with, as create names it (an
+	// edition or order-Q[-M]); empty means the server's default.
+	Deck string
+	// Duration is how long the rooms play once started.
+	Duration time.Duration
+	// ReactionMin and ReactionMax bound the time a client takes to claim
+	// after it receives a view, drawn uniformly for every view.
+	ReactionMin, ReactionMax time.Duration
+	// Dials is the most connections (and room joins) in flight at once
+	// during the ramp-up; 0 means DefaultDials.
+	Dials int
+	// Progress, when set, is called with a line as each phase ends.
+	Progress func(line string)
+}
+
+// Validate reports the first setting out of range, saying what is
+// accepted. It fills in the game's canonical name.
+func (c *Config) Validate() error {
+	if _, err := parseTarget(c.URL); err != nil {
+		return err
+	}
+	g, err := rules.Lookup(c.Game)
+	if err != nil {
+		return fmt.Errorf("--game: %v", err)
+	}
+	info := g.Info()
+	c.Game = info.Name
+	switch {
+	case c.Rooms < 1:
+		return fmt.Errorf("--rooms %d: use 1 or more", c.Rooms)
+	case c.PlayersPerRoom < info.MinPlayers || c.PlayersPerRoom > info.MaxPlayers:
+		return fmt.Errorf("--players-per-room %d: %s takes %d to %d players", c.PlayersPerRoom, info.Name, info.MinPlayers, info.MaxPlayers)
+	case c.Rooms*c.PlayersPerRoom > MaxConnections:
+		return fmt.Errorf("--rooms %d × --players-per-room %d = %d connections: at most %d", c.Rooms, c.PlayersPerRoom, c.Rooms*c.PlayersPerRoom, MaxConnections)
+	case c.Duration <= 0 || c.Duration > MaxDuration:
+		return fmt.Errorf("--duration %v: use a duration from 1ms to %v", c.Duration, MaxDuration)
+	case c.ReactionMin < 0 || c.ReactionMax < c.ReactionMin || c.ReactionMax > MaxReaction:
+		return fmt.Errorf("--reaction %v-%v: use MIN-MAX with 0 ≤ MIN ≤ MAX ≤ %v, such as 700ms-2s", c.ReactionMin, c.ReactionMax, MaxReaction)
+	case c.Dials < 0 || c.Dials > MaxDials:
+		return fmt.Errorf("dials %d: use 1 to %d", c.Dials, MaxDials)
+	}
+	return nil
+}
+
+// ParseReaction reads a reaction range, MIN-MAX as Go durations
+// ("700ms-2s"), or one duration for a fixed reaction time.
+func ParseReaction(s string) (lo, hi time.Duration, err error) {
+	bad := fmt.Errorf("--reaction %q: use MIN-MAX, two durations such as 700ms-2s (MIN ≤ MAX, at most %v)", s, MaxReaction)
+	a, b, ok := cutRange(s)
+	if lo, err = time.ParseDuration(a); err != nil {
+		return 0, 0, bad
+	}
+	hi = lo
+	if ok {
+		if hi, err = time.ParseDuration(b); err != nil {
+			return 0, 0, bad
+		}
+	}
+	if lo < 0 || hi < lo || hi > MaxReaction {
+		return 0, 0, bad
+	}
+	return lo, hi, nil
+}
+
+// cutRange splits "A-B" at the dash that separates two durations.
+func cutRange(s string) (a, b string, ok bool) {
+	for i := 1; i < len(s); i++ {
+		if s[i] == '-' {
+			return s[:i], s[i+1:], true
+		}
+	}
+	return s, "", false
+}
+
+// reaction draws one reaction time.
+func (c *Config) reaction() time.Duration {
+	if c.ReactionMax <= c.ReactionMin {
+		return c.ReactionMin
+	}
+	return c.ReactionMin + rand.N(c.ReactionMax-c.ReactionMin+1)
+}
+
+// Report is what a run measured. Its JSON form is the output of
+// dobble load --format json.
+type Report struct {
+	// The run: rooms, players in each, the game, the measured time and
+	// the ramp-up before it, in seconds.
+	Rooms          int     `json:"rooms"`
+	PlayersPerRoom int     `json:"players_per_room"`
+	Game           string  `json:"game"`
+	Seconds        float64 `json:"seconds"`
+	RampSeconds    float64 `json:"ramp_seconds"`
+	// Connections is the number of clients still connected at the end of
+	// the measured phase; ServerConnections what the server's metrics
+	// counted then.
+	Connections       int `json:"connections"`
+	ServerConnections int `json:"server_connections"`
+	// Claims counts the claims (and draws) sent while measuring, Accepted
+	// those the server accepted, Late those refused as too late (another
+	// player was faster, or the game ended first): both are part of play.
+	Claims     int64   `json:"claims"`
+	Accepted   int64   `json:"accepted"`
+	Late       int64   `json:"late"`
+	ClaimsPerS float64 `json:"claims_per_s"`
+	// Games counts the games (tables) played to the end.
+	Games     int64   `json:"games"`
+	GamesPerS float64 `json:"games_per_s"`
+	// Latency from sending a claim to receiving the message that settles
+	// it (the update holding it, or its refusal), in milliseconds.
+	P50Ms float64 `json:"p50_ms"`
+	P90Ms float64 `json:"p90_ms"`
+	P99Ms float64 `json:"p99_ms"`
+	MaxMs float64 `json:"max_ms"`
+	// Errors counts everything that went wrong, ErrorKinds by kind
+	// ("connect", "closed", "refused:notAMatch", "error:busy",
+	// "unsettled"…).
+	Errors     int64            `json:"errors"`
+	ErrorKinds map[string]int64 `json:"error_kinds"`
+	// ServerClaims is the server's count of claims and draws (every
+	// outcome), ServerGames its count of games, both from its metrics.
+	ServerClaims int64 `json:"server_claims"`
+	ServerGames  int64 `json:"server_games"`
+	// ServerMemory is the server's memory at the end of the measured
+	// phase (its resident set, or the Go heap and stacks when the
+	// metrics have no process figures); ConnBytes and RoomBytes what one
+	// idle connection and one room (its seats taken, in the lobby) added
+	// to it during the ramp-up.
+	ServerMemory int64 `json:"server_memory_bytes"`
+	// ServerCPU is the processor time the server used while measuring
+	// (from its metrics, 0 when they have none), ClientCPU the time this
+	// process used for all its clients: on a shared machine, CPU time a
+	// claim is steadier than claims a second.
+	ServerCPU float64 `json:"server_cpu_s"`
+	ClientCPU float64 `json:"client_cpu_s"`
+	ConnBytes int64   `json:"conn_bytes"`
+	RoomBytes int64   `json:"room_bytes"`
+}
+
+// errStopped is returned when the context ends a run during the ramp-up.
+var errStopped = errors.New("load: stopped before the rooms started")

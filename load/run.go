@@ -1,0 +1,337 @@
+package load
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// stepTimeout bounds each step of the ramp-up (a dial, an answer to hello,
+// create or join), and the wait for the claims in flight at the end.
+const stepTimeout = 30 * time.Second
+
+// runner is one run: its clients and its counters.
+type runner struct {
+	cfg    Config
+	target *target
+	http   *http.Client
+	dial   *websocket.DialOptions
+
+	playing  atomic.Bool // the rooms have started: messages go to play
+	stopping atomic.Bool // the measured phase is over: no new claims
+	closing  atomic.Bool // the clients are being closed: no errors
+
+	claims   atomic.Int64
+	accepted atomic.Int64
+	late     atomic.Int64
+	games    atomic.Int64
+	inFlight atomic.Int64
+	hist     histogram
+
+	errMu  sync.Mutex
+	errors map[string]int64
+}
+
+// fail counts one error of a kind.
+func (r *runner) fail(kind string) {
+	r.errMu.Lock()
+	r.errors[kind]++
+	r.errMu.Unlock()
+}
+
+// Run runs the load described by cfg and reports what it measured. It
+// returns an error only when the run could not be made (a bad
+// configuration, a server that does not answer its metrics); what goes
+// wrong during the run is counted in Report.Errors. Cancelling ctx during
+// the measured phase ends it early, with a report.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Dials == 0 {
+		cfg.Dials = DefaultDials
+	}
+	t, _ := parseTarget(cfg.URL)
+	n := cfg.Rooms * cfg.PlayersPerRoom
+	tr := &http.Transport{DialContext: sourceDialer(t, n), MaxIdleConnsPerHost: 1}
+	defer tr.CloseIdleConnections()
+	r := &runner{
+		cfg: cfg, target: t, http: &http.Client{Transport: tr},
+		errors: map[string]int64{},
+	}
+	r.dial = &websocket.DialOptions{HTTPClient: &http.Client{Transport: tr}}
+	progress := func(format string, args ...any) {
+		if cfg.Progress != nil {
+			cfg.Progress(fmt.Sprintf(format, args...))
+		}
+	}
+
+	base, err := scrape(ctx, r.http, t.metrics)
+	if err != nil {
+		return nil, fmt.Errorf("%w (is %s a dobble server?)", err, t.ws)
+	}
+	rampStart := time.Now()
+	clients := make([]*client, n)
+	defer func() {
+		r.closing.Store(true)
+		for _, c := range clients {
+			if c != nil {
+				c.conn.CloseNow()
+			}
+		}
+	}()
+
+	// Connect every client and say hello, at most Dials at a time.
+	pool(ctx, n, cfg.Dials, func(i int) {
+		c, kind := r.connect(ctx, i)
+		if kind != "" {
+			r.fail(kind)
+			return
+		}
+		clients[i] = c
+	})
+	if ctx.Err() != nil {
+		return nil, errStopped
+	}
+	connected := 0
+	for _, c := range clients {
+		if c != nil {
+			connected++
+		}
+	}
+	progress("%d of %d clients connected in %.1f s", connected, n, time.Since(rampStart).Seconds())
+	idle, err := scrape(ctx, r.http, t.metrics)
+	if err != nil {
+		return nil, err
+	}
+
+	// Create and fill every room.
+	seated := make([]bool, cfg.Rooms)
+	pool(ctx, cfg.Rooms, cfg.Dials, func(i int) {
+		seated[i] = r.seat(clients[i*cfg.PlayersPerRoom : (i+1)*cfg.PlayersPerRoom])
+	})
+	if ctx.Err() != nil {
+		return nil, errStopped
+	}
+	rooms := 0
+	for _, ok := range seated {
+		if ok {
+			rooms++
+		}
+	}
+	progress("%d of %d rooms filled in %.1f s", rooms, cfg.Rooms, time.Since(rampStart).Seconds())
+	if rooms == 0 {
+		return nil, fmt.Errorf("no room could be filled: %s", r.errorSummary())
+	}
+	lobby, err := scrape(context.WithoutCancel(ctx), r.http, t.metrics)
+	if err != nil {
+		return nil, err
+	}
+	ramp := time.Since(rampStart)
+
+	// Play: every host starts, and starts again when its session ends.
+	r.playing.Store(true)
+	start, cpuStart := time.Now(), cpuTime()
+	for i, ok := range seated {
+		if ok {
+			clients[i*cfg.PlayersPerRoom].send(startFrame)
+		}
+	}
+	timer := time.NewTimer(cfg.Duration)
+	select {
+	case <-timer.C:
+	case <-ctx.Done():
+		timer.Stop()
+	}
+	r.stopping.Store(true)
+	elapsed, cpu := time.Since(start), cpuTime()-cpuStart
+	for _, c := range clients {
+		if c != nil {
+			c.cancel()
+		}
+	}
+	progress("played %.1f s; waiting for %d claims in flight", elapsed.Seconds(), r.inFlight.Load())
+	deadline := time.Now().Add(stepTimeout)
+	for r.inFlight.Load() > 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if u := r.inFlight.Load(); u > 0 {
+		r.errMu.Lock()
+		r.errors["unsettled"] += u
+		r.errMu.Unlock()
+	}
+	end, err := scrape(context.WithoutCancel(ctx), r.http, t.metrics)
+	if err != nil {
+		return nil, err
+	}
+
+	rep := &Report{
+		Rooms: cfg.Rooms, PlayersPerRoom: cfg.PlayersPerRoom, Game: cfg.Game,
+		Seconds: elapsed.Seconds(), RampSeconds: ramp.Seconds(),
+		ServerConnections: int(end["dobble_connections"]),
+		Claims:            r.claims.Load(), Accepted: r.accepted.Load(), Late: r.late.Load(),
+		Games: r.games.Load(),
+		P50Ms: ms(r.hist.quantile(0.50)), P90Ms: ms(r.hist.quantile(0.90)), P99Ms: ms(r.hist.quantile(0.99)),
+		MaxMs:        ms(time.Duration(r.hist.max.Load()) * time.Microsecond),
+		ServerClaims: int64(end.sum("dobble_claims_total") - base.sum("dobble_claims_total")),
+		ServerGames:  int64(end.sum("dobble_games_total") - base.sum("dobble_games_total")),
+		ServerMemory: int64(end.memory()),
+		ServerCPU:    end["process_cpu_seconds_total"] - lobby["process_cpu_seconds_total"],
+		ClientCPU:    cpu.Seconds(),
+		ErrorKinds:   map[string]int64{},
+	}
+	for _, c := range clients {
+		if c != nil && !c.lost.Load() {
+			rep.Connections++
+		}
+	}
+	rep.ClaimsPerS = float64(rep.Claims) / elapsed.Seconds()
+	rep.GamesPerS = float64(rep.Games) / elapsed.Seconds()
+	if connected > 0 {
+		rep.ConnBytes = int64((idle.memory() - base.memory()) / float64(connected))
+	}
+	if rooms > 0 {
+		rep.RoomBytes = int64((lobby.memory() - idle.memory()) / float64(rooms))
+	}
+	r.errMu.Lock()
+	for k, v := range r.errors {
+		rep.ErrorKinds[k] = v
+		rep.Errors += v
+	}
+	r.errMu.Unlock()
+	return rep, nil
+}
+
+// errorSummary lists the errors counted so far, by kind.
+func (r *runner) errorSummary() string {
+	r.errMu.Lock()
+	defer r.errMu.Unlock()
+	kinds := make([]string, 0, len(r.errors))
+	for k, n := range r.errors {
+		kinds = append(kinds, fmt.Sprintf("%d× %s", n, k))
+	}
+	slices.Sort(kinds)
+	return strings.Join(kinds, ", ")
+}
+
+// ms converts a duration to milliseconds.
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// pool calls f(i) for every i below n, at most k at a time, and returns
+// when all have returned or ctx is done (the calls under way finish).
+func pool(ctx context.Context, n, k int, f func(i int)) {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(k, n) {
+		wg.Go(func() {
+			for i := range next {
+				f(i)
+			}
+		})
+	}
+feed:
+	for i := range n {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+}
+
+// sourceDialer returns the dial function of the clients' transport. Each
+// source address has its own ephemeral ports for a destination, so against
+// an IPv4 loopback server the clients spread over one source address of
+// 127.0.0.0/8 for every 10,000 connections, when the system allows it.
+func sourceDialer(t *target, n int) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	var dialers []*net.Dialer
+	if spreadSources && t.addr.Is4() && n > 10_000 {
+		for i := range (n + 9_999) / 10_000 {
+			ip := net.IPv4(127, 0, byte((i+1)>>8), byte(i+1))
+			if ln, err := net.Listen("tcp", net.JoinHostPort(ip.String(), "0")); err == nil {
+				ln.Close()
+				dialers = append(dialers, &net.Dialer{Timeout: stepTimeout, LocalAddr: &net.TCPAddr{IP: ip}, Control: bindNoPort})
+			}
+		}
+	}
+	if len(dialers) == 0 {
+		dialers = []*net.Dialer{{Timeout: stepTimeout}}
+	}
+	var turn atomic.Uint64
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		return dialers[turn.Add(1)%uint64(len(dialers))].DialContext(ctx, network, addr)
+	}
+}
+
+// connect dials client i and says hello; it returns the client, or the
+// kind of error that stopped it.
+func (r *runner) connect(ctx context.Context, i int) (*client, string) {
+	dctx, cancel := context.WithTimeout(ctx, stepTimeout)
+	defer cancel()
+	conn, resp, err := websocket.Dial(dctx, r.target.ws, r.dial)
+	if err != nil {
+		if resp != nil {
+			return nil, "connect: HTTP " + strconv.Itoa(resp.StatusCode)
+		}
+		msg := err.Error()
+		return nil, "connect:" + msg[strings.LastIndex(msg, ": ")+1:]
+	}
+	conn.SetReadLimit(1 << 22)
+	c := &client{r: r, conn: conn, ctl: make(chan *message, 8), seat: -1, table: -1}
+	go c.read()
+	c.send(fmt.Appendf(nil, `{"type":"hello","v":1,"name":"load %d","lang":"en"}`, i))
+	if _, kind := c.await("welcome"); kind != "" {
+		c.lost.Store(true)
+		conn.CloseNow()
+		return nil, kind
+	}
+	return c, ""
+}
+
+// seat creates a room with its first client as the host and joins the
+// others to it; it reports whether every seat was taken.
+func (r *runner) seat(cs []*client) bool {
+	for _, c := range cs {
+		if c == nil {
+			return false // its connection failed, and was counted
+		}
+	}
+	room := map[string]any{"game": r.cfg.Game, "seats": len(cs), "games": 1, "private": true}
+	if r.cfg.Deck != "" {
+		room["deck"] = r.cfg.Deck
+	}
+	spec, _ := json.Marshal(map[string]any{"type": "create", "room": room})
+	host := cs[0]
+	host.send(spec)
+	m, kind := host.await("joined")
+	if kind != "" {
+		r.fail(kind)
+		return false
+	}
+	var code string
+	json.Unmarshal(m.Room, &code)
+	join := fmt.Appendf(nil, `{"type":"join","room":%q}`, code)
+	for _, c := range cs[1:] {
+		c.send(join)
+		if _, kind := c.await("joined"); kind != "" {
+			r.fail(kind)
+			return false
+		}
+	}
+	return true
+}
+
+// startFrame is what a host sends to start, or to start a rematch.
+var startFrame = []byte(`{"type":"start"}`)

@@ -1,0 +1,303 @@
+package load
+
+import (
+	"encoding/json"
+	"errors"
+)
+
+// The clients read the messages that come by the thousand a second
+// (update, refused) with the small scanner below instead of encoding/json:
+// twenty thousand clients decoding every update through reflection would
+// take more of the machine than the server they measure. Every other
+// message goes through encoding/json.
+
+// errSyntax is a message the scanner could not read.
+var errSyntax = errors.New("load: malformed JSON from the server")
+
+// scanner reads one JSON text from the front of b.
+type scanner struct {
+	b   []byte
+	i   int
+	err error
+}
+
+func (s *scanner) fail() {
+	if s.err == nil {
+		s.err = errSyntax
+	}
+	s.i = len(s.b)
+}
+
+func (s *scanner) space() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the next byte that is not space, or 0 at the end.
+func (s *scanner) peek() byte {
+	s.space()
+	if s.i < len(s.b) {
+		return s.b[s.i]
+	}
+	return 0
+}
+
+// expect consumes byte c.
+func (s *scanner) expect(c byte) {
+	if s.peek() != c {
+		s.fail()
+		return
+	}
+	s.i++
+}
+
+// object calls f for each key of an object; f must consume the value.
+func (s *scanner) object(f func(key []byte)) {
+	s.expect('{')
+	if s.peek() == '}' {
+		s.i++
+		return
+	}
+	for s.err == nil {
+		k := s.rawString()
+		s.expect(':')
+		f(k)
+		switch s.peek() {
+		case ',':
+			s.i++
+		case '}':
+			s.i++
+			return
+		default:
+			s.fail()
+		}
+	}
+}
+
+// array calls f for each element of an array; f must consume it.
+func (s *scanner) array(f func()) {
+	s.expect('[')
+	if s.peek() == ']' {
+		s.i++
+		return
+	}
+	for s.err == nil {
+		f()
+		switch s.peek() {
+		case ',':
+			s.i++
+		case ']':
+			s.i++
+			return
+		default:
+			s.fail()
+		}
+	}
+}
+
+// rawString returns the bytes of a string without its quotes, escapes
+// left as they are (the keys and codes the clients compare have none).
+func (s *scanner) rawString() []byte {
+	s.expect('"')
+	start := s.i
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case '\\':
+			s.i += 2
+		case '"':
+			s.i++
+			return s.b[start : s.i-1]
+		default:
+			s.i++
+		}
+	}
+	s.fail()
+	return nil
+}
+
+// int reads an integer.
+func (s *scanner) int() int {
+	s.space()
+	neg := false
+	if s.i < len(s.b) && s.b[s.i] == '-' {
+		neg = true
+		s.i++
+	}
+	n, digits := 0, 0
+	for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
+		n = n*10 + int(s.b[s.i]-'0')
+		s.i++
+		digits++
+	}
+	if digits == 0 {
+		s.fail()
+	}
+	if neg {
+		return -n
+	}
+	return n
+}
+
+// bool reads true or false.
+func (s *scanner) bool() bool {
+	s.space()
+	switch {
+	case len(s.b)-s.i >= 4 && string(s.b[s.i:s.i+4]) == "true":
+		s.i += 4
+		return true
+	case len(s.b)-s.i >= 5 && string(s.b[s.i:s.i+5]) == "false":
+		s.i += 5
+		return false
+	}
+	s.fail()
+	return false
+}
+
+// skip consumes any value.
+func (s *scanner) skip() {
+	switch s.peek() {
+	case '{':
+		s.object(func([]byte) { s.skip() })
+	case '[':
+		s.array(s.skip)
+	case '"':
+		s.rawString()
+	case 0:
+		s.fail()
+	default:
+		for s.i < len(s.b) {
+			switch s.b[s.i] {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				return
+			}
+			s.i++
+		}
+	}
+}
+
+// names are the strings the scanner meets again and again: game names and
+// zone and event kinds, kept once rather than allocated for every message.
+var names = []string{"tower", "well", "duel", "hot-potato", "poisoned-gift", "catch-them-all", "subway-rescue",
+	"triplets", "learning", "anarchy-pancakes", "centre", "pile", "stock", "won", "aside", "ring", "layout", "slot",
+	"lost", "out", "claim", "move", "shuffle", "round", "over", "tooLate", "gameOver"}
+
+// name returns b as a string, one of names when it is.
+func name(b []byte) string {
+	for _, n := range names {
+		if string(b) == n {
+			return n
+		}
+	}
+	return string(b)
+}
+
+// decode reads a server message into m: update and refused messages with
+// the scanner, the others with encoding/json.
+func decode(b []byte, m *message) error {
+	s := scanner{b: b}
+	// The server writes "type" first.
+	s.expect('{')
+	if string(s.rawString()) != "type" {
+		return json.Unmarshal(b, m)
+	}
+	s.expect(':')
+	typ := s.rawString()
+	if s.err != nil {
+		return s.err
+	}
+	switch string(typ) {
+	case "update":
+		m.Type = "update"
+	case "refused":
+		m.Type = "refused"
+	default:
+		return json.Unmarshal(b, m)
+	}
+	s = scanner{b: b}
+	s.object(func(k []byte) {
+		switch string(k) {
+		case "id":
+			m.ID = string(s.rawString())
+		case "code":
+			m.Code = name(s.rawString())
+		case "table":
+			m.Table = s.int()
+		case "events":
+			m.Events = m.Events[:0]
+			s.array(func() {
+				var e event
+				s.object(func(k []byte) {
+					switch string(k) {
+					case "kind":
+						e.Kind = name(s.rawString())
+					case "seat":
+						e.Seat = s.int()
+					default:
+						s.skip()
+					}
+				})
+				m.Events = append(m.Events, e)
+			})
+		case "view":
+			m.View = s.view()
+		default:
+			s.skip()
+		}
+	})
+	return s.err
+}
+
+// view reads a rules.View.
+func (s *scanner) view() *view {
+	v := &view{}
+	s.object(func(k []byte) {
+		switch string(k) {
+		case "game":
+			v.Game = name(s.rawString())
+		case "seat":
+			v.Seat = s.int()
+		case "version":
+			v.Version = uint64(s.int())
+		case "over":
+			v.Over = s.bool()
+		case "zones":
+			s.array(func() {
+				var z zone
+				s.object(func(k []byte) {
+					switch string(k) {
+					case "kind":
+						z.Kind = name(s.rawString())
+					case "seat":
+						z.Seat = s.int()
+					case "count":
+						z.Count = s.int()
+					case "cards":
+						s.array(func() {
+							var c card
+							s.object(func(k []byte) {
+								if string(k) != "symbols" {
+									s.skip()
+									return
+								}
+								s.array(func() { c.Symbols = append(c.Symbols, s.int()) })
+							})
+							z.Cards = append(z.Cards, c)
+						})
+					default:
+						s.skip()
+					}
+				})
+				v.Zones = append(v.Zones, z)
+			})
+		default:
+			s.skip()
+		}
+	})
+	return v
+}

@@ -1,0 +1,120 @@
+package load
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// target is the server under load.
+type target struct {
+	ws      string     // the WebSocket URL to dial
+	metrics string     // the URL of its Prometheus metrics
+	addr    netip.Addr // its loopback address
+}
+
+// parseTarget checks that u is a ws:// URL of a loopback address and
+// returns the server it names; a URL without a path means /ws.
+func parseTarget(u string) (*target, error) {
+	p, err := url.Parse(u)
+	if err != nil || p.Host == "" {
+		return nil, fmt.Errorf("--url %q: not a URL; use ws://127.0.0.1:PORT/ws", u)
+	}
+	if p.Scheme != "ws" {
+		return nil, fmt.Errorf("--url %s: the scheme is %q; use ws://127.0.0.1:PORT/ws (the load runs only against a server on this machine)", u, p.Scheme)
+	}
+	if p.User != nil || p.RawQuery != "" || p.Fragment != "" {
+		return nil, fmt.Errorf("--url %s: use ws://HOST:PORT/ws without user, query or fragment", u)
+	}
+	host, port := p.Hostname(), p.Port()
+	if port == "" {
+		return nil, fmt.Errorf("--url %s: no port; use ws://127.0.0.1:PORT/ws", u)
+	}
+	var addr netip.Addr
+	if host == "localhost" {
+		addr = netip.MustParseAddr("127.0.0.1")
+	} else if addr, err = netip.ParseAddr(host); err != nil {
+		return nil, fmt.Errorf("--url %s: %q is not a loopback address; the load runs only against this machine: use 127.0.0.1, ::1 or localhost", u, host)
+	}
+	addr = addr.Unmap()
+	if !addr.IsLoopback() {
+		return nil, fmt.Errorf("--url %s: %s is not a loopback address; the load runs only against this machine: use 127.0.0.1, ::1 or localhost", u, addr)
+	}
+	path := p.EscapedPath()
+	if path == "" || path == "/" {
+		path = "/ws"
+	}
+	hostport := net.JoinHostPort(addr.String(), port)
+	return &target{ws: "ws://" + hostport + path, metrics: "http://" + hostport + "/metrics", addr: addr}, nil
+}
+
+// metrics are the samples of a Prometheus text exposition, by series
+// ("name" or "name{labels}").
+type metrics map[string]float64
+
+// scrape fetches and parses the server's metrics.
+func scrape(ctx context.Context, client *http.Client, u string) (metrics, error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("metrics: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("metrics: %s answered %s", u, resp.Status)
+	}
+	m := metrics{}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		i := strings.LastIndexByte(line, ' ')
+		if i < 0 {
+			continue
+		}
+		v, err := strconv.ParseFloat(line[i+1:], 64)
+		if err != nil {
+			continue
+		}
+		m[line[:i]] = v
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("metrics: %w", err)
+	}
+	return m, nil
+}
+
+// sum adds up every series of the metric called name.
+func (m metrics) sum(name string) float64 {
+	var s float64
+	for k, v := range m {
+		if k == name || strings.HasPrefix(k, name+"{") {
+			s += v
+		}
+	}
+	return s
+}
+
+// memory returns the server's memory: its resident set when the metrics
+// have it, else what the Go runtime holds for heap and stacks.
+func (m metrics) memory() float64 {
+	if v, ok := m["process_resident_memory_bytes"]; ok {
+		return v
+	}
+	return m["go_memstats_heap_inuse_bytes"] + m["go_memstats_stack_inuse_bytes"]
+}
