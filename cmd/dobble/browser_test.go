@@ -685,6 +685,11 @@ func TestBrowserHistory(t *testing.T) {
 	if !strings.HasPrefix(step, "Step 1 of ") {
 		t.Errorf("the replay opens at %q, want step 1", step)
 	}
+	var early bool
+	b.eval(`!!document.querySelector('#r-outcome')`, &early)
+	if early {
+		t.Errorf("the replay's first step already names a winner: %q", b.text("#r-outcome"))
+	}
 	b.shot("3-replay-first")
 	b.click("#r-next")
 	b.waitFor(`document.querySelector('#r-step').textContent.startsWith('Step 2 of ')`, 10*time.Second)
@@ -694,5 +699,10 @@ func TestBrowserHistory(t *testing.T) {
 	b.click("#r-last")
 	b.waitFor(`(() => { const m = /Step (\d+) of (\d+)/.exec(document.querySelector('#r-step').textContent); return m && m[1] === m[2]; })()`, 10*time.Second)
 	b.waitFor(`document.querySelector('#replay-table .seat .score')?.dataset.score === '2'`, 10*time.Second)
+	// The last step says how the game ended.
+	b.waitFor(`document.querySelector('#r-outcome')`, 10*time.Second)
+	if got, want := b.text("#r-outcome"), "Winner: Hana — Hana: 2 pairs"; got != want {
+		t.Errorf("the replay's last step says %q, want %q", got, want)
+	}
 	b.shot("5-replay-last")
 }

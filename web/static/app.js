@@ -1040,6 +1040,7 @@ function replayScreen() {
       btn("r-last", t("replay.last"), () => replayGo(n - 1)),
       h("input", { id: "r-slider", type: "range", min: 0, max: n - 1, value: R.step, "aria-label": t("replay.step", { n: R.step + 1, m: n }), oninput: (e) => replayGo(Number(e.target.value)) })),
     h("p", { id: "r-step" }, t("replay.step", { n: R.step + 1, m: n }), " — ", desc),
+    replayOutcome(step.view, names),
     tableRoot,
     h("p", { class: "keys" }, t("replay.keys")));
   preload(R.data.deck, step.view).then(() => {
@@ -1048,6 +1049,18 @@ function replayScreen() {
     ui.draw(step.view, { me: -1, names, scores: res ? res.scores : null, unit: res ? res.unit : "cards", fresh: new Set((step.events || []).filter((e) => e.kind === "move").map((e) => e.to)) });
   }, () => {});
   return box;
+}
+
+// replayOutcome is the line under a replay's last step: who won, and each
+// seat's score, in the ranking's order; nothing before the game is over
+// (a record cut short never gets there).
+function replayOutcome(view, names) {
+  const res = view.result;
+  if (!view.over || !res) return null;
+  const unit = (gs) => (res.scores[gs] === 1 && res.unit === "cards" ? t("play.count1") : `${res.scores[gs]} ${t(`unit.${res.unit}`)}`);
+  return h("p", { id: "r-outcome", class: "winner" },
+    t("results.winner", { names: (res.winners || []).map(names).join(", ") }), " — ",
+    (res.ranking || []).map((gs) => `${names(gs)}: ${unit(gs)}`).join(" · "));
 }
 
 // storedName shows a stored seat ("bot:LEVEL" or a nickname).
