@@ -24,11 +24,11 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// browserServer starts the server and returns its base URL, without the
-// trailing slash.
-func browserServer(t *testing.T) string {
+// browserServer starts the server, with dobble serve's flags args if any,
+// and returns its base URL, without the trailing slash.
+func browserServer(t *testing.T, args ...string) string {
 	t.Helper()
-	cfg, err := parseServe([]string{"--db", filepath.Join(t.TempDir(), "dobble.db")}, os.Stdout)
+	cfg, err := parseServe(append([]string{"--db", filepath.Join(t.TempDir(), "dobble.db")}, args...), os.Stdout)
 	if err != nil {
 		t.Fatal(err)
 	}

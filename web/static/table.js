@@ -187,6 +187,7 @@ export class Table {
     const focusKey = active && active.closest && active.closest("[data-zone]") && active.matches("g[data-symbol]")
       ? [active.closest("[data-zone]").dataset.zone, active.getAttribute("data-symbol")] : null;
     this.el.replaceChildren(...parts.filter(Boolean));
+    this.el.dataset.version = String(view.version);
     for (const k of [...this.zoneEls.keys()]) if (!keep.has(k)) this.zoneEls.delete(k);
     if (focusKey) {
       const g = this.el.querySelector(`[data-zone="${focusKey[0]}"] g[data-symbol="${focusKey[1]}"]`);
