@@ -383,15 +383,18 @@ function claim(zone, symbol) {
 }
 
 // matches reports whether a claim of symbol clicked in zone could match on
-// view: with targets, the symbol is on the clicked card and every target's
-// top card; without, it is on two of the cards compared (the seat's own
-// pile and the shared cards, or both piles of a duel).
+// view: with targets, the symbol is on the clicked card and on every
+// target's top card (or, where the player must choose the target, on some
+// card offered); without, it is on two of the cards compared (the seat's
+// own pile and the shared cards, or both piles of a duel).
 function matches(view, info, me, symbol, zone) {
   const top = (z) => (z && z.cards.length ? z.cards[z.cards.length - 1] : null);
   const has = (z) => !!top(z) && top(z).symbols.includes(symbol);
   if (!has(view.zones[zone])) return false;
   if (info.targets) {
     const plan = planClaim(view, info, me, symbol, zone);
+    // Several cards carry the symbol: the player is asked which one.
+    if (plan.choose) return plan.choose.length > 0;
     const target = plan.target || [];
     return target.length > 0 && target.every((t) => has(view.zones[t]));
   }
