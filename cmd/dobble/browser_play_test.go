@@ -6,6 +6,7 @@ package main
 // layouts.
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -187,6 +188,8 @@ type player struct {
 	modes map[string]int
 	// drawNext makes the next move a draw, where the game has one.
 	drawNext bool
+	// version is the version the last move was made on.
+	version int
 }
 
 func newPlayer(b *browser) *player {
@@ -213,6 +216,7 @@ func (p *player) move() bool {
 	}
 	p.moves++
 	p.modes[m.Mode]++
+	p.version = m.Version
 	if m.Mode == "draw" {
 		p.drawNext = false
 	}
@@ -297,21 +301,40 @@ func (b *browser) createRoom(base, name string, s roomSpec) string {
 func (b *browser) shotBoth(stage string) {
 	b.t.Helper()
 	b.shot(stage)
+	// The mouse leaves the page's symbols, or the new layout would put one
+	// under it and show its name.
+	b.run(chromedp.MouseEvent(chromedp.MouseMoved, 1, 1))
 	phone := []chromedp.EmulateViewportOption{chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch}
 	if b.width < 600 {
 		b.noHorizontalScroll(stage)
 		b.run(chromedp.EmulateViewport(1280, 900))
+		b.settle()
 		b.shotAs("desktop", stage)
 		b.run(chromedp.EmulateViewport(b.width, 667, phone...))
+		b.settle()
 		return
 	}
 	b.run(chromedp.EmulateViewport(375, 667, phone...))
+	b.settle()
 	w := b.width
 	b.width = 375
 	b.noHorizontalScroll(stage)
 	b.width = w
 	b.shotAs("phone", stage)
 	b.run(chromedp.EmulateViewport(b.width, 900))
+	b.settle()
+}
+
+// settle waits until the page has drawn two frames, so that the events of
+// a change of the viewport (resize) have been handled.
+func (b *browser) settle() {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() => ok(true))))`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		b.t.Fatalf("%s: waiting for the page to draw: %v", b.name, err)
+	}
 }
 
 // shotAs saves a screenshot named for another layout of the same page.
@@ -329,14 +352,16 @@ func (b *browser) shotAs(layout, stage string) {
 
 // tableRecorder makes the page log the table it draws at each version: for
 // each version drawn (the table's data-version, with the table's title),
-// every zone's number, card count and face-up cards. A version drawn
-// twice with different cards is logged as a conflict.
+// every zone's number, card count and face-up cards, once every picture
+// is drawn. A version drawn twice with different cards is logged as a
+// conflict.
 const tableRecorder = `(() => {
   if (window.tableLog) return true;
   window.tableLog = {drawn: {}, order: [], conflicts: []};
   const snap = () => {
     const t = document.querySelector('.table[data-version]');
-    if (!t) return;
+    // A table drawn while a card's picture is loading is not finished.
+    if (!t || t.querySelector('.loading')) return;
     const key = (document.querySelector('.playhead h1')?.textContent ?? '') + '#' + t.dataset.version;
     const sig = [...t.querySelectorAll('[data-zone]')].map((z) => Number(z.dataset.zone))
       .sort((a, b) => a - b).map((n) => { const z = t.querySelector('[data-zone="' + n + '"]');
