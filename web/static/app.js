@@ -557,6 +557,16 @@ document.addEventListener("mouseover", (e) => {
   if (g) showTip(g);
 });
 
+// A tip belongs to where the symbol was: a new width of the window (a
+// phone turned) takes it away.
+let tipWidth = window.innerWidth;
+window.addEventListener("resize", () => {
+  if (window.innerWidth === tipWidth) return;
+  tipWidth = window.innerWidth;
+  const tip = document.getElementById("tip");
+  if (tip) tip.hidden = true;
+});
+
 function showTip(g) {
   const tip = document.getElementById("tip");
   if (!tip) return;
