@@ -475,8 +475,9 @@ func TestBrowserTower(t *testing.T) {
 }
 
 // TestBrowserLanguage switches the interface language on the home page
-// and checks that the text changes, that the choice is remembered across
-// a reload, and that a phone-size home page does not scroll sideways.
+// and checks that the text changes (the game options' names, descriptions
+// and choices too), that the choice is remembered across a reload, and
+// that a phone-size home page does not scroll sideways.
 func TestBrowserLanguage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
@@ -489,6 +490,16 @@ func TestBrowserLanguage(t *testing.T) {
 	if got := b.text("#create"); got != "Create the room" {
 		t.Errorf("English create button says %q", got)
 	}
+	// A game with options: their names, descriptions and choices come
+	// from the client's dictionaries in every language.
+	b.choose("#game", "well")
+	b.waitFor(`document.querySelector('#opt-end-doc')`, 5*time.Second)
+	optionTexts := `[document.querySelector('#opt-end').closest('label').querySelector('span').textContent, document.querySelector('#opt-end-doc').textContent, ...[...document.querySelectorAll('#opt-end option')].map((o) => o.textContent)]`
+	var english []string
+	b.eval(optionTexts, &english)
+	if want := []string{"End", "At the first empty pile: the first to empty their pile wins and the others are ranked by the cards they have left. The last one loses: play on until one player is left holding cards, who loses.", "at the first empty pile", "the last one loses"}; !slices.Equal(english, want) {
+		t.Errorf("the Well's option reads %q, want %q", english, want)
+	}
 	b.noHorizontalScroll("home-en")
 	b.shot("home-en")
 	want := map[string]string{
@@ -500,6 +511,14 @@ func TestBrowserLanguage(t *testing.T) {
 		b.waitFor(fmt.Sprintf(`document.documentElement.lang === %q`, l), 5*time.Second)
 		if got := b.text("#create"); got != want[l] {
 			t.Errorf("%s: the create button says %q, want %q", l, got, want[l])
+		}
+		var texts []string
+		b.eval(optionTexts, &texts)
+		for i, s := range texts {
+			if s == "" || i < len(english) && s == english[i] {
+				t.Errorf("%s: the Well's option reads %q, as in English %q", l, texts, english)
+				break
+			}
 		}
 		b.noHorizontalScroll("home-" + l)
 		b.shot("home-" + l)

@@ -742,12 +742,13 @@ function createPanel() {
     h("p", { class: "how" }, t(`how.${info.name}`)),
     (info.options || []).length ? h("fieldset", { class: "options" }, h("legend", null, t("home.options")),
       info.options.map((o) => {
-        const label = t(`opt.${o.name}`);
+        const text = optionText(info.name, o);
         const value = form.options[o.name] ?? o.default;
         const control = o.choices && o.choices.length
-          ? sel(`opt-${o.name}`, value, o.choices.map((c) => [c, t(`choice.${c}`) === `choice.${c}` ? c : t(`choice.${c}`)]), (v) => { form.options[o.name] = v; })
+          ? sel(`opt-${o.name}`, value, o.choices.map((c) => [c, choiceText(info.name, o, c)]), (v) => { form.options[o.name] = v; })
           : h("input", { id: `opt-${o.name}`, type: "number", min: o.min || 0, max: o.max, value, onchange: (e) => { form.options[o.name] = e.target.value; } });
-        return h("label", { class: "field", title: o.doc || "" }, h("span", null, label === `opt.${o.name}` ? o.name : label), control);
+        return h("label", { class: "field" }, h("span", null, text.label), control,
+          text.doc ? h("small", { class: "doc", id: `opt-${o.name}-doc` }, text.doc) : null);
       })) : null,
     field(t("home.deck"), sel("deck", form.deck, decks, (v) => { form.deck = v; })),
     field(t("home.seats"), sel("seats", form.seats, range(lo, hi).map((n) => [n, String(n)]), (v) => { form.seats = Number(v); })),
@@ -762,6 +763,22 @@ function createPanel() {
     h("label", { class: "check" }, h("input", { id: "private", type: "checkbox", checked: form.private, onchange: (e) => { form.private = e.target.checked; } }), t("home.private")),
     h("button", { id: "create", class: "primary", onclick: create }, t("home.createBtn")));
   return box;
+}
+
+// optionText is a game option's name and description in the chosen
+// language; an option the dictionaries do not know shows the server's
+// name and (English) description.
+function optionText(game, o) {
+  const key = `opt.${game}.${o.name}`;
+  const doc = `optdoc.${game}.${o.name}`;
+  return { label: t(key) === key ? o.name : t(key), doc: t(doc) === doc ? o.doc || "" : t(doc) };
+}
+
+// choiceText is the name of choice c of a game option in the chosen
+// language.
+function choiceText(game, o, c) {
+  const key = `choice.${game}.${o.name}.${c}`;
+  return t(key) === key ? c : t(key);
 }
 
 function range(a, b) {
@@ -966,22 +983,17 @@ function resultsScreen(r) {
 
 function pickForm(r) {
   const choices = (r.pick && r.pick.choices) || (r.session && r.session.choices) || [];
-  const state = { game: choices[0], options: {} };
+  const state = { game: choices[0] };
   const box = h("div", { class: "panel pick" });
   const draw = () => {
     const info = gameInfo(state.game);
     replace(box,
       h("p", null, t("results.pick")),
       h("label", { class: "field" }, h("span", null, t("home.game")),
-        h("select", { id: "pick-game", onchange: (e) => { state.game = e.target.value; state.options = {}; draw(); } },
+        h("select", { id: "pick-game", onchange: (e) => { state.game = e.target.value; draw(); } },
           choices.map((c) => h("option", { value: c, selected: c === state.game }, gameTitle(c))))),
       h("p", { class: "how" }, t(`how.${info.name}`)),
-      (info.options || []).map((o) => h("label", { class: "field", title: o.doc || "" }, h("span", null, t(`opt.${o.name}`)),
-        o.choices && o.choices.length
-          ? h("select", { onchange: (e) => { state.options[o.name] = e.target.value; } },
-            o.choices.map((c) => h("option", { value: c, selected: c === o.default }, t(`choice.${c}`))))
-          : h("input", { type: "number", min: o.min || 0, max: o.max, value: o.default, onchange: (e) => { state.options[o.name] = e.target.value; } }))),
-      h("button", { id: "pick", class: "primary", onclick: () => send({ type: "pick", game: state.game, options: state.options }) }, t("results.pickBtn")));
+      h("button", { id: "pick", class: "primary", onclick: () => send({ type: "pick", game: state.game }) }, t("results.pickBtn")));
   };
   draw();
   return box;
