@@ -183,7 +183,7 @@ func TestBrowserSessionPick(t *testing.T) {
 	shots := screenshotDir(t)
 	alice := newBrowser(t, "pick-alice-desktop", shots, 1280, 900)
 	bob := newBrowser(t, "pick-bob-phone", shots, 375, 667)
-	code := alice.createRoom(base, "Alice", roomSpec{game: "tower", deck: "order-3", seats: 3, bots: []string{"", "hard"}, games: 2, scoring: "points"})
+	code := alice.createRoom(base, "Alice", roomSpec{game: "tower", deck: "order-3", seats: 3, bots: []string{"", "expert"}, games: 2, scoring: "points"})
 	bob.run(chromedp.Navigate(base + "/r/" + code))
 	bob.typeInto("#nickname", "Bob")
 	bob.click("#join-room")

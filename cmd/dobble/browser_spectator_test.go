@@ -8,7 +8,8 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestBrowserSpectator: two people (one on a phone) and a bot play a Tower;
+// TestBrowserSpectator: two people (one on a phone) and a bot play a Tower
+// on the order-3 deck;
 // a third browser opens the share link once the game is under way and
 // watches it to the end. Every page logs the table it draws at each
 // version; the spectator's table must be the players' at every version
@@ -32,7 +33,7 @@ func TestBrowserSpectator(t *testing.T) {
 	bob := newBrowser(t, "watch-bob-phone", shots, 375, 667)
 	sam := newBrowser(t, "watch-sam-desktop", shots, 1280, 900)
 
-	code := alice.createRoom(base, "Alice", roomSpec{game: "tower", deck: "order-4", seats: 3, bots: []string{"", "hard"}})
+	code := alice.createRoom(base, "Alice", roomSpec{game: "tower", deck: "order-3", seats: 3, bots: []string{"", "expert"}})
 	bob.run(chromedp.Navigate(base + "/r/" + code))
 	bob.typeInto("#nickname", "Bob")
 	bob.click("#join-room")
@@ -65,9 +66,6 @@ func TestBrowserSpectator(t *testing.T) {
 	sam.click("#watch-room")
 	sam.waitFor(`document.querySelector('.table[data-version] svg.face')`, 15*time.Second)
 	sam.record()
-	if got := sam.text("#feed"); got != "You are watching." {
-		t.Errorf("the spectator's feed says %q", got)
-	}
 	var acts bool
 	sam.eval(`!!document.querySelector('.seat.mine, #draw, .table g[tabindex]')`, &acts)
 	if acts {
@@ -105,6 +103,7 @@ func TestBrowserSpectator(t *testing.T) {
 				t.Errorf("%s: at %s the spectator's table is\n  %s\nand the player's\n  %s", p.name, key, want.Drawn[key], sig)
 			}
 		}
+		t.Logf("%s drew %d of the %d versions the spectator drew", p.name, same, len(want.Order))
 		// A version may be skipped now and then, never most of them.
 		if same*2 < len(want.Order) {
 			t.Errorf("%s drew only %d of the %d versions the spectator drew: %v; spectator %v", p.name, same, len(want.Order), got.Order, want.Order)

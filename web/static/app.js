@@ -295,10 +295,9 @@ async function onUpdate(m) {
   r.fresh = new Set();
   for (const e of m.events || []) {
     if (e.kind === "claim") {
-      const symbol = symbolName(r.deck, e.symbol);
       r.feed.unshift(e.seat === me
-        ? t("play.youClaimed", { symbol })
-        : t("play.claimed", { name: seatName(r, sessionSeatOf(r, e.seat)), symbol }));
+        ? { key: "play.youClaimed", symbol: e.symbol }
+        : { key: "play.claimed", seat: sessionSeatOf(r, e.seat), symbol: e.symbol });
       r.winner = e.seat;
       if (e.seat === me) {
         r.pending = null;
@@ -312,10 +311,10 @@ async function onUpdate(m) {
     } else if (e.kind === "move") {
       if (e.to >= 0) r.fresh.add(e.to);
       if (!(m.events || []).some((x) => x.kind === "claim") && e.seat >= 0) {
-        r.feed.unshift(e.seat === me ? t("play.youDrew") : t("play.drew", { name: seatName(r, sessionSeatOf(r, e.seat)) }));
+        r.feed.unshift(e.seat === me ? { key: "play.youDrew" } : { key: "play.drew", seat: sessionSeatOf(r, e.seat) });
       }
     } else if (e.kind === "round") {
-      r.feed.unshift(t("play.newRound", { n: e.round }));
+      r.feed.unshift({ key: "play.newRound", n: e.round });
     }
   }
   r.feed = r.feed.slice(0, 6);
@@ -324,6 +323,18 @@ async function onUpdate(m) {
   await preload(r.deck, r.view).catch(() => {});
   if (S.room !== r) return;
   render();
+}
+
+// feedText says what a line of the feed ({key, seat, symbol, n}) tells,
+// in the chosen language and with the names known when it is drawn: a
+// line that arrived before the deck's symbol names had loaded names its
+// symbol once they have.
+function feedText(r, f) {
+  return t(f.key, {
+    name: f.seat === undefined ? "" : seatName(r, f.seat),
+    symbol: f.symbol === undefined ? "" : symbolName(r.deck, f.symbol),
+    n: f.n,
+  });
 }
 
 function onRefused(m) {
@@ -882,14 +893,14 @@ function playScreen(r) {
     h("div", { class: "playhead" },
       h("h1", null, gameTitle(view.game), r.session && r.session.phase === "tieBreak" ? ` · ${t("results.tieBreak")}` : "", round),
       h("p", { class: "how" }, t(`how.${info.name}`))),
-    h("p", { id: "feed", class: "feed", "aria-live": "polite" }, r.feed[0] || (me < 0 ? t("play.spectating") : "\u00a0")),
+    h("p", { id: "feed", class: "feed", "aria-live": "polite" }, r.feed.length ? feedText(r, r.feed[0]) : me < 0 ? t("play.spectating") : "\u00a0"),
     r.choose ? h("p", { class: "choose", role: "status" }, r.choose.own ? t("play.pickStack") : t("play.pickTarget")) : null,
     h("div", { id: "lock", class: "lock", hidden: true }),
     tableEl,
     h("div", { class: "row actions" },
       info.draw && me >= 0 ? h("button", { id: "draw", onclick: draw }, t("play.draw")) : null,
       h("button", { id: "leave-game", onclick: () => { if (confirm(`${t("play.leave")}?`)) leave(); } }, t("play.leave"))),
-    h("ul", { class: "log" }, r.feed.slice(1).map((f) => h("li", null, f))),
+    h("ul", { class: "log" }, r.feed.slice(1).map((f) => h("li", null, feedText(r, f)))),
     h("p", { class: "keys" }, t("play.shortcuts")));
 }
 
