@@ -83,8 +83,7 @@ func TestBrowserTargetGames(t *testing.T) {
 			}
 		})
 	}
-	b := desktop
-	b.t = t
+	desktop.t, phone.t = t, t
 	if chose == 0 {
 		t.Error("in no game did the page ask which card was meant; the person's moves prefer a symbol found on two cards or more")
 	}
