@@ -57,7 +57,12 @@ func (cl *client) play(onOver func(msg)) msg {
 				cl.send(msg{"type": "pick", "game": choices[len(choices)-1]})
 			}
 		case "error":
-			cl.t.Fatalf("%s: error %v", cl.name, m)
+			if m.str("code") != "busy" {
+				cl.t.Fatalf("%s: error %v", cl.name, m)
+			}
+			// The room's queue was full and dropped the claim: make it
+			// again, as the error says.
+			claimed = ""
 		}
 		if !have || v.Over || v.Seat < 0 {
 			continue

@@ -6,12 +6,16 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dobble-dev/dobble/rules"
 )
 
 // TestTranslationsComplete reads the client's dictionaries (web/static/
-// i18n.js) and checks that every language has every English key, no key
-// English lacks, and the same {placeholders} in each text, so that no part
-// of the interface falls back to English or loses a value.
+// i18n.js) and checks that English names every game of the rules engine,
+// its rules and each of its options and choices, that every language has
+// every English key, no key English lacks, and the same {placeholders} in
+// each text, so that no part of the interface falls back to English or
+// loses a value.
 func TestTranslationsComplete(t *testing.T) {
 	src, err := fs.ReadFile(Static(), "i18n.js")
 	if err != nil {
@@ -37,6 +41,25 @@ func TestTranslationsComplete(t *testing.T) {
 	en := dicts["en"]
 	if len(en) < 100 {
 		t.Fatalf("only %d English texts read from i18n.js; the reader no longer matches the file", len(en))
+	}
+	// Every game of the rules engine has its title and its rules in a
+	// few words, and each of its options (which GET /api/games names and
+	// describes in English only) its name, its description and the name
+	// of each choice; the loop below then asks every language for them.
+	for _, g := range rules.Games() {
+		info := g.Info()
+		keys := []string{"game." + info.Name, "how." + info.Name}
+		for _, o := range info.Options {
+			keys = append(keys, "opt."+info.Name+"."+o.Name, "optdoc."+info.Name+"."+o.Name)
+			for _, c := range o.Choices {
+				keys = append(keys, "choice."+info.Name+"."+o.Name+"."+c)
+			}
+		}
+		for _, k := range keys {
+			if en[k] == "" {
+				t.Errorf("en lacks %q: game %s has no text for it", k, info.Name)
+			}
+		}
 	}
 	for _, l := range langs[1:] {
 		for key, text := range en {

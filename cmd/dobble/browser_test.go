@@ -24,11 +24,11 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// browserServer starts the server and returns its base URL, without the
-// trailing slash.
-func browserServer(t *testing.T) string {
+// browserServer starts the server, with dobble serve's flags args if any,
+// and returns its base URL, without the trailing slash.
+func browserServer(t *testing.T, args ...string) string {
 	t.Helper()
-	cfg, err := parseServe([]string{"--db", filepath.Join(t.TempDir(), "dobble.db")}, os.Stdout)
+	cfg, err := parseServe(append([]string{"--db", filepath.Join(t.TempDir(), "dobble.db")}, args...), os.Stdout)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -475,8 +475,9 @@ func TestBrowserTower(t *testing.T) {
 }
 
 // TestBrowserLanguage switches the interface language on the home page
-// and checks that the text changes, that the choice is remembered across
-// a reload, and that a phone-size home page does not scroll sideways.
+// and checks that the text changes (the game options' names, descriptions
+// and choices too), that the choice is remembered across a reload, and
+// that a phone-size home page does not scroll sideways.
 func TestBrowserLanguage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
@@ -489,6 +490,16 @@ func TestBrowserLanguage(t *testing.T) {
 	if got := b.text("#create"); got != "Create the room" {
 		t.Errorf("English create button says %q", got)
 	}
+	// A game with options: their names, descriptions and choices come
+	// from the client's dictionaries in every language.
+	b.choose("#game", "well")
+	b.waitFor(`document.querySelector('#opt-end-doc')`, 5*time.Second)
+	optionTexts := `[document.querySelector('#opt-end').closest('label').querySelector('span').textContent, document.querySelector('#opt-end-doc').textContent, ...[...document.querySelectorAll('#opt-end option')].map((o) => o.textContent)]`
+	var english []string
+	b.eval(optionTexts, &english)
+	if want := []string{"End", "At the first empty pile: the first to empty their pile wins and the others are ranked by the cards they have left. The last one loses: play on until one player is left holding cards, who loses.", "at the first empty pile", "the last one loses"}; !slices.Equal(english, want) {
+		t.Errorf("the Well's option reads %q, want %q", english, want)
+	}
 	b.noHorizontalScroll("home-en")
 	b.shot("home-en")
 	want := map[string]string{
@@ -500,6 +511,14 @@ func TestBrowserLanguage(t *testing.T) {
 		b.waitFor(fmt.Sprintf(`document.documentElement.lang === %q`, l), 5*time.Second)
 		if got := b.text("#create"); got != want[l] {
 			t.Errorf("%s: the create button says %q, want %q", l, got, want[l])
+		}
+		var texts []string
+		b.eval(optionTexts, &texts)
+		for i, s := range texts {
+			if s == "" || i < len(english) && s == english[i] {
+				t.Errorf("%s: the Well's option reads %q, as in English %q", l, texts, english)
+				break
+			}
 		}
 		b.noHorizontalScroll("home-" + l)
 		b.shot("home-" + l)
@@ -685,6 +704,11 @@ func TestBrowserHistory(t *testing.T) {
 	if !strings.HasPrefix(step, "Step 1 of ") {
 		t.Errorf("the replay opens at %q, want step 1", step)
 	}
+	var early bool
+	b.eval(`!!document.querySelector('#r-outcome')`, &early)
+	if early {
+		t.Errorf("the replay's first step already names a winner: %q", b.text("#r-outcome"))
+	}
 	b.shot("3-replay-first")
 	b.click("#r-next")
 	b.waitFor(`document.querySelector('#r-step').textContent.startsWith('Step 2 of ')`, 10*time.Second)
@@ -694,5 +718,10 @@ func TestBrowserHistory(t *testing.T) {
 	b.click("#r-last")
 	b.waitFor(`(() => { const m = /Step (\d+) of (\d+)/.exec(document.querySelector('#r-step').textContent); return m && m[1] === m[2]; })()`, 10*time.Second)
 	b.waitFor(`document.querySelector('#replay-table .seat .score')?.dataset.score === '2'`, 10*time.Second)
+	// The last step says how the game ended.
+	b.waitFor(`document.querySelector('#r-outcome')`, 10*time.Second)
+	if got, want := b.text("#r-outcome"), "Winner: Hana — Hana: 2 pairs"; got != want {
+		t.Errorf("the replay's last step says %q, want %q", got, want)
+	}
 	b.shot("5-replay-last")
 }

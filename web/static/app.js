@@ -295,10 +295,9 @@ async function onUpdate(m) {
   r.fresh = new Set();
   for (const e of m.events || []) {
     if (e.kind === "claim") {
-      const symbol = symbolName(r.deck, e.symbol);
       r.feed.unshift(e.seat === me
-        ? t("play.youClaimed", { symbol })
-        : t("play.claimed", { name: seatName(r, sessionSeatOf(r, e.seat)), symbol }));
+        ? { key: "play.youClaimed", symbol: e.symbol }
+        : { key: "play.claimed", seat: sessionSeatOf(r, e.seat), symbol: e.symbol });
       r.winner = e.seat;
       if (e.seat === me) {
         r.pending = null;
@@ -312,10 +311,10 @@ async function onUpdate(m) {
     } else if (e.kind === "move") {
       if (e.to >= 0) r.fresh.add(e.to);
       if (!(m.events || []).some((x) => x.kind === "claim") && e.seat >= 0) {
-        r.feed.unshift(e.seat === me ? t("play.youDrew") : t("play.drew", { name: seatName(r, sessionSeatOf(r, e.seat)) }));
+        r.feed.unshift(e.seat === me ? { key: "play.youDrew" } : { key: "play.drew", seat: sessionSeatOf(r, e.seat) });
       }
     } else if (e.kind === "round") {
-      r.feed.unshift(t("play.newRound", { n: e.round }));
+      r.feed.unshift({ key: "play.newRound", n: e.round });
     }
   }
   r.feed = r.feed.slice(0, 6);
@@ -324,6 +323,18 @@ async function onUpdate(m) {
   await preload(r.deck, r.view).catch(() => {});
   if (S.room !== r) return;
   render();
+}
+
+// feedText says what a line of the feed ({key, seat, symbol, n}) tells,
+// in the chosen language and with the names known when it is drawn: a
+// line that arrived before the deck's symbol names had loaded names its
+// symbol once they have.
+function feedText(r, f) {
+  return t(f.key, {
+    name: f.seat === undefined ? "" : seatName(r, f.seat),
+    symbol: f.symbol === undefined ? "" : symbolName(r.deck, f.symbol),
+    n: f.n,
+  });
 }
 
 function onRefused(m) {
@@ -383,15 +394,18 @@ function claim(zone, symbol) {
 }
 
 // matches reports whether a claim of symbol clicked in zone could match on
-// view: with targets, the symbol is on the clicked card and every target's
-// top card; without, it is on two of the cards compared (the seat's own
-// pile and the shared cards, or both piles of a duel).
+// view: with targets, the symbol is on the clicked card and on every
+// target's top card (or, where the player must choose the target, on some
+// card offered); without, it is on two of the cards compared (the seat's
+// own pile and the shared cards, or both piles of a duel).
 function matches(view, info, me, symbol, zone) {
   const top = (z) => (z && z.cards.length ? z.cards[z.cards.length - 1] : null);
   const has = (z) => !!top(z) && top(z).symbols.includes(symbol);
   if (!has(view.zones[zone])) return false;
   if (info.targets) {
     const plan = planClaim(view, info, me, symbol, zone);
+    // Several cards carry the symbol: the player is asked which one.
+    if (plan.choose) return plan.choose.length > 0;
     const target = plan.target || [];
     return target.length > 0 && target.every((t) => has(view.zones[t]));
   }
@@ -552,6 +566,16 @@ document.addEventListener("focusin", (e) => {
 document.addEventListener("mouseover", (e) => {
   const g = e.target.closest && e.target.closest("g[data-symbol]");
   if (g) showTip(g);
+});
+
+// A tip belongs to where the symbol was: a new width of the window (a
+// phone turned) takes it away.
+let tipWidth = window.innerWidth;
+window.addEventListener("resize", () => {
+  if (window.innerWidth === tipWidth) return;
+  tipWidth = window.innerWidth;
+  const tip = document.getElementById("tip");
+  if (tip) tip.hidden = true;
 });
 
 function showTip(g) {
@@ -729,12 +753,13 @@ function createPanel() {
     h("p", { class: "how" }, t(`how.${info.name}`)),
     (info.options || []).length ? h("fieldset", { class: "options" }, h("legend", null, t("home.options")),
       info.options.map((o) => {
-        const label = t(`opt.${o.name}`);
+        const text = optionText(info.name, o);
         const value = form.options[o.name] ?? o.default;
         const control = o.choices && o.choices.length
-          ? sel(`opt-${o.name}`, value, o.choices.map((c) => [c, t(`choice.${c}`) === `choice.${c}` ? c : t(`choice.${c}`)]), (v) => { form.options[o.name] = v; })
+          ? sel(`opt-${o.name}`, value, o.choices.map((c) => [c, choiceText(info.name, o, c)]), (v) => { form.options[o.name] = v; })
           : h("input", { id: `opt-${o.name}`, type: "number", min: o.min || 0, max: o.max, value, onchange: (e) => { form.options[o.name] = e.target.value; } });
-        return h("label", { class: "field", title: o.doc || "" }, h("span", null, label === `opt.${o.name}` ? o.name : label), control);
+        return h("label", { class: "field" }, h("span", null, text.label), control,
+          text.doc ? h("small", { class: "doc", id: `opt-${o.name}-doc` }, text.doc) : null);
       })) : null,
     field(t("home.deck"), sel("deck", form.deck, decks, (v) => { form.deck = v; })),
     field(t("home.seats"), sel("seats", form.seats, range(lo, hi).map((n) => [n, String(n)]), (v) => { form.seats = Number(v); })),
@@ -749,6 +774,22 @@ function createPanel() {
     h("label", { class: "check" }, h("input", { id: "private", type: "checkbox", checked: form.private, onchange: (e) => { form.private = e.target.checked; } }), t("home.private")),
     h("button", { id: "create", class: "primary", onclick: create }, t("home.createBtn")));
   return box;
+}
+
+// optionText is a game option's name and description in the chosen
+// language; an option the dictionaries do not know shows the server's
+// name and (English) description.
+function optionText(game, o) {
+  const key = `opt.${game}.${o.name}`;
+  const doc = `optdoc.${game}.${o.name}`;
+  return { label: t(key) === key ? o.name : t(key), doc: t(doc) === doc ? o.doc || "" : t(doc) };
+}
+
+// choiceText is the name of choice c of a game option in the chosen
+// language.
+function choiceText(game, o, c) {
+  const key = `choice.${game}.${o.name}.${c}`;
+  return t(key) === key ? c : t(key);
 }
 
 function range(a, b) {
@@ -852,14 +893,14 @@ function playScreen(r) {
     h("div", { class: "playhead" },
       h("h1", null, gameTitle(view.game), r.session && r.session.phase === "tieBreak" ? ` · ${t("results.tieBreak")}` : "", round),
       h("p", { class: "how" }, t(`how.${info.name}`))),
-    h("p", { id: "feed", class: "feed", "aria-live": "polite" }, r.feed[0] || (me < 0 ? t("play.spectating") : "\u00a0")),
+    h("p", { id: "feed", class: "feed", "aria-live": "polite" }, r.feed.length ? feedText(r, r.feed[0]) : me < 0 ? t("play.spectating") : "\u00a0"),
     r.choose ? h("p", { class: "choose", role: "status" }, r.choose.own ? t("play.pickStack") : t("play.pickTarget")) : null,
     h("div", { id: "lock", class: "lock", hidden: true }),
     tableEl,
     h("div", { class: "row actions" },
       info.draw && me >= 0 ? h("button", { id: "draw", onclick: draw }, t("play.draw")) : null,
       h("button", { id: "leave-game", onclick: () => { if (confirm(`${t("play.leave")}?`)) leave(); } }, t("play.leave"))),
-    h("ul", { class: "log" }, r.feed.slice(1).map((f) => h("li", null, f))),
+    h("ul", { class: "log" }, r.feed.slice(1).map((f) => h("li", null, feedText(r, f)))),
     h("p", { class: "keys" }, t("play.shortcuts")));
 }
 
@@ -953,22 +994,17 @@ function resultsScreen(r) {
 
 function pickForm(r) {
   const choices = (r.pick && r.pick.choices) || (r.session && r.session.choices) || [];
-  const state = { game: choices[0], options: {} };
+  const state = { game: choices[0] };
   const box = h("div", { class: "panel pick" });
   const draw = () => {
     const info = gameInfo(state.game);
     replace(box,
       h("p", null, t("results.pick")),
       h("label", { class: "field" }, h("span", null, t("home.game")),
-        h("select", { id: "pick-game", onchange: (e) => { state.game = e.target.value; state.options = {}; draw(); } },
+        h("select", { id: "pick-game", onchange: (e) => { state.game = e.target.value; draw(); } },
           choices.map((c) => h("option", { value: c, selected: c === state.game }, gameTitle(c))))),
       h("p", { class: "how" }, t(`how.${info.name}`)),
-      (info.options || []).map((o) => h("label", { class: "field", title: o.doc || "" }, h("span", null, t(`opt.${o.name}`)),
-        o.choices && o.choices.length
-          ? h("select", { onchange: (e) => { state.options[o.name] = e.target.value; } },
-            o.choices.map((c) => h("option", { value: c, selected: c === o.default }, t(`choice.${c}`))))
-          : h("input", { type: "number", min: o.min || 0, max: o.max, value: o.default, onchange: (e) => { state.options[o.name] = e.target.value; } }))),
-      h("button", { id: "pick", class: "primary", onclick: () => send({ type: "pick", game: state.game, options: state.options }) }, t("results.pickBtn")));
+      h("button", { id: "pick", class: "primary", onclick: () => send({ type: "pick", game: state.game }) }, t("results.pickBtn")));
   };
   draw();
   return box;
@@ -1040,6 +1076,7 @@ function replayScreen() {
       btn("r-last", t("replay.last"), () => replayGo(n - 1)),
       h("input", { id: "r-slider", type: "range", min: 0, max: n - 1, value: R.step, "aria-label": t("replay.step", { n: R.step + 1, m: n }), oninput: (e) => replayGo(Number(e.target.value)) })),
     h("p", { id: "r-step" }, t("replay.step", { n: R.step + 1, m: n }), " — ", desc),
+    replayOutcome(step.view, names),
     tableRoot,
     h("p", { class: "keys" }, t("replay.keys")));
   preload(R.data.deck, step.view).then(() => {
@@ -1048,6 +1085,18 @@ function replayScreen() {
     ui.draw(step.view, { me: -1, names, scores: res ? res.scores : null, unit: res ? res.unit : "cards", fresh: new Set((step.events || []).filter((e) => e.kind === "move").map((e) => e.to)) });
   }, () => {});
   return box;
+}
+
+// replayOutcome is the line under a replay's last step: who won, and each
+// seat's score, in the ranking's order; nothing before the game is over
+// (a record cut short never gets there).
+function replayOutcome(view, names) {
+  const res = view.result;
+  if (!view.over || !res) return null;
+  const unit = (gs) => (res.scores[gs] === 1 && res.unit === "cards" ? t("play.count1") : `${res.scores[gs]} ${t(`unit.${res.unit}`)}`);
+  return h("p", { id: "r-outcome", class: "winner" },
+    t("results.winner", { names: (res.winners || []).map(names).join(", ") }), " — ",
+    (res.ranking || []).map((gs) => `${names(gs)}: ${unit(gs)}`).join(" · "));
 }
 
 // storedName shows a stored seat ("bot:LEVEL" or a nickname).

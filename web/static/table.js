@@ -102,6 +102,12 @@ function nearestSymbol(svg, x, y) {
   return best;
 }
 
+// shownCards are the cards of a zone drawn face up: all of them, or the
+// top one.
+function shownCards(z) {
+  return z.show === "all" ? z.cards : z.cards.slice(-1);
+}
+
 function zoneLabel(z) {
   switch (z.kind) {
     case "centre": return t("play.centre");
@@ -187,6 +193,7 @@ export class Table {
     const focusKey = active && active.closest && active.closest("[data-zone]") && active.matches("g[data-symbol]")
       ? [active.closest("[data-zone]").dataset.zone, active.getAttribute("data-symbol")] : null;
     this.el.replaceChildren(...parts.filter(Boolean));
+    this.el.dataset.version = String(view.version);
     for (const k of [...this.zoneEls.keys()]) if (!keep.has(k)) this.zoneEls.delete(k);
     if (focusKey) {
       const g = this.el.querySelector(`[data-zone="${focusKey[0]}"] g[data-symbol="${focusKey[1]}"]`);
@@ -199,7 +206,9 @@ export class Table {
     const size = SMALL_KINDS.has(z.kind) ? "small" : where === "other" || many ? "mid" : "big";
     const key = `${z.count}|${z.cards.map((c) => c.card).join(",")}|${size}`;
     let rec = this.zoneEls.get(z.zone);
-    if (!rec || rec.key !== key) {
+    // A zone drawn while a picture was still loading is drawn again once
+    // it is there, even if its cards are the same.
+    if (!rec || rec.key !== key || (rec.el.querySelector(".loading") && loaded(this.deck, shownCards(z).map((c) => c.card)))) {
       rec = { key, el: this.buildZone(z, size, where) };
       this.zoneEls.set(z.zone, rec);
     }
@@ -217,8 +226,7 @@ export class Table {
     const label = zoneLabel(z);
     const cards = [];
     if (z.cards.length) {
-      const shown = z.show === "all" ? z.cards : [z.cards[z.cards.length - 1]];
-      for (const c of shown) {
+      for (const c of shownCards(z)) {
         const svg = cardElement(this.deck, c.card, { interactive: this.interactive && size !== "small" });
         cards.push(h("div", { class: "card" }, svg || h("div", { class: "loading" })));
       }

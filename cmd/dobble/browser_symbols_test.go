@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+)
+
+// deckNames fetches the names of a deck's symbols in every language.
+func deckNames(t *testing.T, base, deck string) map[int]map[string]string {
+	t.Helper()
+	resp, err := http.Get(base + "/api/decks/" + deck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var d struct {
+		Symbols []struct {
+			ID    int               `json:"id"`
+			Names map[string]string `json:"names"`
+		} `json:"symbols"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&d); err != nil {
+		t.Fatal(err)
+	}
+	out := map[int]map[string]string{}
+	for _, s := range d.Symbols {
+		out[s.ID] = s.Names
+	}
+	return out
+}
+
+// symbolAt finds a symbol of the first centre card of learning mode, the
+// one the two cards share or one they do not, and a point of it that the
+// browser's hit testing puts on it, in the viewport's coordinates.
+const symbolAt = `((shared) => {
+  const faces = [...document.querySelectorAll('.shared [data-kind="centre"] svg.face')];
+  if (faces.length !== 2) return null;
+  const other = new Set([...faces[1].querySelectorAll('g[data-symbol]')].map((g) => g.getAttribute('data-symbol')));
+  const g = [...faces[0].querySelectorAll('g[data-symbol]')].find((g) => other.has(g.getAttribute('data-symbol')) === shared);
+  g.scrollIntoView({block: 'nearest'});
+  const r = g.getBoundingClientRect();
+  for (let i = 0; i <= 8; i++) for (let j = 0; j <= 8; j++) {
+    const x = r.left + r.width * (0.5 + (i & 1 ? 1 : -1) * Math.ceil(i / 2) / 10);
+    const y = r.top + r.height * (0.5 + (j & 1 ? 1 : -1) * Math.ceil(j / 2) / 10);
+    const e = document.elementFromPoint(x, y);
+    if (e && e.closest('g[data-symbol]') === g) return {symbol: Number(g.getAttribute('data-symbol')), x, y};
+  }
+  return null;
+})(%t)`
+
+type symbolPoint struct {
+	Symbol int     `json:"symbol"`
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+}
+
+func (b *browser) symbolPoint(shared bool) symbolPoint {
+	b.t.Helper()
+	var p *symbolPoint
+	b.eval(fmt.Sprintf(symbolAt, shared), &p)
+	if p == nil {
+		b.shot("no-symbol")
+		b.t.Fatalf("%s: no symbol of the centre card can be pointed at", b.name)
+	}
+	return *p
+}
+
+// touch sends a touch start (with a point) or end (without) through the
+// DevTools protocol, as a finger on the emulated touch screen.
+func (b *browser) touch(typ input.DispatchTouchEventType, points ...*input.TouchPoint) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, input.DispatchTouchEvent, input.DispatchTouchEventParams{Type: typ, TouchPoints: points}); err != nil {
+		b.t.Fatalf("%s: touch %s: %v", b.name, typ, err)
+	}
+}
+
+// TestBrowserSymbolNames: a symbol's name shows in the chosen language
+// when a finger rests on it on a phone (without claiming it) and when the
+// mouse is over it on a desktop.
+func TestBrowserSymbolNames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
+	}
+	base := browserServer(t, "--countdown", "500ms")
+	shots := screenshotDir(t)
+	names := deckNames(t, base, "classic")
+	const pair = `document.querySelectorAll('.shared [data-kind="centre"] svg.face g[data-symbol]').length === 16`
+
+	phone := newBrowser(t, "names-phone", shots, 375, 667)
+	phone.run(chromedp.Navigate(base + "/"))
+	phone.choose("#lang", "pl")
+	phone.typeInto("#nickname", "Ola")
+	phone.click("#learn-alone")
+	phone.waitFor(pair, 30*time.Second)
+	phone.waitFor(`document.querySelector('.seat.mine .score')`, 5*time.Second)
+	// A long press on a symbol the two cards do not share: a claim would
+	// be refused and lock the player out. The focus rests on no symbol,
+	// so the only name shown is the finger's.
+	phone.eval(`document.activeElement?.blur(); document.querySelector('#tip').hidden = true`, nil)
+	p := phone.symbolPoint(false)
+	phone.touch(input.DispatchTouchEventTypeTouchStart, &input.TouchPoint{X: p.X, Y: p.Y})
+	phone.waitFor(`!document.querySelector('#tip').hidden`, 5*time.Second)
+	if got, want := phone.text("#tip"), names[p.Symbol]["pl"]; got != want || want == "" {
+		t.Errorf("a long press on symbol %d shows %q, want its Polish name %q", p.Symbol, got, want)
+	}
+	phone.shot("1-long-press")
+	phone.touch(input.DispatchTouchEventTypeTouchEnd)
+	// The long press claimed nothing: a tap on the shared symbol right
+	// after it is a claim the server accepts (a wrong claim before it
+	// would have locked the player out).
+	q := phone.symbolPoint(true)
+	phone.touch(input.DispatchTouchEventTypeTouchStart, &input.TouchPoint{X: q.X, Y: q.Y})
+	phone.touch(input.DispatchTouchEventTypeTouchEnd)
+	phone.waitFor(`Number(document.querySelector('.seat.mine .score')?.dataset.score) === 1`, 10*time.Second)
+	var wrong bool
+	phone.eval(`document.body.classList.contains('locked')`, &wrong)
+	if wrong {
+		t.Error("the page is locked out after a long press and a right tap")
+	}
+
+	desk := newBrowser(t, "names-desktop", shots, 1280, 900)
+	desk.run(chromedp.Navigate(base + "/"))
+	desk.choose("#lang", "it")
+	desk.typeInto("#nickname", "Gio")
+	desk.click("#learn-alone")
+	desk.waitFor(pair, 30*time.Second)
+	desk.waitFor(`document.querySelector('.seat.mine .score')`, 5*time.Second)
+	// The focus rests on no symbol, so the only name shown is the
+	// pointer's.
+	desk.eval(`document.activeElement?.blur(); document.querySelector('#tip').hidden = true`, nil)
+	h := desk.symbolPoint(false)
+	desk.run(chromedp.MouseEvent(chromedp.MouseMoved, h.X, h.Y))
+	desk.waitFor(`!document.querySelector('#tip').hidden`, 5*time.Second)
+	if got, want := desk.text("#tip"), names[h.Symbol]["it"]; got != want || want == "" {
+		t.Errorf("the mouse over symbol %d shows %q, want its Italian name %q", h.Symbol, got, want)
+	}
+	var title string
+	desk.eval(fmt.Sprintf(`document.querySelector('.shared svg.face g[data-symbol="%d"] > title')?.textContent ?? ''`, h.Symbol), &title)
+	if title != names[h.Symbol]["it"] {
+		t.Errorf("symbol %d's title is %q, want %q", h.Symbol, title, names[h.Symbol]["it"])
+	}
+	desk.shot("2-hover")
+	if n := desk.myScore(); n != 0 {
+		t.Errorf("pointing at a symbol claimed it: the page counts %d pairs", n)
+	}
+}

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestBrowserTargetGames plays each game whose claims name a target (an
+// opponent's pile, a card around the centre or laid out, three cards of
+// the grid) in a browser against two bots, on a small deck, to the end.
+// The person clicks the shared symbol on a card and, where the page asks
+// which card is meant, clicks that card: every claim is made through the
+// page as a person makes it. The page must offer exactly the cards that
+// carry the symbol, the session must end with its results shown, and the
+// stored record must hold the person's accepted claims with their
+// targets.
+func TestBrowserTargetGames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
+	}
+	base := browserServer(t, "--countdown", "500ms")
+	shots := screenshotDir(t)
+	desktop := newBrowser(t, "targets-desktop", shots, 1280, 900)
+	phone := newBrowser(t, "targets-phone", shots, 375, 667)
+	chose := 0
+	for i, g := range []struct {
+		game    string
+		options map[string]string
+	}{
+		{"hot-potato", map[string]string{"rounds": "2"}},
+		{"poisoned-gift", nil},
+		{"triplets", nil},
+		{"catch-them-all", nil},
+		{"subway-rescue", nil},
+	} {
+		b := desktop
+		if i%2 == 1 {
+			b = phone
+		}
+		t.Run(g.game, func(t *testing.T) {
+			b.t = t
+			saved := b.name
+			b.name = strings.Replace(saved, "targets", g.game, 1)
+			defer func() { b.name = saved }()
+			b.createRoom(base, "Tess", roomSpec{game: g.game, deck: "order-3", seats: 3, bots: []string{"medium", "medium"}, options: g.options})
+			b.click("#start")
+			b.waitFor(`document.querySelector('.table[data-version] svg.face')`, 20*time.Second)
+			p := newPlayer(b)
+			shot := false
+			playUntil(t, 90*time.Second, []*player{p}, func() {
+				if !shot && p.moves >= 2 {
+					shot = true
+					p.shotBoth("1-play")
+				}
+			})
+			t.Logf("moves by mode: %v", p.modes)
+			chose += p.modes["chose"]
+			if p.modes["direct"]+p.modes["chose"]+p.modes["auto"] == 0 {
+				t.Errorf("the person made no claim with a target: %v", p.modes)
+			}
+			b.waitFor(`document.querySelector('#winner')?.textContent.length > 0`, 10*time.Second)
+			var rows int
+			b.eval(`document.querySelectorAll('#result tbody tr').length`, &rows)
+			if rows < 2 {
+				t.Errorf("the results list %d seats", rows)
+			}
+			var wrong string
+			b.eval(`document.querySelector('#my-claims')?.dataset.wrong ?? '0'`, &wrong)
+			if wrong != "0" {
+				t.Errorf("%s claims were refused as wrong; every claim was on a shared symbol", wrong)
+			}
+			p.shotBoth("2-results")
+			claims, targeted := storedClaims(t, base, g.game, 0)
+			if claims == 0 || targeted != claims {
+				t.Errorf("the stored %s holds %d accepted claims of the person, %d of them with a target", g.game, claims, targeted)
+			}
+		})
+	}
+	desktop.t, phone.t = t, t
+	if chose == 0 {
+		t.Error("in no game did the page ask which card was meant; the person's moves prefer a symbol found on two cards or more")
+	}
+}
+
+// storedClaims waits until the server has stored the first table of a
+// game called name (not a tie-break) and counts the accepted claims of
+// game seat in its record, and those that name a target.
+func storedClaims(t *testing.T, base, name string, seat int) (claims, targeted int) {
+	t.Helper()
+	get := func(path string) []byte {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %d %v", path, resp.StatusCode, err)
+		}
+		return b
+	}
+	var id int64
+	deadline := time.Now().Add(10 * time.Second)
+	for id == 0 {
+		var list struct {
+			Games []struct {
+				ID       int64  `json:"id"`
+				Game     string `json:"game"`
+				TieBreak bool   `json:"tieBreak"`
+			} `json:"games"`
+		}
+		if err := json.Unmarshal(get("/api/history?limit=100"), &list); err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range list.Games {
+			if g.Game == name && !g.TieBreak {
+				id = g.ID
+				break
+			}
+		}
+		if id == 0 {
+			if time.Now().After(deadline) {
+				t.Fatalf("no %s was stored within 10 s", name)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	sc := bufio.NewScanner(bytes.NewReader(get(fmt.Sprintf("/api/history/%d", id))))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var line struct {
+			Type   string `json:"type"`
+			Action struct {
+				Kind   string `json:"kind"`
+				Seat   int    `json:"seat"`
+				Target []int  `json:"target"`
+			} `json:"action"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			t.Fatalf("record of game %d: %v", id, err)
+		}
+		if line.Type == "action" && line.Action.Kind == "claim" && line.Action.Seat == seat {
+			claims++
+			if len(line.Action.Target) > 0 {
+				targeted++
+			}
+		}
+	}
+	return claims, targeted
+}
