@@ -41,3 +41,43 @@ func (b *Bot) strategyFor(s *rules.State) strategy {
 	b.strat, b.game = f(), s
 	return b.strat
 }
+
+// recall returns the probability that the bot remembers a card it was
+// shown (Memory, Reflection): 1 for the instant level, otherwise
+// 1 − 5 × WrongRate, so 0.6 for easy, 0.75 medium, 0.85 hard, 0.95 expert.
+func (b *Bot) recall() float64 {
+	if b.instant {
+		return 1
+	}
+	return min(1, max(0, 1-5*b.level.WrongRate))
+}
+
+// remembers draws whether the bot remembers a card it is shown now.
+func (b *Bot) remembers() bool {
+	r := b.recall()
+	return r >= 1 || b.rng.Float64() < r
+}
+
+// think returns when a bot that starts looking at time now, and needs the
+// given number of symbol comparisons, decides and when its action arrives:
+// the level's Orient, the comparisons at Compare each scaled by its noise,
+// then Motor. An instant bot decides and acts at now.
+func (b *Bot) think(now int64, comparisons float64) (decide, at int64) {
+	if b.instant {
+		return now, now
+	}
+	l := &b.level
+	decide = now + millis(l.Orient+l.Compare*comparisons*b.noise())
+	return decide, decide + millis(l.Motor)
+}
+
+// setPlan writes to *p the action a, decided at decide and arriving at
+// at, made against the current version of s, after the given comparisons
+// (none for an instant bot).
+func (b *Bot) setPlan(p *Plan, s *rules.State, a rules.Action, decide, at int64, comparisons float64) {
+	a.Version, a.At = s.Version(), at
+	if b.instant {
+		comparisons = 0
+	}
+	*p = Plan{Action: a, Decide: decide, Comparisons: comparisons}
+}
