@@ -10,7 +10,9 @@ import "github.com/dobble-dev/dobble/rules"
 // face-up card at random. It takes the time of looking over the face-up
 // card's symbols for each card it thinks of.
 
-func init() { strategies["memory"] = func() strategy { return &memoryPlay{version: ^uint64(0), known: map[int]int{}} } }
+func init() {
+	strategies["memory"] = func() strategy { return &memoryPlay{version: ^uint64(0), known: map[int]int{}} }
+}
 
 // memoryPlay is a bot's memory of a game of Memory.
 type memoryPlay struct {
