@@ -59,6 +59,12 @@
 // CodeEarly. Durations are the games' options, the sheet's values their
 // defaults.
 //
+// Where seats do not race each other (everyone writes their own answers in
+// Reflection; a guess in Guess stands whatever was turned meanwhile), the
+// game is Lenient: such an action made against an older version is checked
+// as if made now, as long as its version is not older than the phase or
+// round it belongs to.
+//
 // A game with turns (Turner) reports whose turn it is with State.Turn, and
 // every View carries it. A game's own state beside the table lives in its
 // Extension (turn order, markers, tokens, answers, the secret), carried by

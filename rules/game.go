@@ -72,6 +72,19 @@ type Clock interface {
 	Deadline(s *State) (int64, bool)
 }
 
+// Lenient is an optional interface of a Game whose seats do not race each
+// other for some actions: in Reflection everyone writes their own answers,
+// in Guess a guess is a guess whatever was turned meanwhile. Such an action
+// made against an older version is not too late as long as it names a
+// version since the phase or round it belongs to began.
+type Lenient interface {
+	// Since returns the oldest version action a may name and still be
+	// checked as if made now; Check refuses one made earlier as too late.
+	// It is only called for an action of a seat whose version is older
+	// than the state's, and must not change s.
+	Since(s *State, a *Action) uint64
+}
+
 // Turner is an optional interface of a Game with turns (Memory, False
 // Poker): State.Turn and View.Turn report whose turn it is.
 type Turner interface {

@@ -190,8 +190,12 @@ func (st *stepper) apply(a Action) bool {
 	checkErr := s.Check(a)
 	inMoves := false
 	if a.Seat >= 0 && a.Seat < s.Players() {
+		version := a.Version
+		if l, ok := s.game.(Lenient); ok && a.Kind != ActionTick && version < s.Version() && version >= l.Since(s, &a) {
+			version = s.Version() // checked as if made now
+		}
 		inMoves = slices.ContainsFunc(s.Moves(a.Seat, st.buf[:0]), func(m Action) bool {
-			return m.Kind == a.Kind && m.Version == a.Version && m.Target == a.Target &&
+			return m.Kind == a.Kind && m.Version == version && m.Target == a.Target &&
 				(m.Symbol == a.Symbol || !a.Kind.HasSymbol()) // a draw, a lay... names no symbol
 		})
 	}

@@ -82,6 +82,7 @@ type State struct {
 	finder  MoverFinder // the game as a MoverFinder, or nil
 	clock   Clock       // the game as a Clock, or nil
 	turner  Turner      // the game as a Turner, or nil
+	lenient Lenient     // the game as a Lenient, or nil
 	scratch []Action    // moves listed by CanMove and PickMove for a game without its own
 	ext     Extension   // the game's own state beside the table, or nil
 	// arg holds the action Check, Apply and PickMove hand to the game by
@@ -157,6 +158,7 @@ func New(g Game, cards Cards, cfg Config) (*State, error) {
 	s.checker, s.picker, s.finder = asChecker(g), asPicker(g), asFinder(g)
 	s.clock, _ = g.(Clock)
 	s.turner, _ = g.(Turner)
+	s.lenient, _ = g.(Lenient)
 	s.rng.Seed(cfg.Seed, seedStream)
 	if err := g.Setup(s); err != nil {
 		return nil, err
@@ -304,7 +306,7 @@ func (s *State) checkTime(a *Action) *Refusal {
 	if s.over {
 		return refuse(CodeGameOver, a, "")
 	}
-	if a.Version != s.version {
+	if a.Version != s.version && (a.Kind == ActionTick || s.lenient == nil || a.Version < s.lenient.Since(s, a)) {
 		r := refuse(CodeTooLate, a, "")
 		r.Current = s.version
 		return r

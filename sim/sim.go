@@ -85,6 +85,10 @@ type Sim struct {
 	strict bool
 	// instant is set when every seat is an instant bot.
 	instant bool
+	// lenient is set when the game accepts some actions made against an
+	// older version (rules.Lenient), so that a stale plan is submitted to
+	// State.Apply rather than refused as too late by the simulator.
+	lenient bool
 }
 
 // simStream is the PCG stream of the tie-breaks between plans arriving at
@@ -130,6 +134,7 @@ func New(cfg Config) (*Sim, error) {
 	m := &Sim{cfg: cfg, deck: d, cards: x,
 		seats: make([]string, p), bots: make([]*bot.Bot, p), plans: make([]bot.Plan, p), has: make([]bool, p)}
 	instant, _ := bot.LookupLevel("instant")
+	_, m.lenient = cfg.Game.(rules.Lenient)
 	m.instant = true
 	for i := range m.bots {
 		l := instant
@@ -234,7 +239,7 @@ func (m *Sim) Play(seed uint64) (Outcome, error) {
 		}
 		p := &m.plans[i] // read before the bot plans again
 		now = p.Action.At
-		if p.Action.Version != s.Version() {
+		if p.Action.Version != s.Version() && !m.lenient {
 			// Too late: the check State.Apply makes first.
 			if m.strict {
 				if err := m.applyLate(s, i); err != nil {
@@ -247,6 +252,13 @@ func (m *Sim) Play(seed uint64) (Outcome, error) {
 		}
 		var err error
 		events, err = s.Apply(p.Action, events[:0])
+		if m.lenient && errors.Is(err, rules.ErrTooLate) {
+			// A lenient game refuses a stale plan only when its phase
+			// or round is over.
+			out.Late++
+			m.has[i] = m.bots[i].PlanTo(&m.plans[i], s, now)
+			continue
+		}
 		if err != nil {
 			var r *rules.Refusal
 			if !errors.As(err, &r) || !r.Code.Wrong() || !p.Wrong {
@@ -302,6 +314,9 @@ func (m *Sim) replan(s *rules.State, now int64, self int, out *Outcome) error {
 		if j != self && m.has[j] && m.plans[j].Committed(now) {
 			if m.plans[j].Action.At > now {
 				continue // on its way: refused as too late when it arrives
+			}
+			if m.lenient && s.Check(m.plans[j].Action) == nil {
+				continue // still good in a lenient game: applied in turn
 			}
 			// Arriving in this very millisecond, against the old
 			// version: too late.
