@@ -75,9 +75,11 @@ func (r *reflectionPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 		return false
 	}
 	if r.has && r.next == n {
-		// Another seat wrote meanwhile: the bot goes on writing, and the
-		// write it planned still counts (Reflection is lenient).
+		// Another seat wrote meanwhile: the bot goes on writing the same
+		// answer, with no new time to take in the table.
 		*p = r.kept
+		p.Action.Version = s.Version()
+		p.Decide, p.Action.At = max(p.Decide, now), max(p.Action.At, now)
 		return true
 	}
 	k := float64(len(fifth))
