@@ -66,6 +66,11 @@ type Bot struct {
 	surveyed *rules.State
 	version  uint64
 	sv       survey
+
+	// The strategy of a game played with one (HasStrategy), with what it
+	// remembers of the game on state game.
+	strat strategy
+	game  *rules.State
 }
 
 // botStream is the PCG stream constant mixed with the seat; changing it
@@ -89,6 +94,7 @@ func (b *Bot) Reseed(seed uint64) {
 	b.seed = seed
 	b.pcg.Seed(seed, b.stream())
 	b.surveyed = nil
+	b.strat, b.game = nil, nil
 }
 
 // stream returns the second word of the bot's PCG seed: botStream mixed
@@ -126,10 +132,12 @@ func (r *splitMix) IntN(n int) int {
 }
 
 // CanPlan reports whether Plan would return a plan for s now: whether the
-// seat has a correct claim or may draw. It costs far less than Plan, so a
-// caller that only needs to know which bots can act (a simulation of
-// instant bots choosing who claims first) asks it of every bot and Plan of
-// one.
+// seat has a correct claim or another move (a draw, a discard). It costs
+// far less than Plan, so a caller that only needs to know which bots can
+// act (a simulation of instant bots choosing who claims first) asks it of
+// every bot and Plan of one. In a game played with a strategy
+// (HasStrategy), where a bot may choose to wait, it reports whether the
+// seat has a move at all.
 func (b *Bot) CanPlan(s *rules.State) bool { return s.CanMove(b.seat) }
 
 // Seat returns the seat the bot plays.
@@ -161,6 +169,9 @@ func (b *Bot) Plan(s *rules.State, now int64) (Plan, bool) {
 // PlanTo is Plan writing the plan to *p, which it leaves unchanged when it
 // returns false. It spares a loop over many bots copying plans around.
 func (b *Bot) PlanTo(p *Plan, s *rules.State, now int64) bool {
+	if st := b.strategyFor(s); st != nil {
+		return st.plan(b, p, s, now)
+	}
 	if b.instant {
 		b.quick.x = b.seed ^ mix64(b.stream()^s.Version())
 		if !s.PickMoveTo(&p.Action, b.seat, &b.quick) {
@@ -188,13 +199,15 @@ func (b *Bot) PlanTo(p *Plan, s *rules.State, now int64) bool {
 // search plans the next action of a bot that is not instant, following the
 // search model.
 func (b *Bot) search(s *rules.State, now int64) (Plan, bool) {
-	claims, draw := 0, -1
+	claims, draw := 0, -1 // draw: the first move that is not a claim
 	for i := range b.current() {
 		switch b.current()[i].Kind {
 		case rules.ActionClaim:
 			claims++
-		case rules.ActionDraw:
-			draw = i
+		default:
+			if draw < 0 {
+				draw = i
+			}
 		}
 	}
 	if claims == 0 && draw < 0 {

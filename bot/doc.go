@@ -17,8 +17,9 @@
 // and the next plan waits for the lock-out to end.
 //
 // A bot chooses among the seat's Moves: a correct claim (with its targets:
-// an opponent, a stack, three cards) or, in a game with a draw when it has
-// no match, the draw. Only a false alarm is not among the moves: a claim of
+// an opponent, a stack, three cards) or, when it has no match, its first
+// other move (the draw in Anarchy Pancakes, a discard or a take in Collect
+// the Symbols). Only a false alarm is not among the moves: a claim of
 // a symbol the bot can see near the cards it compares, with an allowed
 // target, which the rules refuse as wrong.
 //
@@ -47,6 +48,19 @@
 // of eight symbols) in about 4, 2.75, 1.95 and 1.3 seconds on average,
 // misses and false alarms aside; instant claims correctly at once, for
 // simulations and benchmarks.
+//
+// # Games with a strategy
+//
+// In the extra mini-games of RULES.md §4 finding a match is not the whole
+// game, and a bot plays a strategy of its own (HasStrategy): in Memory it
+// remembers the cards flipped, in Reflection the cards studied, each with
+// its level's recall (1 for instant, 0.95 for expert down to 0.6 for easy),
+// and uses what it remembers; in Guess it narrows the secret down from the
+// cards turned and guesses once few candidates are left; in False Poker it
+// checks the row, says STOP on a repeat, lays a safe card when it has one
+// and now and then bluffs. It may then choose to wait, and it learns from
+// every version it is shown, so such a bot must be asked to plan at every
+// version. Its times come from the same Orient, Compare, noise and Motor.
 //
 // # Determinism
 //

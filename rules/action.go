@@ -8,7 +8,9 @@ import (
 // ActionKind says what an action asks for. Its JSON form is its name.
 type ActionKind uint8
 
-// The action kinds. A game refuses, as malformed, a kind it does not use.
+// The action kinds. A game refuses, as malformed, a kind it does not use
+// (Info.Acts lists the kinds a game takes). Their JSON names are stable:
+// records and the protocol use them.
 const (
 	// ActionClaim names a symbol shared by the cards the game compares
 	// (and, where the game needs one, the target). It is the zero kind, so
@@ -17,9 +19,38 @@ const (
 	// ActionDraw asks to draw a card (Anarchy Pancakes: "no match? draw 1
 	// card"). It carries no symbol.
 	ActionDraw
+	// ActionTick is the game clock, not a seat: the time has come for what
+	// the game said it would do at State.Deadline (turn a card, end a
+	// study time, end a turn that ran out). Its Seat is NoSeat; it carries
+	// no symbol and no target; its At is when the driver applied it, no
+	// earlier than the deadline. State.Tick builds it.
+	ActionTick
+	// ActionFlip names a symbol and flips the face-down card in the one
+	// target zone (Memory).
+	ActionFlip
+	// ActionLay lays the hand card in the one target zone at the end of a
+	// row (False Poker). It carries no symbol.
+	ActionLay
+	// ActionStop says "STOP" (False Poker). It carries no symbol and no
+	// target.
+	ActionStop
+	// ActionWrite writes a symbol on the seat's answer sheet
+	// (Reflection); only the seat sees it until the answers are scored.
+	ActionWrite
+	// ActionGuess guesses that the symbol is the secret (Guess).
+	ActionGuess
+	// ActionDiscard discards the top card of the seat's pile to see the
+	// next (Collect the Symbols). It carries no symbol and no target.
+	ActionDiscard
+	// ActionTake takes over the discard pile in the one target zone as
+	// the seat's new pile (Collect the Symbols). It carries no symbol.
+	ActionTake
 )
 
-var actionKindNames = []string{ActionClaim: "claim", ActionDraw: "draw"}
+var actionKindNames = []string{
+	ActionClaim: "claim", ActionDraw: "draw", ActionTick: "tick", ActionFlip: "flip", ActionLay: "lay",
+	ActionStop: "stop", ActionWrite: "write", ActionGuess: "guess", ActionDiscard: "discard", ActionTake: "take",
+}
 
 // String returns the name of the kind, e.g. "claim".
 func (k ActionKind) String() string { return enumText(actionKindNames, int(k), "ActionKind") }
@@ -34,6 +65,25 @@ func (k *ActionKind) UnmarshalText(b []byte) error {
 	v, err := enumParse(actionKindNames, b, "action kind")
 	*k = ActionKind(v)
 	return err
+}
+
+// HasSymbol reports whether an action of kind k names a symbol: a claim,
+// a flip, a write or a guess. The symbol of any other kind is ignored.
+func (k ActionKind) HasSymbol() bool {
+	return k == ActionClaim || k == ActionFlip || k == ActionWrite || k == ActionGuess
+}
+
+// targets returns the number of target zones an action of kind k names in
+// game info: Info.Targets for a claim, one for a flip, a lay or a take,
+// none otherwise.
+func (k ActionKind) targets(info *Info) int {
+	switch k {
+	case ActionClaim:
+		return info.Targets
+	case ActionFlip, ActionLay, ActionTake:
+		return 1
+	}
+	return 0
 }
 
 // MaxTargets is the largest number of zones one action can point at (three,
@@ -98,23 +148,26 @@ func (t *Targets) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Action is one input to a game: a claim or a draw by one seat, made
-// against the state version the seat last saw and stamped with the time it
-// arrived. Actions are plain data, so a record of them replays a game.
+// Action is one input to a game: a claim, a draw or another kind of move
+// by one seat (or a tick of the game clock), made against the state version
+// the seat last saw and stamped with the time it arrived. Actions are plain data, so a record of them replays a game.
 type Action struct {
 	// Kind is what the action asks for; the zero kind is ActionClaim.
 	Kind ActionKind `json:"kind"`
-	// Seat is the seat acting, 0..players-1.
+	// Seat is the seat acting, 0..players-1; NoSeat for a tick.
 	Seat int `json:"seat"`
-	// Symbol is the symbol a claim names; a draw ignores it.
+	// Symbol is the symbol a claim, flip, write or guess names; other
+	// kinds ignore it (ActionKind.HasSymbol).
 	Symbol int `json:"symbol"`
-	// Target lists the zones the action points at, where the game needs
-	// them (see Info.Targets); empty otherwise.
+	// Target lists the zones the action points at, where the kind needs
+	// them (a claim: Info.Targets; a flip, a lay, a take: one); empty
+	// otherwise.
 	Target Targets `json:"target"`
 	// Version is the state version the seat saw when it acted. An action
 	// against any other version is refused with CodeTooLate.
 	Version uint64 `json:"version"`
 	// At is when the action arrived, in milliseconds since the game began.
-	// It is the only clock the rules know: lock-outs are measured with it.
+	// It is the only clock the rules know: lock-outs and deadlines are
+	// measured with it.
 	At int64 `json:"at"`
 }

@@ -1,6 +1,6 @@
 // Package rules is the referee of the Dobble game system: the table model
 // every mini-game shares, the checks every action goes through, and one file
-// per mini-game (RULES.md §3, §6). It is pure and deterministic: no clocks,
+// per mini-game (RULES.md §3, §4, §6). It is pure and deterministic: no clocks,
 // no goroutines, no I/O. The server, bots, simulations, replays and tests
 // all drive the same code.
 //
@@ -14,7 +14,10 @@
 // CheckInvariants verifies it.
 //
 // An Action is one input: a claim (a symbol, the target zones where the game
-// needs them, Info.Targets) or a draw, by one seat. It names the state
+// needs them, Info.Targets), a draw, or another kind of move the game lists
+// in Info.Acts (a flip in Memory, a lay or STOP in False Poker, a write in
+// Reflection, a guess in Guess, a discard or a take in Collect the
+// Symbols), by one seat; or a tick of the game clock, by no seat. It names the state
 // version the seat saw and carries the time it arrived, At, in milliseconds
 // since the game began. Time enters only that way: the rules never read a
 // clock, so lock-outs are measured with At and a game replays identically.
@@ -26,7 +29,9 @@
 // the game ends) and bumping the version by one, or refuses it with a
 // *Refusal whose Code says why: CodeNoSeat, CodeMalformed, CodeGameOver,
 // CodeTooLate (the action named an older version: someone was faster),
-// CodeLockedOut, CodeBadTarget, CodeNotAMatch, checked in that order. A
+// CodeTimeUp or CodeEarly (the game's deadline had passed, or, for a tick,
+// had not come), CodeLockedOut, then the game's own: CodeNotYourTurn,
+// CodeNotNow, CodeOut, CodeBadTarget, CodeNotAMatch, checked in that order. A
 // refusal never changes the table or the version. A wrong claim
 // (CodeNotAMatch or CodeBadTarget) does record one thing: the seat is
 // locked out until At plus Config.Lockout, and the refusal reports when.
@@ -39,6 +44,35 @@
 // it went face down to the viewer. Views, actions, events, results and
 // refusals are plain data with lowerCamel JSON names; enumerations encode
 // as their names ("claim", "move", "tooLate", "top").
+//
+// # Time, turns and what is hidden
+//
+// A timed game (Info.Timed: Reflection's study time, Guess's cards turned
+// every few seconds, False Poker's five-second turns, Memory's turn limit)
+// keeps its times in its State, measured with Action.At, and says when it
+// next wants time to pass: State.Deadline. Whoever drives the game (the
+// server's room clock, a simulation's loop, a test) applies State.Tick, an
+// ActionTick of no seat, once its clock reaches that time; the game then
+// turns the card, ends the phase or the turn. A seat's action arriving at
+// or after the deadline is refused with CodeTimeUp, so the tick always
+// settles the time first, and a tick before the deadline is refused with
+// CodeEarly. Durations are the games' options, the sheet's values their
+// defaults.
+//
+// Where seats do not race each other (everyone writes their own answers in
+// Reflection; a guess in Guess stands whatever was turned meanwhile), the
+// game is Lenient: such an action made against an older version is checked
+// as if made now, as long as its version is not older than the phase or
+// round it belongs to.
+//
+// A game with turns (Turner) reports whose turn it is with State.Turn, and
+// every View carries it. A game's own state beside the table lives in its
+// Extension (turn order, markers, tokens, answers, the secret), carried by
+// Clone and Equal; what a seat may see of it is View.Extra (Viewer), which
+// never holds what the seat may not: Guess's secret, another seat's
+// answers, a card turned back face down. Zones keep their visibility for
+// the whole game, so a game hides or shows a card by moving it between a
+// face-down and a face-up zone.
 //
 // State.Moves lists the actions a seat could make right now that would be
 // accepted (lock-outs aside): the correct claims a bot chooses from.
@@ -94,7 +128,12 @@
 //     deals with s.take(from, to); it refuses a deck that is too small with a
 //     *ConfigError whose Field is "cards". Check looks at s.top(zone),
 //     s.count(zone) and s.cards.Has(card, symbol), and returns nil or
-//     refuse(CodeBadTarget or CodeNotAMatch, a, "what exactly was wrong").
+//     refuse(CodeBadTarget or CodeNotAMatch, a, "what exactly was wrong"),
+//     or the codes of turns and phases (CodeNotYourTurn, CodeNotNow,
+//     CodeOut). A game with more than claims lists its kinds in Info.Acts;
+//     a timed one sets Info.Timed, implements Clock and handles ActionTick
+//     in Check and Apply; its state beside the table goes in an Extension
+//     (SetExtension in Setup).
 //     Apply starts with ev = claimed(ev, a) for a claim, moves cards with
 //     s.move, s.moveStack, s.moveUnder and s.shuffle (each appends its event),
 //     may use s.round and s.seats[i].Tally, and calls ev = s.finish(ev) when

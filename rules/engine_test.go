@@ -727,7 +727,7 @@ func TestJSON(t *testing.T) {
 		slices.Sort(ks)
 		return ks
 	}
-	if got := keys(v); !slices.Equal(got, []string{"game", "over", "players", "result", "round", "seat", "seats", "version", "zones"}) {
+	if got := keys(v); !slices.Equal(got, []string{"game", "over", "players", "result", "round", "seat", "seats", "turn", "version", "zones"}) {
 		t.Errorf("view keys %v", got)
 	}
 	zone := v["zones"].([]any)[1].(map[string]any)

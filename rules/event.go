@@ -18,6 +18,38 @@ const (
 	EventRound
 	// EventOver: the game ended; Result holds the outcome.
 	EventOver
+	// EventTurn: it is now Seat's turn, in a game with turns.
+	EventTurn
+	// EventFlip: Card, in zone From, was shown to everyone. Seat flipped
+	// it (NoSeat for the game's host) and Symbol is the symbol named with
+	// it, or -1: in Memory the symbol the flipper named, in Guess the
+	// symbol the host eliminates; in Guess Count is 1 when the secret is
+	// on the card and 0 when it is not.
+	EventFlip
+	// EventMark: a marker was put on the card in zone From (Memory); From
+	// is -1 when every marker was taken off, Count of them.
+	EventMark
+	// EventWrite: Seat wrote Symbol on its answer sheet (Reflection).
+	// Only Seat sees the symbol (State.EventFor); the others see -1.
+	EventWrite
+	// EventScore: Seat's score changed by Count points (which may be
+	// negative); Round is the round it was scored in.
+	EventScore
+	// EventGuess: Seat guessed Symbol; Count is 1 when it was right and 0
+	// when it was wrong (Guess).
+	EventGuess
+	// EventStop: Seat said "STOP" (False Poker).
+	EventStop
+	// EventOut: Seat is out for the rest of the round (a wrong guess, a
+	// turn that ran out).
+	EventOut
+	// EventPhase: the game entered phase Count of its round (each game's
+	// file lists its phases); Round is the round.
+	EventPhase
+	// EventSecret: Symbol is the secret of the round (Guess). With Seat
+	// NoSeat it is revealed to everyone; with a seat, only that seat (the
+	// round's host) sees the symbol, the others see -1.
+	EventSecret
 )
 
 var eventKindNames = []string{
@@ -26,6 +58,16 @@ var eventKindNames = []string{
 	EventShuffle: "shuffle",
 	EventRound:   "round",
 	EventOver:    "over",
+	EventTurn:    "turn",
+	EventFlip:    "flip",
+	EventMark:    "mark",
+	EventWrite:   "write",
+	EventScore:   "score",
+	EventGuess:   "guess",
+	EventStop:    "stop",
+	EventOut:     "out",
+	EventPhase:   "phase",
+	EventSecret:  "secret",
 }
 
 // String returns the name of the kind, e.g. "move".

@@ -58,6 +58,75 @@ type Checker interface {
 	Invariants(s *State) error
 }
 
+// Clock is the interface of a timed Game (Info.Timed): one whose phases,
+// turns or cards run on a clock. The rules read no clock; the game keeps the
+// times it needs in its State, all measured with Action.At, and says when
+// it next wants time to pass. A driver applies the ActionTick that
+// State.Tick builds once that time has come.
+type Clock interface {
+	// Deadline returns the time, in milliseconds since the game began,
+	// at which the game wants its next tick, and false when it wants none
+	// now. An action of a seat arriving at or after it is refused with
+	// CodeTimeUp. It is only called while the game runs and must not
+	// change s.
+	Deadline(s *State) (int64, bool)
+}
+
+// Lenient is an optional interface of a Game whose seats do not race each
+// other for some actions: in Reflection everyone writes their own answers,
+// in Guess a guess is a guess whatever was turned meanwhile. Such an action
+// made against an older version is not too late as long as it names a
+// version since the phase or round it belongs to began.
+type Lenient interface {
+	// Since returns the oldest version action a may name and still be
+	// checked as if made now; Check refuses one made earlier as too late.
+	// It is only called for an action of a seat whose version is older
+	// than the state's, and must not change s.
+	Since(s *State, a *Action) uint64
+}
+
+// Turner is an optional interface of a Game with turns (Memory, False
+// Poker): State.Turn and View.Turn report whose turn it is.
+type Turner interface {
+	// Turn returns the seat whose turn it is, or NoSeat. It must not
+	// change s.
+	Turn(s *State) int
+}
+
+// Viewer is an optional interface of a Game that shows more than cards in
+// zones: tokens in a pool, markers, the answers a seat wrote, the cards
+// flipped so far. View puts what it returns in View.Extra.
+type Viewer interface {
+	// ViewExtra returns what seat (or Spectator) may see of the game's own
+	// state, as a value that encodes to JSON. It must never hold what the
+	// seat may not see, and must not change s.
+	ViewExtra(s *State, seat int) any
+}
+
+// accepts reports whether the game takes actions of kind k.
+func (info *Info) accepts(k ActionKind) bool {
+	switch {
+	case k == ActionTick:
+		return info.Timed
+	case k == ActionDraw && info.Draw:
+		return true
+	case len(info.Acts) == 0:
+		return k == ActionClaim
+	}
+	return slices.Contains(info.Acts, k)
+}
+
+// actsNote names the kinds the game takes, for a refusal of another kind.
+func (info *Info) actsNote() string {
+	var kinds []string
+	for k := range ActionKind(len(actionKindNames)) {
+		if k != ActionTick && info.accepts(k) {
+			kinds = append(kinds, k.String())
+		}
+	}
+	return "; it takes " + strings.Join(kinds, ", ")
+}
+
 // Player ranges from RULES.md §1.
 const (
 	// DobbleMinPlayers is the fewest players of a Dobble mini-game.
@@ -94,6 +163,15 @@ type Info struct {
 	Targets int `json:"targets"`
 	// Draw is true when the game accepts ActionDraw.
 	Draw bool `json:"draw,omitzero"`
+	// Acts lists the action kinds a seat may make in the game when they
+	// are not just claims (and draws, with Draw): Memory takes flips, False
+	// Poker lays and stops. Empty means claims only. ActionTick is never
+	// listed: it is the clock's, accepted exactly when Timed.
+	Acts []ActionKind `json:"acts,omitempty"`
+	// Timed is true when the game has deadlines (State.Deadline): a driver
+	// (the server's room clock, a simulation, a test) must apply
+	// State.Tick when the game's time comes. The game implements Clock.
+	Timed bool `json:"timed,omitzero"`
 	// Options are the game's variants, each with its default.
 	Options []Option `json:"options,omitempty"`
 }
@@ -165,6 +243,9 @@ func Register(g Game) {
 	if err := info.validate(); err != nil {
 		panic(err)
 	}
+	if _, ok := g.(Clock); ok != info.Timed {
+		panic(fmt.Sprintf("rules: Register: %s: Timed is %v but the game does not match (implements Clock: %v)", info.Name, info.Timed, ok))
+	}
 	for _, n := range append([]string{info.Name}, info.Aliases...) {
 		if normalName(n) != n {
 			panic(fmt.Sprintf("rules: Register: name %q must be lower-case with hyphens", n))
@@ -188,6 +269,11 @@ func (info *Info) validate() error {
 	}
 	if info.Targets < 0 || info.Targets > MaxTargets {
 		return fmt.Errorf("rules: Register: %s: Targets %d outside 0..%d", info.Name, info.Targets, MaxTargets)
+	}
+	for _, k := range info.Acts {
+		if k == ActionTick || int(k) >= len(actionKindNames) {
+			return fmt.Errorf("rules: Register: %s: Acts lists %v, which is not a seat's action", info.Name, k)
+		}
 	}
 	for i := range info.Options {
 		o := &info.Options[i]

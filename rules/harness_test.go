@@ -95,21 +95,35 @@ func (c *clock) tick(r *rand.Rand) int64 {
 	return c.now
 }
 
-// randomAction returns one action for s: most of the time a correct claim
+// kindsOf returns the action kinds a seat may make in the game of info.
+func kindsOf(info *Info) []ActionKind {
+	var kinds []ActionKind
+	for k := range ActionKind(len(actionKindNames)) {
+		if k != ActionTick && info.accepts(k) {
+			kinds = append(kinds, k)
+		}
+	}
+	return kinds
+}
+
+// randomAction returns one action for s: most of the time a correct move
 // from Moves, otherwise a wrong symbol, a stale or future version, a bad or
-// missing target, an absent seat, a draw, or plain garbage.
+// missing target, an absent seat, another kind, a tick of the clock at a
+// random time, or plain garbage.
 func randomAction(s *State, r *rand.Rand, at int64, buf []Action) Action {
 	p := s.Players()
 	seat := r.IntN(p)
-	a := Action{Seat: seat, Version: s.Version(), At: at, Symbol: r.IntN(s.Cards().Symbols())}
-	if t := s.info.Targets; t > 0 {
+	kinds := kindsOf(&s.info)
+	kind := kinds[r.IntN(len(kinds))]
+	a := Action{Kind: kind, Seat: seat, Version: s.Version(), At: at, Symbol: r.IntN(s.Cards().Symbols())}
+	if t := kind.targets(&s.info); t > 0 {
 		zs := make([]int, t)
 		for i := range zs {
 			zs[i] = r.IntN(s.Zones())
 		}
 		a.Target = To(zs...)
 	}
-	switch k := r.IntN(20); {
+	switch k := r.IntN(21); {
 	case k < 9:
 		if moves := s.Moves(seat, buf[:0]); len(moves) > 0 {
 			m := moves[r.IntN(len(moves))]
@@ -125,9 +139,9 @@ func randomAction(s *State, r *rand.Rand, at int64, buf []Action) Action {
 	case k == 14:
 		a.Seat = []int{-1, p, p + 1, -100}[r.IntN(4)]
 	case k == 15:
-		a.Kind = ActionDraw
+		a.Kind = ActionKind(1 + r.IntN(len(actionKindNames)-1))
 	case k == 16:
-		a.Kind = ActionKind(2 + r.IntN(250))
+		a.Kind = ActionKind(len(actionKindNames) + r.IntN(240))
 	case k == 17:
 		a.Symbol = []int{-1, s.Cards().Symbols(), 1 << 40}[r.IntN(3)]
 	case k == 18:
@@ -136,10 +150,23 @@ func randomAction(s *State, r *rand.Rand, at int64, buf []Action) Action {
 			zs[i] = r.IntN(s.Zones()+4) - 2
 		}
 		a.Target = To(zs...)
+	case k == 19:
+		// A tick of the clock, usually early, sometimes with a seat.
+		a = Action{Kind: ActionTick, Seat: NoSeat, Version: s.Version(), At: at}
+		if r.IntN(4) == 0 {
+			a.Seat = seat
+		}
 	default:
 		a.At = -1 - int64(r.IntN(5))
 	}
 	return a
+}
+
+// timeUp reports whether a seat's action at time at comes too late for the
+// deadline of s.
+func timeUp(s *State, at int64) bool {
+	d, ok := s.Deadline()
+	return ok && at >= d
 }
 
 // stepper applies actions to a state and checks every generic property
@@ -163,9 +190,13 @@ func (st *stepper) apply(a Action) bool {
 	checkErr := s.Check(a)
 	inMoves := false
 	if a.Seat >= 0 && a.Seat < s.Players() {
+		version := a.Version
+		if l, ok := s.game.(Lenient); ok && a.Kind != ActionTick && version < s.Version() && version >= l.Since(s, &a) {
+			version = s.Version() // checked as if made now
+		}
 		inMoves = slices.ContainsFunc(s.Moves(a.Seat, st.buf[:0]), func(m Action) bool {
-			return m.Kind == a.Kind && m.Version == a.Version && m.Target == a.Target &&
-				(m.Symbol == a.Symbol || a.Kind == ActionDraw) // a draw names no symbol
+			return m.Kind == a.Kind && m.Version == version && m.Target == a.Target &&
+				(m.Symbol == a.Symbol || !a.Kind.HasSymbol()) // a draw, a lay... names no symbol
 		})
 	}
 	n := len(st.events)
@@ -175,7 +206,7 @@ func (st *stepper) apply(a Action) bool {
 	if (err == nil) != (checkErr == nil) {
 		t.Fatalf("action %+v: Check said %v, Apply said %v", a, checkErr, err)
 	}
-	if err == nil && !inMoves {
+	if err == nil && !inMoves && a.Kind != ActionTick {
 		t.Fatalf("accepted action %+v is not among the seat's Moves", a)
 	}
 	if err != nil {
@@ -186,7 +217,7 @@ func (st *stepper) apply(a Action) bool {
 		if r.Error() == "" || r.Reason() == "" || r.Code.String() == "" {
 			t.Fatalf("refusal without a reason: %#v", r)
 		}
-		if inMoves && !before.Locked(a.Seat, a.At) && a.At >= 0 {
+		if inMoves && !before.Locked(a.Seat, a.At) && a.At >= 0 && !timeUp(before, a.At) {
 			t.Fatalf("claim %+v is in Moves but was refused: %v", a, err)
 		}
 		if len(st.events) != n {
@@ -234,6 +265,23 @@ func (st *stepper) apply(a Action) bool {
 	checkViews(t, s)
 	checkPicks(t, s, st.buf)
 	return true
+}
+
+// tick applies the clock's tick when the deadline of st's game has come at
+// time now, or when no seat can move and the game waits for its clock: it
+// returns the time after the tick and whether there was one. A tick due is
+// always accepted.
+func (st *stepper) tick(now int64) (int64, bool) {
+	s := st.s
+	d, ok := s.Deadline()
+	if !ok || (now < d && s.Movers() != 0) {
+		return now, false
+	}
+	now = max(now, d)
+	if !st.apply(Action{Kind: ActionTick, Seat: NoSeat, Version: s.Version(), At: now}) {
+		st.t.Fatalf("the tick due at %d ms was refused at %d ms", d, now)
+	}
+	return now, true
 }
 
 // zeroRand is a Rand that always draws 0, which drives a game's PickMove
@@ -320,7 +368,22 @@ func checkViews(t testing.TB, s *State) {
 	if _, err := json.Marshal(s.View(Spectator)); err != nil {
 		t.Fatalf("view does not encode: %v", err)
 	}
+	if f := viewChecks[s.info.Name]; f != nil {
+		for seat := -1; seat < s.Players(); seat++ {
+			if err := f(s, seat, s.View(seat)); err != nil {
+				t.Fatalf("version %d, view for seat %d: %v", s.Version(), seat, err)
+			}
+		}
+	}
 }
+
+// viewChecks holds, by game name, a check of what a game shows a seat
+// beside its zones (View.Extra, View.Turn): that it shows nothing the seat
+// may not see (a secret, another seat's answers, a card turned back face
+// down) and that what it shows is true. A game's test file sets its entry
+// from an init function; checkViews runs it for every seat and the
+// spectator after every action.
+var viewChecks = map[string]func(s *State, seat int, v View) error{}
 
 // playRandom plays one random game of g to its end and returns the stepper
 // holding the final state, the actions and the events.
@@ -341,7 +404,16 @@ func playRandom(t testing.TB, g Game, td testDeck, cfg Config, r *rand.Rand, ver
 		if i > limit {
 			t.Fatalf("%s %+v: game did not end after %d actions", td.name, cfg, i)
 		}
-		st.apply(randomAction(s, r, c.tick(r), st.buf))
+		at := c.tick(r)
+		if d, ok := s.Deadline(); ok && at >= d && r.IntN(4) == 0 {
+			// A seat acting after the deadline, before the clock's tick.
+			st.apply(randomAction(s, r, at, st.buf))
+		}
+		var ticked bool
+		if c.now, ticked = st.tick(at); ticked {
+			continue
+		}
+		st.apply(randomAction(s, r, at, st.buf))
 	}
 	// Once over, everything is refused as game over (or earlier checks).
 	for i := 0; i < 20; i++ {
@@ -350,9 +422,10 @@ func playRandom(t testing.TB, g Game, td testDeck, cfg Config, r *rand.Rand, ver
 			t.Fatalf("action %+v accepted after the game ended", a)
 		}
 	}
-	last := Action{Seat: 0, Version: s.Version(), Target: To(make([]int, s.info.Targets)...)}
+	kind := kindsOf(&s.info)[0]
+	last := Action{Kind: kind, Seat: 0, Version: s.Version(), Target: To(make([]int, kind.targets(&s.info))...)}
 	if !errors.Is(s.Check(last), ErrGameOver) {
-		t.Fatalf("claim after the end not refused as game over")
+		t.Fatalf("%v after the end not refused as game over: %v", kind, s.Check(last))
 	}
 	return st
 }
@@ -457,6 +530,12 @@ func fuzzGameOf(f *testing.F, g Game, verify verifyFunc) {
 			op, b1, b2, b3 := data[0], data[1], data[2], data[3]
 			data = data[4:]
 			at += int64(b3) * 8
+			if op&0x0f == 0x0f {
+				at, _ = st.tick(at)
+				if s.Over() {
+					continue
+				}
+			}
 			if op&1 == 0 {
 				// A correct claim, when the chosen seat has one.
 				seat := int(b1) % p

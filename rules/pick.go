@@ -27,7 +27,8 @@ type MoveChecker interface {
 type MovePicker interface {
 	// PickMove writes to *a one of the claims Moves(s, seat, nil) would
 	// append, each with the same probability, drawing from r; when Moves
-	// would append no claim, the draw it would append; and returns false,
+	// would append no claim, the first action it would append (a draw, a
+	// discard); and returns false,
 	// leaving *a as it was, when Moves would append nothing. It is only
 	// called while the game runs, for a seat of the table, and must not
 	// change s.
@@ -88,7 +89,8 @@ func (s *State) Movers() uint64 {
 
 // PickMove returns what a perfect player picking at random would do now:
 // one of seat's correct claims, each with the same probability, drawing
-// from r; when it has none, the draw if the seat may draw; false when the
+// from r; when it has none, the first of its other moves (the draw if the
+// seat may draw, a discard, a lay); false when the
 // seat has no move (or the game is over, or the seat does not exist). The
 // action is made against the current version, with At 0. It is the move
 // of an instant bot, and agrees with Moves: it returns a claim exactly
@@ -116,15 +118,15 @@ func (s *State) PickMoveTo(a *Action, seat int, r Rand) bool {
 }
 
 // pickAmong writes to *a a claim of moves, each with the same probability,
-// drawing from r unless there is only one; when moves hold no claim, their
-// first draw; it returns false, leaving *a, when they hold neither.
+// drawing from r unless there is only one; when moves hold no claim, the
+// first of them; it returns false, leaving *a, when there are none.
 func pickAmong(a *Action, moves []Action, r Rand) bool {
 	claims, draw := 0, -1
 	for i := range moves {
 		switch moves[i].Kind {
 		case ActionClaim:
 			claims++
-		case ActionDraw:
+		default:
 			if draw < 0 {
 				draw = i
 			}

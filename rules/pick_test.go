@@ -51,6 +51,13 @@ func TestPickMoveUniform(t *testing.T) {
 						}
 					}
 				}
+				if tick, ok := s.Tick(); ok && s.Movers() == 0 {
+					// A timed game waiting for its clock.
+					if _, err := s.Apply(tick, nil); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
 				if len(moves) == 0 {
 					continue
 				}

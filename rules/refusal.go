@@ -9,8 +9,11 @@ import (
 // name, e.g. "tooLate".
 type Code uint8
 
-// The refusal codes, in the order the checks run: an action that fails
-// several checks is refused with the first.
+// The refusal codes. The checks run in this order: CodeNoSeat,
+// CodeMalformed, CodeGameOver, CodeTooLate, CodeTimeUp or CodeEarly,
+// CodeLockedOut, then the game's own: CodeNotYourTurn, CodeNotNow,
+// CodeOut, CodeBadTarget, CodeNotAMatch. An action that fails several
+// checks is refused with the first.
 const (
 	// CodeNoSeat: the acting seat is not at the table.
 	CodeNoSeat Code = iota + 1
@@ -29,18 +32,40 @@ const (
 	// CodeBadTarget: the target is not one the game allows here, such as
 	// your own pile where an opponent's is needed.
 	CodeBadTarget
-	// CodeNotAMatch: the symbol is not on all the cards the claim compares.
+	// CodeNotAMatch: the symbol is not on all the cards the claim compares
+	// (or, for a flip or a write, not on the card it must be on).
 	CodeNotAMatch
+	// CodeNotYourTurn: the game has turns and it is another seat's.
+	CodeNotYourTurn
+	// CodeNotNow: the game is in a phase where this action has no place,
+	// such as writing answers while the cards are being studied, or the
+	// seat has already done all it may in this phase.
+	CodeNotNow
+	// CodeOut: the seat is out for the round (a wrong guess, a turn that
+	// ran out) or hosts it.
+	CodeOut
+	// CodeTimeUp: the action arrived at or after the game's deadline
+	// (State.Deadline), which the clock's tick must settle first: the
+	// turn, the phase or the time it was made for is over.
+	CodeTimeUp
+	// CodeEarly: a tick arrived before the game's deadline, or when the
+	// game has none.
+	CodeEarly
 )
 
 var codeNames = []string{
-	CodeNoSeat:    "noSeat",
-	CodeMalformed: "malformed",
-	CodeGameOver:  "gameOver",
-	CodeTooLate:   "tooLate",
-	CodeLockedOut: "lockedOut",
-	CodeBadTarget: "badTarget",
-	CodeNotAMatch: "notAMatch",
+	CodeNoSeat:      "noSeat",
+	CodeMalformed:   "malformed",
+	CodeGameOver:    "gameOver",
+	CodeTooLate:     "tooLate",
+	CodeLockedOut:   "lockedOut",
+	CodeBadTarget:   "badTarget",
+	CodeNotAMatch:   "notAMatch",
+	CodeNotYourTurn: "notYourTurn",
+	CodeNotNow:      "notNow",
+	CodeOut:         "out",
+	CodeTimeUp:      "timeUp",
+	CodeEarly:       "early",
 }
 
 // String returns the name of the code, e.g. "notAMatch".
@@ -81,6 +106,9 @@ type Refusal struct {
 	// ends and, for a wrong claim, the end of the lock-out it started (0
 	// when lock-outs are off). Times are milliseconds since the game began.
 	LockedUntil int64 `json:"lockedUntil,omitempty"`
+	// Deadline is, for CodeTimeUp and CodeEarly, the game's deadline in
+	// milliseconds since the game began (0 when it has none).
+	Deadline int64 `json:"deadline,omitempty"`
 	// Detail is a fixed phrase from the game saying what exactly was wrong,
 	// e.g. "that is your own pile"; it may be empty.
 	Detail string `json:"detail,omitempty"`
@@ -91,13 +119,18 @@ type Refusal struct {
 // The sentinel refusals, one per code, for errors.Is: errors.Is(err,
 // ErrTooLate) holds for every refusal with CodeTooLate.
 var (
-	ErrNoSeat    = sentinel(CodeNoSeat)
-	ErrMalformed = sentinel(CodeMalformed)
-	ErrGameOver  = sentinel(CodeGameOver)
-	ErrTooLate   = sentinel(CodeTooLate)
-	ErrLockedOut = sentinel(CodeLockedOut)
-	ErrBadTarget = sentinel(CodeBadTarget)
-	ErrNotAMatch = sentinel(CodeNotAMatch)
+	ErrNoSeat      = sentinel(CodeNoSeat)
+	ErrMalformed   = sentinel(CodeMalformed)
+	ErrGameOver    = sentinel(CodeGameOver)
+	ErrTooLate     = sentinel(CodeTooLate)
+	ErrLockedOut   = sentinel(CodeLockedOut)
+	ErrBadTarget   = sentinel(CodeBadTarget)
+	ErrNotAMatch   = sentinel(CodeNotAMatch)
+	ErrNotYourTurn = sentinel(CodeNotYourTurn)
+	ErrNotNow      = sentinel(CodeNotNow)
+	ErrOut         = sentinel(CodeOut)
+	ErrTimeUp      = sentinel(CodeTimeUp)
+	ErrEarly       = sentinel(CodeEarly)
 )
 
 // sentinel returns the Err* value for code c.
@@ -134,6 +167,19 @@ func (r *Refusal) Reason() string {
 		return "target not allowed: " + detail("the game does not allow that target") + r.lockNote()
 	case CodeNotAMatch:
 		return fmt.Sprintf("not a match: %s", detail(fmt.Sprintf("symbol %d is not on both cards", r.Symbol))) + r.lockNote()
+	case CodeNotYourTurn:
+		return "not your turn: " + detail("another player is to play")
+	case CodeNotNow:
+		return "not now: " + detail("the game is not at a point where that can be done")
+	case CodeOut:
+		return "out for the round: " + detail("you may not play again before the next round")
+	case CodeTimeUp:
+		return fmt.Sprintf("time is up: %s", detail(fmt.Sprintf("the time ran out at %d ms, before the action arrived", r.Deadline)))
+	case CodeEarly:
+		if r.Deadline == 0 {
+			return "early: nothing is due; the game has no deadline now"
+		}
+		return fmt.Sprintf("early: nothing is due before %d ms", r.Deadline)
 	}
 	return fmt.Sprintf("refused (%v)", r.Code)
 }

@@ -80,6 +80,9 @@ type State struct {
 	checker MoveChecker // the game as a MoveChecker, or nil
 	picker  MovePicker  // the game as a MovePicker, or nil
 	finder  MoverFinder // the game as a MoverFinder, or nil
+	clock   Clock       // the game as a Clock, or nil
+	turner  Turner      // the game as a Turner, or nil
+	lenient Lenient     // the game as a Lenient, or nil
 	scratch []Action    // moves listed by CanMove and PickMove for a game without its own
 	ext     Extension   // the game's own state beside the table, or nil
 	// arg holds the action Check, Apply and PickMove hand to the game by
@@ -153,6 +156,9 @@ func New(g Game, cards Cards, cfg Config) (*State, error) {
 	}
 	s.game, s.info, s.cards, s.cfg, s.lockout, s.opts = g, info, idx, cfg, lockout, opts
 	s.checker, s.picker, s.finder = asChecker(g), asPicker(g), asFinder(g)
+	s.clock, _ = g.(Clock)
+	s.turner, _ = g.(Turner)
+	s.lenient, _ = g.(Lenient)
 	s.rng.Seed(cfg.Seed, seedStream)
 	if err := g.Setup(s); err != nil {
 		return nil, err
@@ -236,45 +242,44 @@ func (s *State) Check(a Action) error {
 // check is Check without the conversion to error, so callers keep the
 // concrete type.
 func (s *State) check(a *Action) *Refusal {
+	if a.Kind == ActionTick {
+		return s.checkTick(a)
+	}
 	if uint(a.Seat) >= uint(len(s.seats)) {
 		return refuse(CodeNoSeat, a, "")
 	}
-	switch a.Kind {
-	case ActionClaim:
-		if uint(a.Symbol) >= uint(s.cards.symbols) {
-			return refuse(CodeMalformed, a, fmt.Sprintf("symbol %d is not in this deck (0..%d)", a.Symbol, s.cards.symbols-1))
+	if !s.info.accepts(a.Kind) {
+		if int(a.Kind) >= len(actionKindNames) {
+			return refuse(CodeMalformed, a, fmt.Sprintf("unknown action kind %d", a.Kind))
 		}
-		if int(a.Target.n) != s.info.Targets {
+		return refuse(CodeMalformed, a, fmt.Sprintf("%s has no %s action%s", s.info.Name, a.Kind, s.info.actsNote()))
+	}
+	if a.Kind.HasSymbol() && uint(a.Symbol) >= uint(s.cards.symbols) {
+		return refuse(CodeMalformed, a, fmt.Sprintf("symbol %d is not in this deck (0..%d)", a.Symbol, s.cards.symbols-1))
+	}
+	if n := a.Kind.targets(&s.info); int(a.Target.n) != n {
+		switch {
+		case a.Kind == ActionClaim:
 			return refuse(CodeMalformed, a, fmt.Sprintf("a %s claim names %d target zones, not %d", s.info.Name, s.info.Targets, a.Target.n))
+		case n == 0:
+			return refuse(CodeMalformed, a, fmt.Sprintf("a %s names no target", a.Kind))
 		}
-		for _, z := range a.Target.z[:a.Target.n] {
-			if uint(z) >= uint(len(s.zones)) {
-				return refuse(CodeMalformed, a, fmt.Sprintf("zone %d does not exist", z))
-			}
+		return refuse(CodeMalformed, a, fmt.Sprintf("a %s names %d target zone, not %d", a.Kind, n, a.Target.n))
+	}
+	for _, z := range a.Target.z[:a.Target.n] {
+		if uint(z) >= uint(len(s.zones)) {
+			return refuse(CodeMalformed, a, fmt.Sprintf("zone %d does not exist", z))
 		}
-	case ActionDraw:
-		if !s.info.Draw {
-			return refuse(CodeMalformed, a, s.info.Name+" has no draw action")
-		}
-		if a.Target.n != 0 {
-			return refuse(CodeMalformed, a, "a draw names no target")
-		}
-	default:
-		return refuse(CodeMalformed, a, fmt.Sprintf("unknown action kind %d", a.Kind))
 	}
-	if a.At < 0 {
-		return refuse(CodeMalformed, a, "the action's time is negative")
-	}
-	if a.Version > s.version {
-		return refuse(CodeMalformed, a, fmt.Sprintf("version %d is from the future (the table is at %d)", a.Version, s.version))
-	}
-	if s.over {
-		return refuse(CodeGameOver, a, "")
-	}
-	if a.Version != s.version {
-		r := refuse(CodeTooLate, a, "")
-		r.Current = s.version
+	if r := s.checkTime(a); r != nil {
 		return r
+	}
+	if s.clock != nil {
+		if d, ok := s.clock.Deadline(s); ok && a.At >= d {
+			r := refuse(CodeTimeUp, a, "")
+			r.Current, r.Deadline = s.version, d
+			return r
+		}
 	}
 	if until := s.seats[a.Seat].LockedUntil; a.At < until {
 		r := refuse(CodeLockedOut, a, "")
@@ -286,6 +291,89 @@ func (s *State) check(a *Action) *Refusal {
 		return r
 	}
 	return nil
+}
+
+// checkTime checks an action's time and version, the checks every kind
+// shares: a time that is not negative, a version that is not from the
+// future, a game that is not over, a version that is current.
+func (s *State) checkTime(a *Action) *Refusal {
+	if a.At < 0 {
+		return refuse(CodeMalformed, a, "the action's time is negative")
+	}
+	if a.Version > s.version {
+		return refuse(CodeMalformed, a, fmt.Sprintf("version %d is from the future (the table is at %d)", a.Version, s.version))
+	}
+	if s.over {
+		return refuse(CodeGameOver, a, "")
+	}
+	if a.Version != s.version && (a.Kind == ActionTick || s.lenient == nil || a.Version < s.lenient.Since(s, a)) {
+		r := refuse(CodeTooLate, a, "")
+		r.Current = s.version
+		return r
+	}
+	return nil
+}
+
+// checkTick checks a tick of the game clock: it names no seat and no
+// target, the game is timed, and its time has come.
+func (s *State) checkTick(a *Action) *Refusal {
+	switch {
+	case a.Seat != NoSeat:
+		return refuse(CodeMalformed, a, fmt.Sprintf("a tick is the game clock's, not a seat's: its seat is %d, not %d", NoSeat, a.Seat))
+	case !s.info.Timed:
+		return refuse(CodeMalformed, a, s.info.Name+" has no clock, so no tick")
+	case a.Target.n != 0:
+		return refuse(CodeMalformed, a, "a tick names no target")
+	}
+	if r := s.checkTime(a); r != nil {
+		return r
+	}
+	d, ok := s.clock.Deadline(s)
+	if !ok || a.At < d {
+		r := refuse(CodeEarly, a, "")
+		if ok {
+			r.Deadline = d
+		}
+		r.Current = s.version
+		return r
+	}
+	if r := s.game.Check(s, a); r != nil {
+		r.Current = s.version
+		return r
+	}
+	return nil
+}
+
+// Deadline returns the time, in milliseconds since the game began, at
+// which a timed game (Info.Timed) wants its next tick, and false when it
+// wants none: the game is not timed, is over, or is waiting only for the
+// seats. A driver applies State.Tick once its clock reaches that time.
+func (s *State) Deadline() (int64, bool) {
+	if s.over || s.clock == nil {
+		return 0, false
+	}
+	return s.clock.Deadline(s)
+}
+
+// Tick returns the tick of the game clock due at the deadline, made against
+// the current version and arriving at the deadline, and false when there is
+// no deadline. A driver whose clock is past the deadline may set a later
+// At.
+func (s *State) Tick() (Action, bool) {
+	d, ok := s.Deadline()
+	if !ok {
+		return Action{}, false
+	}
+	return Action{Kind: ActionTick, Seat: NoSeat, Version: s.version, At: d}, true
+}
+
+// Turn returns the seat whose turn it is in a game with turns, or NoSeat
+// (in games without turns, and once the game is over).
+func (s *State) Turn() int {
+	if s.over || s.turner == nil {
+		return NoSeat
+	}
+	return s.turner.Turn(s)
 }
 
 // Apply carries out action a if the game allows it now. It appends the

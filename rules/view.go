@@ -24,6 +24,17 @@ type View struct {
 	Seats []Seat `json:"seats"`
 	// Result is the standing so far, or the outcome once Over.
 	Result *Result `json:"result"`
+	// Turn is the seat whose turn it is in a game with turns (Memory,
+	// False Poker), or NoSeat.
+	Turn int `json:"turn"`
+	// Deadline is when a timed game next wants time to pass, in
+	// milliseconds since the game began (State.Deadline): the end of the
+	// turn, of the study time, the next card turned; 0 when there is none.
+	Deadline int64 `json:"deadline,omitzero"`
+	// Extra is the game's own state as the viewer may see it (Viewer):
+	// tokens, markers, the answers written, the cards flipped; absent in
+	// games that keep nothing beside the table.
+	Extra any `json:"extra,omitempty"`
 }
 
 // ZoneView is one zone as a viewer sees it.
@@ -64,6 +75,13 @@ func (s *State) View(seat int) View {
 		Zones:  make([]ZoneView, len(s.zones)),
 		Seats:  append([]Seat(nil), s.seats...),
 		Result: s.game.Result(s),
+		Turn:   s.Turn(),
+	}
+	if d, ok := s.Deadline(); ok {
+		v.Deadline = d
+	}
+	if g, ok := s.game.(Viewer); ok {
+		v.Extra = g.ViewExtra(s, seat)
 	}
 	card := func(c int32) CardView {
 		return CardView{Card: int(c), Symbols: s.cards.AppendCard(make([]int, 0, 8), int(c))}
@@ -86,14 +104,20 @@ func (s *State) View(seat int) View {
 
 // EventFor returns e as seat (or Spectator) may see it: a card that went
 // face down to that seat (into a hidden zone, under a pile, or into another
-// seat's ShowOwnerTop zone) is replaced by -1. Zones keep their visibility
-// for the whole game, so EventFor may be called any time after the event.
+// seat's ShowOwnerTop zone) is replaced by -1, and so is the symbol of
+// another seat's EventWrite and of an EventSecret shown to another seat.
+// Zones keep their visibility for the whole game, so EventFor may be called
+// any time after the event.
 func (s *State) EventFor(e Event, seat int) Event {
-	if e.Kind != EventMove || e.Card < 0 || uint(e.To) >= uint(len(s.zones)) {
-		return e
-	}
 	if uint(seat) >= uint(len(s.seats)) {
 		seat = Spectator
+	}
+	if (e.Kind == EventWrite || e.Kind == EventSecret) && e.Seat != NoSeat && e.Seat != seat {
+		e.Symbol = -1
+		return e
+	}
+	if e.Kind != EventMove || e.Card < 0 || uint(e.To) >= uint(len(s.zones)) {
+		return e
 	}
 	z := &s.zones[e.To]
 	if !(z.Show == ShowAll || (!e.Under && z.Show.visibleTop(z.Seat, seat))) {

@@ -50,7 +50,7 @@ func Example() {
 	}
 	fmt.Println("grand winner:", s.Winners())
 	// Output:
-	// seat 1 picks the next game among [catch-them-all hot-potato learning poisoned-gift subway-rescue tower triplets well]
+	// seat 1 picks the next game among [catch-them-all collect-symbols false-poker guess hot-potato learning memory poisoned-gift reflection subway-rescue tower tower-7 triplets well]
 	// tower: cards [53 1 1], places [1 2 2], points [57 0 0]
 	// well: cards [0 18 18], places [1 2 2], points [10 -20 -20]
 	// seat 0: 2 won, 67 points, place 1

@@ -131,6 +131,13 @@ func randomSession(t testing.TB, cfg Config, decks Decks, r *rand.Rand) (*Sessio
 			case 1:
 				in.Pick.Game = "no-such-game"
 			}
+		case ticking(s, at):
+			// A timed game's clock: its deadline has come, or nobody can
+			// move before it.
+			st := s.State()
+			d, _ := st.Deadline()
+			at = max(at, d)
+			in.Table, in.Action = s.Table(), &rules.Action{Kind: rules.ActionTick, Seat: rules.NoSeat, Version: st.Version(), At: at}
 		default:
 			st := s.State()
 			seat := r.IntN(s.Players())
@@ -168,6 +175,14 @@ func randomSession(t testing.TB, cfg Config, decks Decks, r *rand.Rand) (*Sessio
 		}
 	}
 	return s, rec.inputs
+}
+
+// ticking reports whether the game at s's table wants its clock's tick at
+// time at: its deadline has passed, or no seat can move before it.
+func ticking(s *Session, at int64) bool {
+	st := s.State()
+	d, ok := st.Deadline()
+	return ok && (at >= d || st.Movers() == 0)
 }
 
 // sessionDecks are the decks the property test plays sessions on: small

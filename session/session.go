@@ -601,7 +601,9 @@ func (s *Session) Pick(seat int, game string) error {
 // seat: rules.CodeNoSeat for a seat not at the table (a tie-break among
 // others), rules.CodeTooLate for an action made at an earlier table,
 // rules.CodeGameOver while a pick is due or once the session is over. An
-// action naming a table not yet set up returns ErrNoTable.
+// action naming a table not yet set up returns ErrNoTable. A tick of a
+// timed game's clock (rules.ActionTick, Seat rules.NoSeat) goes to the game
+// at the table as it is.
 //
 // When the action ends the game, Apply settles it: it starts a tie-break,
 // or records the mini-game in the History and waits for the Picker, or
@@ -618,11 +620,23 @@ func (s *Session) Apply(table int, a rules.Action, ev []rules.Event) ([]rules.Ev
 	case table < s.table:
 		return ev, refusal(rules.CodeTooLate)
 	}
+	if a.Kind == rules.ActionTick {
+		// The table's clock: a tick names no seat and goes to the game
+		// as it is.
+		return s.applyAt(a, seat, ev)
+	}
 	gs := s.GameSeat(seat)
 	if gs == rules.NoSeat {
 		return ev, refusal(rules.CodeNoSeat)
 	}
 	a.Seat = gs
+	return s.applyAt(a, seat, ev)
+}
+
+// applyAt applies a, its seat a seat of the current table's game (or
+// NoSeat for a tick), reporting a refusal with the session seat seat, and
+// settles the table when its game ends.
+func (s *Session) applyAt(a rules.Action, seat int, ev []rules.Event) ([]rules.Event, error) {
 	ev, err := s.state.Apply(a, ev)
 	if err != nil {
 		var r *rules.Refusal

@@ -9,7 +9,9 @@
 // says what it will do and when; the earliest action is applied; bots whose
 // plans have not yet been committed plan again against the new version,
 // and committed ones arrive and are refused as too late, exactly as on the
-// server. The loop runs to the end of the game and reports the result, the
+// server. A timed game's clock is part of the loop: when its deadline
+// (rules.State.Deadline) comes before every plan, the simulator applies the
+// tick and the bots plan again. The loop runs to the end of the game and reports the result, the
 // number of actions accepted and refused, the virtual duration and the
 // wall time (Outcome). With a record.Writer in the Config, every game is
 // also written as a record that package record replays.

@@ -85,6 +85,10 @@ type Sim struct {
 	strict bool
 	// instant is set when every seat is an instant bot.
 	instant bool
+	// lenient is set when the game accepts some actions made against an
+	// older version (rules.Lenient), so that a stale plan is submitted to
+	// State.Apply rather than refused as too late by the simulator.
+	lenient bool
 }
 
 // simStream is the PCG stream of the tie-breaks between plans arriving at
@@ -130,6 +134,7 @@ func New(cfg Config) (*Sim, error) {
 	m := &Sim{cfg: cfg, deck: d, cards: x,
 		seats: make([]string, p), bots: make([]*bot.Bot, p), plans: make([]bot.Plan, p), has: make([]bool, p)}
 	instant, _ := bot.LookupLevel("instant")
+	_, m.lenient = cfg.Game.(rules.Lenient)
 	m.instant = true
 	for i := range m.bots {
 		l := instant
@@ -193,7 +198,7 @@ func (m *Sim) Play(seed uint64) (Outcome, error) {
 	for _, b := range m.bots {
 		b.Reseed(seed)
 	}
-	if m.instant && !m.strict {
+	if m.instant && !m.strict && !info.Timed && !bot.HasStrategy(m.cfg.Game) {
 		if err := m.playInstant(s, &out); err != nil {
 			return out, err
 		}
@@ -209,12 +214,32 @@ func (m *Sim) Play(seed uint64) (Outcome, error) {
 			return out, fmt.Errorf("sim: %s, seed %d: no end after %d steps (version %d)", info.Name, seed, steps, s.Version())
 		}
 		i := m.earliest()
+		if d, ok := s.Deadline(); ok && (i < 0 || m.plans[i].Action.At >= d) {
+			// The game's clock comes first: the tick at the deadline,
+			// then every bot plans again against the new version.
+			now = max(now, d)
+			tick := rules.Action{Kind: rules.ActionTick, Seat: rules.NoSeat, Version: s.Version(), At: now}
+			var err error
+			if events, err = s.Apply(tick, events[:0]); err != nil {
+				return out, fmt.Errorf("sim: %s, seed %d: the tick due at %d ms was refused: %w", info.Name, seed, d, err)
+			}
+			if err := m.accepted(s, tick, events, &out, now); err != nil {
+				return out, err
+			}
+			if s.Over() {
+				break
+			}
+			if err := m.replan(s, now, -1, &out); err != nil {
+				return out, err
+			}
+			continue
+		}
 		if i < 0 {
 			return out, fmt.Errorf("sim: %s, seed %d: no seat can act at version %d and the game is not over", info.Name, seed, s.Version())
 		}
 		p := &m.plans[i] // read before the bot plans again
 		now = p.Action.At
-		if p.Action.Version != s.Version() {
+		if p.Action.Version != s.Version() && !m.lenient {
 			// Too late: the check State.Apply makes first.
 			if m.strict {
 				if err := m.applyLate(s, i); err != nil {
@@ -227,6 +252,13 @@ func (m *Sim) Play(seed uint64) (Outcome, error) {
 		}
 		var err error
 		events, err = s.Apply(p.Action, events[:0])
+		if m.lenient && errors.Is(err, rules.ErrTooLate) {
+			// A lenient game refuses a stale plan only when its phase
+			// or round is over.
+			out.Late++
+			m.has[i] = m.bots[i].PlanTo(&m.plans[i], s, now)
+			continue
+		}
 		if err != nil {
 			var r *rules.Refusal
 			if !errors.As(err, &r) || !r.Code.Wrong() || !p.Wrong {
@@ -241,37 +273,63 @@ func (m *Sim) Play(seed uint64) (Outcome, error) {
 			m.has[i] = m.bots[i].PlanTo(&m.plans[i], s, now)
 			continue
 		}
-		out.Actions++
-		out.Time = now
-		if rec != nil {
-			if err := rec.Accepted(p.Action, events); err != nil {
-				return out, err
-			}
+		if err := m.accepted(s, p.Action, events, &out, now); err != nil {
+			return out, err
 		}
 		if s.Over() {
-			// The game's last event, EventOver, carries the result.
-			out.Result = events[len(events)-1].Result
 			break
 		}
-		for j, b := range m.bots {
-			if j != i && m.has[j] && m.plans[j].Committed(now) {
-				if m.plans[j].Action.At > now {
-					continue // on its way: refused as too late when it arrives
-				}
-				// Arriving in this very millisecond, against the old
-				// version: too late.
-				if m.strict {
-					if err := m.applyLate(s, j); err != nil {
-						return out, err
-					}
-				}
-				out.Late++
-			}
-			m.has[j] = b.PlanTo(&m.plans[j], s, now)
+		if err := m.replan(s, now, i, &out); err != nil {
+			return out, err
 		}
 	}
 	m.events = events[:0]
 	return m.end(s, out, start)
+}
+
+// accepted counts and records action a, accepted at time now with events,
+// in out; when the game is over, its last event, EventOver, carries the
+// result.
+func (m *Sim) accepted(s *rules.State, a rules.Action, events []rules.Event, out *Outcome, now int64) error {
+	out.Actions++
+	out.Time = now
+	if rec := m.cfg.Record; rec != nil {
+		if err := rec.Accepted(a, events); err != nil {
+			return err
+		}
+	}
+	if s.Over() {
+		out.Result = events[len(events)-1].Result
+	}
+	return nil
+}
+
+// replan asks every bot to plan again against the new version of s at time
+// now, after an action of seat self (-1 for the clock's tick). A committed
+// plan of another seat stays: one still on its way is refused as too late
+// when it arrives, one arriving in this very millisecond is too late at
+// once.
+func (m *Sim) replan(s *rules.State, now int64, self int, out *Outcome) error {
+	for j, b := range m.bots {
+		if j != self && m.has[j] && m.plans[j].Committed(now) {
+			if m.plans[j].Action.At > now {
+				continue // on its way: refused as too late when it arrives
+			}
+			if m.lenient && s.Check(m.plans[j].Action) == nil {
+				continue // still good in a lenient game: applied in turn
+			}
+			// Arriving in this very millisecond, against the old
+			// version: too late.
+			if m.strict {
+				if err := m.applyLate(s, j); err != nil {
+					return err
+				}
+			}
+			out.Late++
+		}
+		m.has[j] = b.PlanTo(&m.plans[j], s, now)
+	}
+	return nil
 }
 
 // end completes the outcome of the game s, over, that began at start, and

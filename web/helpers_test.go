@@ -389,6 +389,14 @@ func choose(v *view) (symbol int, target []int, draw, ok bool) {
 				}
 			}
 		}
+	case "tower-7":
+		for _, a := range own {
+			for _, b := range others {
+				if s := common(v.top(a), v.top(b)); s >= 0 {
+					return s, []int{a, b}, false, true
+				}
+			}
+		}
 	case "anarchy-pancakes":
 		onto := append(slices.Clone(centre), others...)
 		for _, a := range own {

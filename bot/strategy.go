@@ -1,0 +1,83 @@
+package bot
+
+import "github.com/dobble-dev/dobble/rules"
+
+// strategy is how a bot plays a game where finding a match is not the
+// whole game: remembering cards shown (Memory, Reflection), deducing a
+// secret (Guess), judging a row and bluffing (False Poker). A strategy is
+// made for one game, on one State, and keeps what the bot remembers of it.
+type strategy interface {
+	// plan writes the bot's next action to *p, as Bot.PlanTo does, and
+	// reports whether there is one; it may also just take in what the
+	// table shows now and wait.
+	plan(b *Bot, p *Plan, s *rules.State, now int64) bool
+}
+
+// strategies makes the strategy of each game played with one, by the
+// game's canonical name.
+var strategies = map[string]func() strategy{}
+
+// HasStrategy reports whether bots play g with a strategy of their own
+// rather than by picking among its moves: in those games a bot remembers
+// what it was shown, and may wait for a better moment, so its plan depends
+// on the versions it has seen, not only on the current one. It must then be
+// asked to plan at every version of the game.
+func HasStrategy(g rules.Game) bool {
+	_, ok := strategies[g.Info().Name]
+	return ok
+}
+
+// strategyFor returns the bot's strategy for the game on s, a fresh one
+// when s is another game than the one it was playing, or nil when the game
+// has none.
+func (b *Bot) strategyFor(s *rules.State) strategy {
+	if b.game == s && b.strat != nil {
+		return b.strat
+	}
+	f, ok := strategies[s.Info().Name]
+	if !ok {
+		return nil
+	}
+	b.strat, b.game = f(), s
+	return b.strat
+}
+
+// recall returns the probability that the bot remembers a card it was
+// shown (Memory, Reflection): 1 for the instant level, otherwise
+// 1 − 5 × WrongRate, so 0.6 for easy, 0.75 medium, 0.85 hard, 0.95 expert.
+func (b *Bot) recall() float64 {
+	if b.instant {
+		return 1
+	}
+	return min(1, max(0, 1-5*b.level.WrongRate))
+}
+
+// remembers draws whether the bot remembers a card it is shown now.
+func (b *Bot) remembers() bool {
+	r := b.recall()
+	return r >= 1 || b.rng.Float64() < r
+}
+
+// think returns when a bot that starts looking at time now, and needs the
+// given number of symbol comparisons, decides and when its action arrives:
+// the level's Orient, the comparisons at Compare each scaled by its noise,
+// then Motor. An instant bot decides and acts at now.
+func (b *Bot) think(now int64, comparisons float64) (decide, at int64) {
+	if b.instant {
+		return now, now
+	}
+	l := &b.level
+	decide = now + millis(l.Orient+l.Compare*comparisons*b.noise())
+	return decide, decide + millis(l.Motor)
+}
+
+// setPlan writes to *p the action a, decided at decide and arriving at
+// at, made against the current version of s, after the given comparisons
+// (none for an instant bot).
+func (b *Bot) setPlan(p *Plan, s *rules.State, a rules.Action, decide, at int64, comparisons float64) {
+	a.Version, a.At = s.Version(), at
+	if b.instant {
+		comparisons = 0
+	}
+	*p = Plan{Action: a, Decide: decide, Comparisons: comparisons}
+}

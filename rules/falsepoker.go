@@ -1,0 +1,397 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+)
+
+// False Poker (RULES.md §4.5), the Russian sheet's extra game #10, «Ложный
+// покер»: turns and bluff.
+//
+// Setup of a round: six cards to each seat, held in hand (each card in a
+// place of its own that only its seat sees); one card face up starts a row.
+// Each seat has six markers of its own colour (Seat.Tally) for the game.
+//
+// Play, in turns: seat 0 starts the first round; a later round is started
+// by the seat with the fewest markers, the first such seat clockwise after
+// the previous round's starter. On its turn a seat either lays one of its
+// cards at the end of the row with one of its markers on it (ActionLay, the
+// card's place as target), if it has a marker that is not already on the
+// row, or says "STOP" (ActionStop). Then the turn passes clockwise to the
+// next seat still in the round. Each turn lasts option "turn-time"
+// milliseconds (the sheet's 5 s); when it runs out, the clock's tick puts
+// the seat out for the round.
+//
+// The row is checked only on STOP, or when one seat is left in the round:
+// each pair of neighbouring cards shares a symbol, and those shared symbols
+// must all differ. The seat that laid the first card whose shared symbol
+// repeats an earlier one loses 2 markers (EventScore); with no repeat, the
+// STOP caller loses 1. **Decision**: when the check comes because one seat
+// is left, the seat whose time ran out last counts as the caller (running
+// out of time ended the round, as a STOP would), so that every round costs
+// somebody a marker, running out of time is never a way out, and the game
+// always ends. Nothing in a view says whether the row holds a repeat: the seats
+// see the row and must check it themselves, in the time of a turn.
+//
+// New round: every card back into the stock, shuffled, markers back off
+// the row, six cards each and a new row card. End: a seat has no markers
+// left. Score: markers, most wins.
+//
+// Table: zone 0 is the stock, zone 1 the row (kind "row", every card face
+// up, first laid at the bottom), zone 2+6i+j seat i's j-th card in hand
+// (kind "hand"). View.Extra (FalsePokerView) shows who laid each card of
+// the row, the markers each seat has free, and who is out of the round.
+
+func init() { Register(falsePoker{}) }
+
+// falsePoker implements Game for False Poker.
+type falsePoker struct{}
+
+// The zone kinds of False Poker.
+const (
+	// ZoneRow is a row of cards laid side by side, all face up.
+	ZoneRow ZoneKind = "row"
+	// ZoneHand is a card held in a seat's hand, seen by that seat only.
+	ZoneHand ZoneKind = "hand"
+)
+
+// False Poker's zones, deal and options.
+const (
+	fpStock   = 0
+	fpRow     = 1
+	fpFirst   = 2 // seat 0's first card in hand
+	fpHand    = 6 // cards dealt to each seat
+	fpMarkers = 6 // markers each seat starts with
+	fpOptTime = 0
+)
+
+// falsePokerInfo is False Poker's description.
+var falsePokerInfo = Info{
+	Name:       "false-poker",
+	Aliases:    []string{"lozhny-poker"},
+	Title:      "False Poker",
+	Section:    "RULES.md §4.5",
+	MinPlayers: DobbleMinPlayers,
+	MaxPlayers: DobbleMaxPlayers,
+	Unit:       "markers",
+	HigherWins: true,
+	Acts:       []ActionKind{ActionLay, ActionStop},
+	Timed:      true,
+	Options: []Option{
+		{Name: "turn-time", Doc: "Milliseconds a turn lasts; a player out of time is out for the round (the sheet's 5 seconds).",
+			Min: 500, Max: 600000, Default: "5000"},
+	},
+}
+
+// Info describes False Poker: 2 to 8 players, markers, most wins, lays and
+// stops in turns, timed, option "turn-time".
+func (falsePoker) Info() Info { return falsePokerInfo }
+
+// fpExt is False Poker's state beside the table.
+type fpExt struct {
+	turn    int
+	start   int64 // when the turn began
+	starter int   // the seat that started the round
+	out     []bool
+	layers  []int // the seat that laid each card of the row; NoSeat for the first
+}
+
+// CloneExtension returns a deep copy.
+func (e *fpExt) CloneExtension() Extension {
+	c := *e
+	c.out, c.layers = slices.Clone(e.out), slices.Clone(e.layers)
+	return &c
+}
+
+// EqualExtension reports whether o is the same turn, round and row.
+func (e *fpExt) EqualExtension(o Extension) bool {
+	f := o.(*fpExt)
+	return e.turn == f.turn && e.start == f.start && e.starter == f.starter &&
+		slices.Equal(e.out, f.out) && slices.Equal(e.layers, f.layers)
+}
+
+// FalsePokerView is what View.Extra holds in False Poker.
+type FalsePokerView struct {
+	// Layers lists, for each card of the row from the first, the seat
+	// that laid it (its marker is on it), −1 for the card that started
+	// the row.
+	Layers []int `json:"layers"`
+	// Free is how many markers each seat has off the row.
+	Free []int `json:"free"`
+	// Out lists the seats out for the rest of the round.
+	Out []int `json:"out"`
+	// Starter is the seat that started the round.
+	Starter int `json:"starter"`
+}
+
+// fpSlot returns the zone of seat's j-th card in hand.
+func fpSlot(seat, j int) int { return fpFirst + fpHand*seat + j }
+
+// Setup gives each seat its markers and deals the first round.
+func (falsePoker) Setup(s *State) error {
+	p, n := s.Players(), s.cards.Len()
+	if n < fpHand*p+1 {
+		return &ConfigError{Game: falsePokerInfo.Name, Field: "cards", Reason: fmt.Sprintf(
+			"%d cards for %d players; False Poker deals 6 cards to each player and one to start the row (%d or more)", n, p, fpHand*p+1)}
+	}
+	if i, j := s.cards.Apart(); i >= 0 {
+		return &ConfigError{Game: falsePokerInfo.Name, Field: "cards", Reason: fmt.Sprintf(
+			"cards %d and %d share no symbol; False Poker needs a deck in which every two cards share one, as every Dobble deck does", i, j)}
+	}
+	s.reserve(fpFirst+fpHand*p, 2*n+fpHand*p)
+	s.addZone(ZoneStock, NoSeat, ShowHidden)
+	s.addZone(ZoneRow, NoSeat, ShowAll)
+	for i := range p {
+		for range fpHand {
+			s.addSlot(ZoneHand, i, ShowOwnerTop)
+		}
+		s.seats[i].Tally = fpMarkers
+	}
+	s.dealAll(fpStock)
+	fpDeal(s, nil, false)
+	s.round = 1
+	s.SetExtension(&fpExt{out: make([]bool, p), layers: []int{NoSeat}})
+	return nil
+}
+
+// fpDeal deals six cards to each seat, one at a time round the table, and
+// the card that starts the row; with record set it appends the moves.
+func fpDeal(s *State, ev []Event, record bool) []Event {
+	for j := range fpHand {
+		for i := range s.seats {
+			if record {
+				ev = s.move(ev, i, fpStock, fpSlot(i, j))
+			} else {
+				s.take(fpStock, fpSlot(i, j))
+			}
+		}
+	}
+	if record {
+		return s.move(ev, NoSeat, fpStock, fpRow)
+	}
+	s.take(fpStock, fpRow)
+	return ev
+}
+
+// fpFree returns the markers seat has off the row.
+func fpFree(s *State, e *fpExt, seat int) int {
+	n := s.seats[seat].Tally
+	for _, l := range e.layers {
+		if l == seat {
+			n--
+		}
+	}
+	return n
+}
+
+// Refusal details of False Poker, fixed phrases.
+const (
+	fpNotYourTurn = "wait for your turn"
+	fpNotYours    = "lay one of the cards in your own hand"
+	fpNoMarker    = "all your markers are on the row: say STOP"
+)
+
+// Check refuses an action out of turn, a lay of a card not in the seat's
+// hand, and a lay by a seat whose markers are all on the row.
+func (falsePoker) Check(s *State, a *Action) *Refusal {
+	e := s.ext.(*fpExt)
+	switch {
+	case a.Kind == ActionTick:
+		return nil
+	case a.Seat != e.turn:
+		return refuse(CodeNotYourTurn, a, fpNotYourTurn)
+	case a.Kind == ActionStop:
+		return nil
+	}
+	z := &s.zones[a.Target.z[0]]
+	if z.Kind != ZoneHand || z.Seat != a.Seat || len(z.cards) == 0 {
+		return refuse(CodeBadTarget, a, fpNotYours)
+	}
+	if fpFree(s, e, a.Seat) <= 0 {
+		return refuse(CodeNotNow, a, fpNoMarker)
+	}
+	return nil
+}
+
+// Apply lays the card and passes the turn, says STOP and checks the row,
+// or, for a tick, puts the seat whose time ran out out of the round.
+func (falsePoker) Apply(s *State, a *Action, ev []Event) []Event {
+	e := s.ext.(*fpExt)
+	switch a.Kind {
+	case ActionLay:
+		ev = s.move(ev, a.Seat, int(a.Target.z[0]), fpRow)
+		e.layers = append(e.layers, a.Seat)
+	case ActionStop:
+		ev = appendEvent(ev, EventStop, a.Seat, -1, -1, 0, -1, -1)
+		return fpCheck(s, e, a.Seat, a.At, ev)
+	case ActionTick:
+		e.out[e.turn] = true
+		ev = appendEvent(ev, EventOut, e.turn, -1, -1, 0, -1, -1)
+		in := 0
+		for _, o := range e.out {
+			if !o {
+				in++
+			}
+		}
+		if in <= 1 {
+			return fpCheck(s, e, e.turn, a.At, ev) // the seat out of time counts as the caller
+		}
+	}
+	for e.turn = (e.turn + 1) % len(s.seats); e.out[e.turn]; e.turn = (e.turn + 1) % len(s.seats) {
+	}
+	e.start = a.At
+	return appendEvent(ev, EventTurn, e.turn, -1, -1, 0, -1, -1)
+}
+
+// fpRepeat returns the index in the row of the first card whose shared
+// symbol with the card before repeats an earlier shared symbol, or -1.
+func fpRepeat(s *State) int {
+	row := s.zones[fpRow].cards
+	var seen []int
+	for i := 1; i < len(row); i++ {
+		sym := s.cards.Common(int(row[i-1]), int(row[i]))
+		if slices.Contains(seen, sym) {
+			return i
+		}
+		seen = append(seen, sym)
+	}
+	return -1
+}
+
+// fpCheck checks the row at time at, the STOP caller being caller: the
+// layer of the first repeat loses 2 markers, otherwise the caller loses 1;
+// then the game ends or the next round is dealt.
+func fpCheck(s *State, e *fpExt, caller int, at int64, ev []Event) []Event {
+	loser, loss := caller, 1
+	if i := fpRepeat(s); i >= 0 {
+		loser, loss = e.layers[i], 2
+	}
+	loss = min(loss, s.seats[loser].Tally)
+	s.seats[loser].Tally -= loss
+	ev = appendEvent(ev, EventScore, loser, -1, -1, -loss, -1, -1)
+	ev[len(ev)-1].Round = s.round
+	if s.seats[loser].Tally == 0 {
+		return s.finish(ev)
+	}
+	s.round++
+	ev = append(ev, Event{Kind: EventRound, Seat: NoSeat, Symbol: -1, Card: -1, From: -1, To: -1, Round: s.round})
+	for z := fpRow; z < len(s.zones); z++ {
+		for len(s.zones[z].cards) > 0 {
+			ev = s.move(ev, NoSeat, z, fpStock)
+		}
+	}
+	ev = s.shuffle(ev, fpStock)
+	ev = fpDeal(s, ev, true)
+	p := len(s.seats)
+	fewest := s.seats[0].Tally
+	for _, seat := range s.seats {
+		fewest = min(fewest, seat.Tally)
+	}
+	e.starter = (e.starter + 1) % p
+	for s.seats[e.starter].Tally != fewest {
+		e.starter = (e.starter + 1) % p
+	}
+	e.turn, e.start = e.starter, at
+	clear(e.out)
+	e.layers = append(e.layers[:0], NoSeat)
+	return appendEvent(ev, EventTurn, e.turn, -1, -1, 0, -1, -1)
+}
+
+// Moves appends, for the seat whose turn it is, a lay of each card in its
+// hand (when it has a marker off the row), in zone order, then its STOP.
+func (falsePoker) Moves(s *State, seat int, dst []Action) []Action {
+	e := s.ext.(*fpExt)
+	if seat != e.turn {
+		return dst
+	}
+	if fpFree(s, e, seat) > 0 {
+		for j := range fpHand {
+			if z := fpSlot(seat, j); len(s.zones[z].cards) > 0 {
+				dst = append(dst, Action{Kind: ActionLay, Seat: seat, Target: oneTarget(z), Version: s.version})
+			}
+		}
+	}
+	return append(dst, Action{Kind: ActionStop, Seat: seat, Version: s.version})
+}
+
+// CanMove reports whether it is seat's turn: it may always say STOP.
+func (falsePoker) CanMove(s *State, seat int) bool { return seat == s.ext.(*fpExt).turn }
+
+// Movers returns the seat whose turn it is.
+func (falsePoker) Movers(s *State) uint64 { return 1 << s.ext.(*fpExt).turn }
+
+// PickMove returns the first move Moves lists, there being no claims.
+func (g falsePoker) PickMove(s *State, seat int, _ Rand, a *Action) bool {
+	var buf [fpHand + 1]Action
+	moves := g.Moves(s, seat, buf[:0])
+	if len(moves) == 0 {
+		return false
+	}
+	*a = moves[0]
+	return true
+}
+
+// Deadline is the end of the current turn.
+func (falsePoker) Deadline(s *State) (int64, bool) {
+	return s.ext.(*fpExt).start + int64(s.Option(fpOptTime)), true
+}
+
+// Turn returns the seat whose turn it is.
+func (falsePoker) Turn(s *State) int { return s.ext.(*fpExt).turn }
+
+// Result scores each seat by its markers; most wins.
+func (falsePoker) Result(s *State) *Result {
+	var buf [DobbleMaxPlayers]int
+	scores := buf[:s.Players()]
+	for i := range scores {
+		scores[i] = s.seats[i].Tally
+	}
+	return Rank(falsePokerInfo.Unit, falsePokerInfo.HigherWins, scores)
+}
+
+// ViewExtra shows who laid each card of the row, the free markers, who is
+// out and who started the round; never whether the row holds a repeat.
+func (falsePoker) ViewExtra(s *State, seat int) any {
+	e := s.ext.(*fpExt)
+	v := FalsePokerView{Layers: slices.Clone(e.layers), Free: make([]int, len(s.seats)), Out: []int{}, Starter: e.starter}
+	for i := range s.seats {
+		v.Free[i] = fpFree(s, e, i)
+		if e.out[i] {
+			v.Out = append(v.Out, i)
+		}
+	}
+	return v
+}
+
+// Invariants checks False Poker's table: the zones, a layer for each card
+// of the row, no seat with more cards laid than markers, the turn of a
+// seat in the round, and the game over exactly when a seat has no markers.
+func (falsePoker) Invariants(s *State) error {
+	p := s.Players()
+	if s.Zones() != fpFirst+fpHand*p {
+		return fmt.Errorf("%d zones, want %d", s.Zones(), fpFirst+fpHand*p)
+	}
+	e := s.ext.(*fpExt)
+	if len(e.layers) != s.count(fpRow) || e.layers[0] != NoSeat {
+		return fmt.Errorf("%d layers for %d cards in the row", len(e.layers), s.count(fpRow))
+	}
+	broke := false
+	for i := range p {
+		if fpFree(s, e, i) < 0 && !s.over {
+			return fmt.Errorf("seat %d has more cards on the row than markers", i)
+		}
+		broke = broke || s.seats[i].Tally == 0
+		for j := range fpHand {
+			if z := s.zones[fpSlot(i, j)]; z.Kind != ZoneHand || z.Seat != i || len(z.cards) > 1 {
+				return fmt.Errorf("zone %d is a %s of seat %d with %d cards", fpSlot(i, j), z.Kind, z.Seat, len(z.cards))
+			}
+		}
+	}
+	if s.over != broke {
+		return fmt.Errorf("over = %v, a seat without markers: %v", s.over, broke)
+	}
+	if !s.over && e.out[e.turn] {
+		return fmt.Errorf("the turn of seat %d, which is out", e.turn)
+	}
+	return nil
+}

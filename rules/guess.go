@@ -1,0 +1,413 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Guess (RULES.md §4.3), the Russian sheet's extra game #8, «Угадай»; 3 or
+// more players.
+//
+// Rounds: one per seat ("everyone hosts once"). At the start of a round the
+// host secretly draws two cards; their common symbol is the secret; the two
+// go back into the deck, which is shuffled. Option "host": with "server"
+// (the default) the rules host every round and every seat guesses; with
+// "player" seat r−1 hosts round r: only that seat sees the secret
+// (View.Extra, and from round 2 an EventSecret only it sees) and it may
+// not guess.
+//
+// Play: every option "interval" milliseconds (2.5 s; the sheet's "2–3
+// seconds to start") the clock's tick turns the next card of the deck face
+// up, telling whether the secret is on it and eliminating one symbol that
+// is neither on it nor the secret (nor eliminated before), chosen at
+// random (EventFlip). Any seat may guess at any time (ActionGuess). A right
+// guess scores +5 and ends the round. A wrong one scores −1 and, with option
+// "wrong" "out" (the default), puts the seat out for the round; with
+// "wait" (the sheet's variant) it scores −2 instead and the seat may not
+// guess again until another seat has. Guesses do not race: one made
+// against an older version of the round still counts (Lenient). The round
+// also ends, with no winner, when every seat that may guess is out, or at
+// the tick after the last card was turned. At the end of a round the secret
+// is shown to everyone (EventSecret).
+//
+// End: after the last round. Score: points (Seat.Tally, negative too);
+// most wins.
+//
+// Table: zone 0 is the deck, face down; zone 1 the cards turned this round
+// (kind "turned", all face up). View.Extra (GuessView) shows what each
+// turned card told, the eliminated symbols, who is out and, to the host
+// seat only, the secret.
+
+func init() { Register(guess{}) }
+
+// guess implements Game for Guess.
+type guess struct{}
+
+// ZoneTurned holds the cards turned face up one after the other, as in
+// Guess.
+const ZoneTurned ZoneKind = "turned"
+
+// Guess's zones, options and scoring.
+const (
+	guessDeck        = 0
+	guessTurned      = 1
+	guessOptInterval = 0
+	guessOptHost     = 1
+	guessOptWrong    = 2
+	guessHostServer  = 0
+	guessWrongOut    = 0
+	guessRight       = 5
+	guessMinPlayers  = 3
+)
+
+// guessInfo is Guess's description.
+var guessInfo = Info{
+	Name:       "guess",
+	Aliases:    []string{"ugaday"},
+	Title:      "Guess",
+	Section:    "RULES.md §4.3",
+	MinPlayers: guessMinPlayers,
+	MaxPlayers: DobbleMaxPlayers,
+	Unit:       "points",
+	HigherWins: true,
+	Acts:       []ActionKind{ActionGuess},
+	Timed:      true,
+	Options: []Option{
+		{Name: "interval", Doc: "Milliseconds between two cards turned (the sheet's 2–3 seconds to start).",
+			Min: 200, Max: 60000, Default: "2500"},
+		{Name: "host", Doc: "Who hosts: \"server\", the rules, every seat guessing; or \"player\", each seat once in turn, seeing the secret and not guessing.",
+			Choices: []string{"server", "player"}, Default: "server"},
+		{Name: "wrong", Doc: "A wrong guess: \"out\", −1 and out for the round; or \"wait\" (the sheet's variant), −2 and no guess again until another player has guessed.",
+			Choices: []string{"out", "wait"}, Default: "out"},
+	},
+}
+
+// Info describes Guess: 3 to 8 players, points, most wins, guesses, timed,
+// options "interval", "host" and "wrong".
+func (guess) Info() Info { return guessInfo }
+
+// guessExt is Guess's state beside the table.
+type guessExt struct {
+	host       int    // the hosting seat, or NoSeat
+	secret     int    // the round's secret
+	since      uint64 // the version the round began with
+	start      int64  // when the last card was turned, or the round began
+	out        []bool // out for the round, or waiting for another's guess
+	flips      []GuessFlip
+	eliminated []int
+	last       int // the previous round's secret, or -1
+}
+
+// CloneExtension returns a deep copy.
+func (e *guessExt) CloneExtension() Extension {
+	c := *e
+	c.out, c.flips, c.eliminated = slices.Clone(e.out), slices.Clone(e.flips), slices.Clone(e.eliminated)
+	return &c
+}
+
+// EqualExtension reports whether o is the same round in the same position.
+func (e *guessExt) EqualExtension(o Extension) bool {
+	f := o.(*guessExt)
+	return e.host == f.host && e.secret == f.secret && e.since == f.since && e.start == f.start && e.last == f.last &&
+		slices.Equal(e.out, f.out) && slices.Equal(e.flips, f.flips) && slices.Equal(e.eliminated, f.eliminated)
+}
+
+// GuessFlip is a card turned in Guess and what the host said of it.
+type GuessFlip struct {
+	// Card is the card turned.
+	Card int `json:"card"`
+	// Secret is true when the secret is on the card.
+	Secret bool `json:"secret"`
+	// Eliminated is the symbol the host named as not the secret, or -1
+	// when none was left to name.
+	Eliminated int `json:"eliminated"`
+}
+
+// GuessView is what View.Extra holds in Guess.
+type GuessView struct {
+	// Host is the seat hosting the round, or −1 when the rules host.
+	Host int `json:"host"`
+	// Secret is the round's secret for the host seat, −1 for everyone
+	// else.
+	Secret int `json:"secret"`
+	// Flips are the cards turned this round, in order.
+	Flips []GuessFlip `json:"flips"`
+	// Eliminated are the symbols named as not the secret this round.
+	Eliminated []int `json:"eliminated"`
+	// Out lists the seats that may not guess now: out for the round, or,
+	// in the "wait" variant, waiting for another seat's guess.
+	Out []int `json:"out"`
+	// Last is the previous round's secret, or −1.
+	Last int `json:"last"`
+}
+
+// Setup lays out the deck and starts round 1.
+func (guess) Setup(s *State) error {
+	n := s.cards.Len()
+	if n < 2 {
+		return &ConfigError{Game: guessInfo.Name, Field: "cards", Reason: fmt.Sprintf("%d cards; the host draws two to make the secret (2 or more)", n)}
+	}
+	if i, j := s.cards.Apart(); i >= 0 {
+		return &ConfigError{Game: guessInfo.Name, Field: "cards", Reason: fmt.Sprintf(
+			"cards %d and %d share no symbol; Guess needs a deck in which every two cards share one, as every Dobble deck does", i, j)}
+	}
+	s.addZone(ZoneStock, NoSeat, ShowHidden)
+	s.addZone(ZoneTurned, NoSeat, ShowAll)
+	s.dealAll(guessDeck)
+	e := &guessExt{out: make([]bool, s.Players()), last: -1}
+	s.SetExtension(e)
+	guessRound(s, e, 0, nil)
+	e.since = 0 // round 1 begins with version 0
+	return nil
+}
+
+// guessRound starts the next round at time at: the host, the secret from
+// two cards drawn at random, the deck shuffled.
+func guessRound(s *State, e *guessExt, at int64, ev []Event) []Event {
+	s.round++
+	if s.round > 1 {
+		ev = append(ev, Event{Kind: EventRound, Seat: NoSeat, Symbol: -1, Card: -1, From: -1, To: -1, Round: s.round})
+	}
+	e.host = NoSeat
+	if s.Option(guessOptHost) != guessHostServer {
+		e.host = s.round - 1
+	}
+	deck := s.zones[guessDeck].cards
+	i := s.intN(len(deck))
+	j := s.intN(len(deck) - 1)
+	if j >= i {
+		j++
+	}
+	e.secret = s.cards.Common(int(deck[i]), int(deck[j]))
+	if s.round > 1 {
+		ev = s.shuffle(ev, guessDeck)
+	} else {
+		s.shuffleCards(deck)
+	}
+	if e.host != NoSeat && s.round > 1 {
+		ev = appendEvent(ev, EventSecret, e.host, e.secret, -1, 0, -1, -1)
+	}
+	e.since, e.start = s.version+1, at
+	clear(e.out)
+	e.flips, e.eliminated = e.flips[:0], e.eliminated[:0]
+	return ev
+}
+
+// guessEnd ends the round at time at: the secret shown, the turned cards
+// back into the deck, the next round or the end of the game.
+func guessEnd(s *State, e *guessExt, at int64, ev []Event) []Event {
+	ev = appendEvent(ev, EventSecret, NoSeat, e.secret, -1, 0, -1, -1)
+	e.last = e.secret
+	if s.round >= len(s.seats) {
+		return s.finish(ev)
+	}
+	for s.count(guessTurned) > 0 {
+		ev = s.move(ev, NoSeat, guessTurned, guessDeck)
+	}
+	return guessRound(s, e, at, ev)
+}
+
+// Refusal details of Guess, fixed phrases.
+const (
+	guessHosting = "you host this round"
+	guessIsOut   = "you guessed wrong and are out for this round"
+	guessWaiting = "you guessed wrong: wait until another player has guessed"
+)
+
+// Check refuses a guess by the host seat, or by a seat out or waiting.
+func (guess) Check(s *State, a *Action) *Refusal {
+	if a.Kind == ActionTick {
+		return nil
+	}
+	e := s.ext.(*guessExt)
+	switch {
+	case a.Seat == e.host:
+		return refuse(CodeOut, a, guessHosting)
+	case e.out[a.Seat] && s.Option(guessOptWrong) == guessWrongOut:
+		return refuse(CodeOut, a, guessIsOut)
+	case e.out[a.Seat]:
+		return refuse(CodeNotNow, a, guessWaiting)
+	}
+	return nil
+}
+
+// Apply turns the next card (a tick) or scores a guess.
+func (guess) Apply(s *State, a *Action, ev []Event) []Event {
+	e := s.ext.(*guessExt)
+	if a.Kind == ActionTick {
+		if s.count(guessDeck) == 0 {
+			return guessEnd(s, e, a.At, ev)
+		}
+		ev = s.move(ev, NoSeat, guessDeck, guessTurned)
+		card := s.top(guessTurned)
+		elim := guessEliminate(s, e, card)
+		on := s.cards.Has(card, e.secret)
+		e.flips = append(e.flips, GuessFlip{Card: card, Secret: on, Eliminated: elim})
+		if elim >= 0 {
+			e.eliminated = append(e.eliminated, elim)
+		}
+		e.start = a.At
+		n := 0
+		if on {
+			n = 1
+		}
+		return appendEvent(ev, EventFlip, NoSeat, elim, card, n, guessTurned, -1)
+	}
+	right := a.Symbol == e.secret
+	n := 0
+	if right {
+		n = 1
+	}
+	ev = appendEvent(ev, EventGuess, a.Seat, a.Symbol, -1, n, -1, -1)
+	points := -1
+	switch {
+	case right:
+		points = guessRight
+	case s.Option(guessOptWrong) != guessWrongOut:
+		points = -2
+	}
+	s.seats[a.Seat].Tally += points
+	ev = appendEvent(ev, EventScore, a.Seat, -1, -1, points, -1, -1)
+	ev[len(ev)-1].Round = s.round
+	if right {
+		return guessEnd(s, e, a.At, ev)
+	}
+	if s.Option(guessOptWrong) != guessWrongOut {
+		clear(e.out) // another seat has guessed: the waiting may guess again
+	}
+	e.out[a.Seat] = true
+	ev = appendEvent(ev, EventOut, a.Seat, -1, -1, 0, -1, -1)
+	for i, o := range e.out {
+		if !o && i != e.host {
+			return ev
+		}
+	}
+	return guessEnd(s, e, a.At, ev)
+}
+
+// guessEliminate picks, with the state's random source, a symbol neither on
+// card nor the secret nor eliminated already, or -1 when none is left.
+func guessEliminate(s *State, e *guessExt, card int) int {
+	n := 0
+	for sym := range s.cards.symbols {
+		if sym != e.secret && !s.cards.Has(card, sym) && !slices.Contains(e.eliminated, sym) {
+			n++
+		}
+	}
+	if n == 0 {
+		return -1
+	}
+	k := s.intN(n)
+	for sym := range s.cards.symbols {
+		if sym != e.secret && !s.cards.Has(card, sym) && !slices.Contains(e.eliminated, sym) {
+			if k == 0 {
+				return sym
+			}
+			k--
+		}
+	}
+	panic("rules: guess: eliminated symbol out of range")
+}
+
+// Moves appends, for a seat that may guess, a guess of every symbol in
+// increasing order.
+func (g guess) Moves(s *State, seat int, dst []Action) []Action {
+	if !g.CanMove(s, seat) {
+		return dst
+	}
+	for sym := range s.cards.symbols {
+		dst = append(dst, Action{Kind: ActionGuess, Seat: seat, Symbol: sym, Version: s.version})
+	}
+	return dst
+}
+
+// CanMove reports whether seat may guess now: it does not host and is not
+// out or waiting.
+func (guess) CanMove(s *State, seat int) bool {
+	e := s.ext.(*guessExt)
+	return seat != e.host && !e.out[seat]
+}
+
+// Movers returns the seats that may guess now.
+func (g guess) Movers(s *State) uint64 {
+	var set uint64
+	for i := range s.seats {
+		if g.CanMove(s, i) {
+			set |= 1 << i
+		}
+	}
+	return set
+}
+
+// PickMove returns the first guess Moves lists, there being no claims.
+func (g guess) PickMove(s *State, seat int, _ Rand, a *Action) bool {
+	if !g.CanMove(s, seat) {
+		return false
+	}
+	a.Kind, a.Seat, a.Symbol, a.Version, a.At, a.Target = ActionGuess, seat, 0, s.version, 0, Targets{}
+	return true
+}
+
+// Since lets a guess name any version since the round began.
+func (guess) Since(s *State, a *Action) uint64 { return s.ext.(*guessExt).since }
+
+// Deadline is when the next card is turned (or, the deck turned, the
+// round ends).
+func (guess) Deadline(s *State) (int64, bool) {
+	return s.ext.(*guessExt).start + int64(s.Option(guessOptInterval)), true
+}
+
+// Result scores each seat by its points; most wins.
+func (guess) Result(s *State) *Result {
+	var buf [DobbleMaxPlayers]int
+	scores := buf[:s.Players()]
+	for i := range scores {
+		scores[i] = s.seats[i].Tally
+	}
+	return Rank(guessInfo.Unit, guessInfo.HigherWins, scores)
+}
+
+// ViewExtra shows the round as seat sees it: the secret to the host seat
+// alone.
+func (guess) ViewExtra(s *State, seat int) any {
+	e := s.ext.(*guessExt)
+	v := GuessView{Host: e.host, Secret: -1, Flips: slices.Clone(e.flips), Eliminated: slices.Clone(e.eliminated), Out: []int{}, Last: e.last}
+	if v.Flips == nil {
+		v.Flips = []GuessFlip{}
+	}
+	if v.Eliminated == nil {
+		v.Eliminated = []int{}
+	}
+	if seat >= 0 && seat == e.host && !s.over {
+		v.Secret = e.secret
+	}
+	for i, o := range e.out {
+		if o {
+			v.Out = append(v.Out, i)
+		}
+	}
+	return v
+}
+
+// Invariants checks Guess's table: the deck and the turned cards, one flip
+// per turned card, eliminated symbols neither the secret nor on their
+// card, and no more rounds than seats.
+func (guess) Invariants(s *State) error {
+	if s.Zones() != 2 {
+		return fmt.Errorf("%d zones, want 2", s.Zones())
+	}
+	e := s.ext.(*guessExt)
+	if len(e.flips) != s.count(guessTurned) {
+		return fmt.Errorf("%d flips for %d turned cards", len(e.flips), s.count(guessTurned))
+	}
+	for i, f := range e.flips {
+		if f.Card != int(s.zones[guessTurned].cards[i]) || f.Secret != s.cards.Has(f.Card, e.secret) ||
+			(f.Eliminated >= 0 && (f.Eliminated == e.secret || s.cards.Has(f.Card, f.Eliminated))) {
+			return fmt.Errorf("flip %d %+v with secret %d", i, f, e.secret)
+		}
+	}
+	if s.round < 1 || s.round > len(s.seats) {
+		return fmt.Errorf("round %d of %d", s.round, len(s.seats))
+	}
+	return nil
+}
