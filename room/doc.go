@@ -3,7 +3,8 @@
 //
 // A Manager holds the rooms by code and turns each frame a connection sends
 // into a request (Manager.Handle): hello, create, join, watch, resume, seat,
-// start, claim, draw, pick, leave, ping. A connection is a Peer: the
+// start, a seat's actions (claim, draw, flip, lay, stop, write, guess,
+// discard, take), pick, leave, ping. A connection is a Peer: the
 // transport (package web) reads frames and hands them to Handle, and writes
 // what arrives on the Peer's bounded output queue. A Peer whose queue is
 // full is closed as a slow consumer instead of slowing anyone down.
@@ -15,9 +16,12 @@
 // take another path that never drops, so a seat is always marked gone. The
 // room's clock drives everything that happens by itself: Action.At of each
 // action (milliseconds since the table began), countdowns, the end of
-// lock-outs, the bots' plans (package bot: planned after every change,
-// withdrawn when the table changes before they are Committed, submitted
-// when due) and the expiry of a disconnected seat's hold.
+// lock-outs, the ticks of a timed game's clock (applied when
+// rules.State.Deadline comes, before any action due at that moment), the
+// bots' plans (package bot: planned after every change, withdrawn when the
+// table changes before they are Committed, submitted when due) and the
+// expiry of a disconnected seat's hold. A room has one timer, set for the
+// next of these moments.
 //
 // Each broadcast is encoded once per distinct view: one encoding per seat
 // at the table and one shared by spectators and by seats that sit out a

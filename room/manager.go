@@ -372,34 +372,57 @@ func (m *Manager) handle(p *Peer, req *request, at time.Time) *protoError {
 			}
 			in.bot = &level
 		}
-	case "claim", "draw":
-		if req.Version == nil {
-			return errf(CodeBadMessage, "%s needs \"version\", the version of the view it was made against", req.Type)
-		}
-		if req.Table == nil {
-			return errf(CodeBadMessage, "%s needs \"table\", the table of the view it was made against", req.Type)
-		}
-		in.version, in.table = *req.Version, *req.Table
-		if req.Type == "claim" {
-			if req.Symbol == nil {
-				return errf(CodeBadMessage, "claim needs \"symbol\", the symbol's number")
-			}
-			if len(req.Target) > rules.MaxTargets {
-				return errf(CodeBadMessage, "\"target\" names at most %d zones", rules.MaxTargets)
-			}
-			in.symbol, in.target = *req.Symbol, req.Target
-		}
-		in.seat = -2
-		if req.Seat != nil {
-			in.seat = *req.Seat
-		}
 	case "pick":
 		if req.Game == "" {
 			return errf(CodeBadMessage, "pick needs \"game\", the next mini-game")
 		}
 		in.game = req.Game
+	default:
+		if _, ok := actionTypes[req.Type]; ok {
+			if perr := actionInput(req, in); perr != nil {
+				return perr
+			}
+		}
 	}
 	return r.submit(in)
+}
+
+// actionInput reads a seat's action (claim, draw, flip…) from req into in,
+// or says which field is missing: every action names its table and
+// version, a claim, a flip, a write and a guess their symbol, a flip, a
+// lay and a take the zone they point at.
+func actionInput(req *request, in *input) *protoError {
+	kind := actionTypes[req.Type]
+	if req.Version == nil {
+		return errf(CodeBadMessage, "%s needs \"version\", the version of the view it was made against", req.Type)
+	}
+	if req.Table == nil {
+		return errf(CodeBadMessage, "%s needs \"table\", the table of the view it was made against", req.Type)
+	}
+	in.action, in.version, in.table = kind, *req.Version, *req.Table
+	if kind.HasSymbol() {
+		if req.Symbol == nil {
+			return errf(CodeBadMessage, "%s needs \"symbol\", the symbol's number", req.Type)
+		}
+		in.symbol = *req.Symbol
+	}
+	switch kind {
+	case rules.ActionFlip, rules.ActionLay, rules.ActionTake:
+		if req.Target == nil {
+			return errf(CodeBadMessage, "%s needs \"target\", an array holding the zone it points at", req.Type)
+		}
+	case rules.ActionDraw, rules.ActionStop, rules.ActionDiscard:
+		req.Target = nil // these point at nothing; a target sent along is ignored
+	}
+	if len(req.Target) > rules.MaxTargets {
+		return errf(CodeBadMessage, "\"target\" names at most %d zones", rules.MaxTargets)
+	}
+	in.target = req.Target
+	in.seat = -2
+	if req.Seat != nil {
+		in.seat = *req.Seat
+	}
+	return nil
 }
 
 // create checks a room specification and opens the room.

@@ -8,8 +8,9 @@ type Metrics struct {
 	Rooms prometheus.Gauge
 	// Connections is the number of open WebSocket connections.
 	Connections prometheus.Gauge
-	// Claims counts claims and draws by outcome: "accepted" or a refusal
-	// code ("tooLate", "notAMatch"…).
+	// Claims counts the seats' actions (claims, draws, flips…) by
+	// outcome: "accepted" or a refusal code ("tooLate", "notAMatch"…). The
+	// ticks of a game's clock are not counted.
 	Claims *prometheus.CounterVec
 	// ClaimLatency is the time from a claim's arrival to its answer.
 	ClaimLatency prometheus.Histogram
@@ -29,7 +30,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		Rooms:       prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_rooms", Help: "Rooms open."}),
 		Connections: prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_connections", Help: "WebSocket connections open."}),
 		Claims: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dobble_claims_total",
-			Help: "Claims and draws by outcome: accepted, or the refusal code."}, []string{"outcome"}),
+			Help: "Seats' actions (claims, draws, flips…) by outcome: accepted, or the refusal code."}, []string{"outcome"}),
 		ClaimLatency: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "dobble_claim_latency_seconds",
 			Help:    "Time from a claim's arrival at the server to its answer.",
 			Buckets: []float64{.00005, .0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1}}),

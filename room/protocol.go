@@ -86,7 +86,18 @@ func errf(code, format string, args ...any) *protoError {
 }
 
 // knownTypes are the client message types.
-var knownTypes = []string{"hello", "create", "join", "watch", "resume", "seat", "start", "claim", "draw", "pick", "leave", "ping"}
+var knownTypes = []string{"hello", "create", "join", "watch", "resume", "seat", "start",
+	"claim", "draw", "flip", "lay", "stop", "write", "guess", "discard", "take", "pick", "leave", "ping"}
+
+// actionTypes are the message types that make a seat's action at the
+// table, each named as its rules.ActionKind: every kind but the clock's
+// tick, which only the room makes. A game takes the kinds its Info.Acts
+// lists (a claim where it lists none) and refuses the others as malformed.
+var actionTypes = map[string]rules.ActionKind{
+	"claim": rules.ActionClaim, "draw": rules.ActionDraw, "flip": rules.ActionFlip, "lay": rules.ActionLay,
+	"stop": rules.ActionStop, "write": rules.ActionWrite, "guess": rules.ActionGuess,
+	"discard": rules.ActionDiscard, "take": rules.ActionTake,
+}
 
 // parse decodes one frame into a request, or says why it cannot.
 func parse(b []byte) (*request, *protoError) {

@@ -39,6 +39,7 @@ type input struct {
 	token   string
 	seat    int
 	bot     *string
+	action  rules.ActionKind
 	symbol  int
 	target  []int
 	version uint64
@@ -248,6 +249,9 @@ func (r *Room) due(now time.Time) bool {
 			return true
 		}
 	case PhasePlay:
+		if r.clockDue(now) {
+			return true
+		}
 		for _, b := range r.bots {
 			if b.has && !now.Before(r.start.Add(time.Duration(b.plan.Action.At)*time.Millisecond)) {
 				b.has = false
@@ -278,6 +282,9 @@ func (r *Room) nextTime() time.Time {
 	case PhaseCountdown, PhasePick:
 		earlier(r.deadline)
 	case PhasePlay:
+		if d, ok := r.play.State().Deadline(); ok {
+			earlier(r.start.Add(time.Duration(d) * time.Millisecond))
+		}
 		for _, b := range r.bots {
 			if b.has {
 				earlier(r.start.Add(time.Duration(b.plan.Action.At) * time.Millisecond))
@@ -285,6 +292,23 @@ func (r *Room) nextTime() time.Time {
 		}
 	}
 	return next
+}
+
+// clockDue applies the tick of a timed game's clock once the game's
+// deadline (State.Deadline) has come, and reports whether it did. The
+// clock goes before any bot's action due at the same moment, so that the
+// time is settled first, as the rules require; the tick arrives when the
+// room applies it, no earlier than the deadline.
+func (r *Room) clockDue(now time.Time) bool {
+	st := r.play.State()
+	d, ok := st.Deadline()
+	if !ok || r.elapsed(now) < d {
+		return false
+	}
+	tick, _ := st.Tick()
+	tick.At = max(d, r.elapsed(now))
+	r.apply(nil, rules.NoSeat, r.play.Table(), tick, "", now)
+	return true
 }
 
 // handle answers one request.
@@ -331,6 +355,9 @@ func (r *Room) serve(in *input) *protoError {
 	if !ok {
 		return errNotAllowed("%s: you are not in room %s", in.kind, r.code)
 	}
+	if _, ok := actionTypes[in.kind]; ok {
+		return r.doAction(seat, in)
+	}
 	switch in.kind {
 	case "leave":
 		r.leave(p, false, in.at)
@@ -340,8 +367,6 @@ func (r *Room) serve(in *input) *protoError {
 		return r.doSeat(seat, in)
 	case "start":
 		return r.doStart(seat, in.at)
-	case "claim", "draw":
-		return r.doAction(seat, in)
 	case "pick":
 		if seat < 0 {
 			return errNotAllowed("spectators cannot pick")
@@ -642,7 +667,8 @@ func (r *Room) replan(now time.Time, seat int) {
 	}
 }
 
-// doAction handles a person's claim or draw.
+// doAction handles a person's action at the table: a claim, a draw, a
+// flip… (actionTypes).
 func (r *Room) doAction(seat int, in *input) *protoError {
 	if seat < 0 {
 		return errNotAllowed("spectators cannot %s", in.kind)
@@ -675,23 +701,19 @@ func (r *Room) doAction(seat int, in *input) *protoError {
 			Reason: reason, Version: in.version, Current: st.Version()}))
 		return nil
 	}
-	a := rules.Action{Seat: seat, Symbol: in.symbol, Version: in.version, At: r.elapsed(in.at)}
-	if in.kind == "draw" {
-		a.Kind = rules.ActionDraw
-	} else {
-		if len(in.target) > rules.MaxTargets {
-			return errf(CodeBadMessage, "\"target\" names at most %d zones", rules.MaxTargets)
-		}
-		a.Target = rules.To(in.target...)
+	if len(in.target) > rules.MaxTargets {
+		return errf(CodeBadMessage, "\"target\" names at most %d zones", rules.MaxTargets)
 	}
+	a := rules.Action{Kind: in.action, Seat: seat, Symbol: in.symbol, Target: rules.To(in.target...), Version: in.version, At: r.elapsed(in.at)}
 	r.apply(in.peer, seat, in.table-r.base, a, in.id, in.at)
 	r.m.metrics.ClaimLatency.Observe(time.Since(in.at).Seconds())
 	return nil
 }
 
 // apply applies an action of session seat made at table (the session's
-// own number; a person's action, from p, or a bot's when p is nil) and
-// tells everyone what it did.
+// own number; a person's action, from p, a bot's when p is nil, or the
+// tick of a timed game's clock, of seat rules.NoSeat) and tells everyone
+// what it did.
 func (r *Room) apply(p *Peer, seat, table int, a rules.Action, id string, now time.Time) {
 	st := r.play.State()
 	at := r.play.Seats()
@@ -720,7 +742,9 @@ func (r *Room) apply(p *Peer, seat, table int, a rules.Action, id string, now ti
 		r.replan(now, seat)
 		return
 	}
-	r.m.metrics.accepted.Inc()
+	if a.Kind != rules.ActionTick {
+		r.m.metrics.accepted.Inc()
+	}
 	ga := a
 	ga.Seat = gs
 	r.rec.w.Accepted(ga, ev)

@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strconv"
 	"testing"
 	"time"
@@ -16,30 +17,33 @@ func sessionOf(m msg) msg {
 	return msg(s)
 }
 
-// play runs cl as a client bot: it chooses claims from the views it
-// receives, one claim per table version, answers picks, and returns the
-// over message that ends the session. Every over message is passed to
-// onOver.
+// play runs cl as a client bot: it chooses its actions from the views it
+// receives and what it remembers of them (decide), one action per table
+// version, answers picks, and returns the over message that ends the
+// session. Every over message is passed to onOver.
 func (cl *client) play(onOver func(msg)) msg {
 	cl.t.Helper()
 	table, claimed := -1, ""
 	var v view
+	var mem mind
 	have := false
 	for {
 		m := cl.next()
 		switch m.str("type") {
 		case "state":
 			table, v, have = m.num("table"), decodeView(cl.t, m), true
+			mem.observe(table, &v)
 		case "update":
 			if m.num("table") == table {
 				v = decodeView(cl.t, m)
+				mem.observe(table, &v)
 			}
 		case "refused":
 			switch m.str("code") {
-			case "tooLate", "gameOver", "lockedOut":
-				// Slower than another seat, or still locked out after a
-				// wrong claim the test made on purpose: try again on the
-				// next version.
+			case "tooLate", "gameOver", "lockedOut", "timeUp":
+				// Slower than another seat or than the game's clock, or
+				// still locked out after a wrong claim the test made on
+				// purpose: try again on the next version.
 			default:
 				cl.t.Fatalf("%s: a claim chosen from the view was refused: %v", cl.name, m)
 			}
@@ -71,16 +75,19 @@ func (cl *client) play(onOver func(msg)) msg {
 		if key == claimed {
 			continue
 		}
-		sym, target, draw, ok := choose(&v)
+		a, ok := decide(&v, &mem)
 		if !ok {
 			continue
 		}
 		claimed = key
-		if draw {
-			cl.send(msg{"type": "draw", "table": table, "version": v.Version})
-		} else {
-			cl.send(msg{"type": "claim", "table": table, "version": v.Version, "symbol": sym, "target": target})
+		out := msg{"type": a.typ, "table": table, "version": v.Version}
+		if a.typ == "claim" || a.typ == "flip" || a.typ == "write" || a.typ == "guess" {
+			out["symbol"] = a.symbol
 		}
+		if a.target != nil {
+			out["target"] = a.target
+		}
+		cl.send(out)
 	}
 }
 
@@ -108,20 +115,32 @@ func wait(t *testing.T, done <-chan msg) msg {
 	return nil
 }
 
+// shortGames are the options and decks that keep the timed games short in
+// tests: the shortest phases and turns, and a small deck where the game
+// turns cards one by one.
+var shortGames = map[string]msg{
+	"reflection": {"options": map[string]string{"look": "1000", "study": "1000", "answer": "5000", "target": "5"}},
+	"guess":      {"options": map[string]string{"interval": "200"}, "deck": "order-3"},
+}
+
 // TestEveryGamePlayedByClientBots plays every registered game to the end
-// between WebSocket clients that choose their claims from the views they
-// receive, then checks the game was stored and replays step by step.
+// between WebSocket clients that choose their actions from the views they
+// receive (the fewest seats the game takes, two at least), the timed games
+// moved on by the room's clock; then checks the game was stored and
+// replays step by step.
 func TestEveryGamePlayedByClientBots(t *testing.T) {
 	for _, g := range rules.Games() {
 		name := g.Info().Name
 		t.Run(name, func(t *testing.T) {
 			ts := start(t, fastConfig())
-			seats := 2
+			seats := max(2, g.Info().MinPlayers)
 			if name == "learning" {
 				seats = 1
 			}
 			host := ts.connect("host")
-			code := host.create(msg{"game": name, "seats": seats, "games": 1})
+			spec := msg{"game": name, "seats": seats, "games": 1}
+			maps.Copy(spec, shortGames[name])
+			code := host.create(spec)
 			players := []*client{host}
 			for i := 1; i < seats; i++ {
 				c := ts.connect("player" + strconv.Itoa(i))

@@ -266,10 +266,13 @@ func (cl *client) join(code string) {
 
 // view is a rules.View with the fields a client bot needs.
 type view struct {
-	Game    string `json:"game"`
-	Seat    int    `json:"seat"`
-	Version uint64 `json:"version"`
-	Over    bool   `json:"over"`
+	Game    string          `json:"game"`
+	Seat    int             `json:"seat"`
+	Version uint64          `json:"version"`
+	Round   int             `json:"round"`
+	Over    bool            `json:"over"`
+	Turn    int             `json:"turn"`
+	Extra   json.RawMessage `json:"extra"`
 	Zones   []struct {
 		Zone  int              `json:"zone"`
 		Kind  rules.ZoneKind   `json:"kind"`
@@ -411,4 +414,182 @@ func choose(v *view) (symbol int, target []int, draw, ok bool) {
 		}
 	}
 	return 0, nil, false, false
+}
+
+// act is one action a client bot sends: the message's type, and its
+// symbol and target where the type takes them.
+type act struct {
+	typ    string
+	symbol int
+	target []int
+}
+
+// mind is what a client bot remembers of the table it plays, from the
+// views it was shown: the cards seen face up in Memory, the four cards
+// studied in Reflection.
+type mind struct {
+	table int
+	seen  map[int][]int // Memory: face-down place -> the symbols of the card flipped there
+	round int           // Reflection: the round studied
+	study [][]int       // Reflection: the four cards studied, in place order
+	wrote int           // Reflection: the answers sent this round, some perhaps not yet in a view
+}
+
+// observe takes in the view of table: a new table starts a fresh memory.
+func (m *mind) observe(table int, v *view) {
+	if m.seen == nil || m.table != table {
+		*m = mind{table: table, seen: map[int][]int{}}
+	}
+	switch v.Game {
+	case "memory":
+		var x rules.MemoryView
+		json.Unmarshal(v.Extra, &x)
+		if l := x.Last; l != nil {
+			if l.Taken {
+				delete(m.seen, l.Zone)
+			} else {
+				m.seen[l.Zone] = x.Symbols
+			}
+		}
+	case "reflection":
+		var x rules.ReflectionView
+		json.Unmarshal(v.Extra, &x)
+		if x.Phase == "study" && m.round != v.Round {
+			m.round, m.study, m.wrote = v.Round, nil, 0
+			for _, z := range v.zonesWhere(func(k rules.ZoneKind, _ int) bool { return k == rules.ZoneStudy }) {
+				m.study = append(m.study, v.top(z))
+			}
+		}
+	}
+}
+
+// decide picks the client bot's next action from the view and what it
+// remembers, knowing only what the view shows: a correct claim (choose),
+// or in the games with other moves a sensible one (the card remembered in
+// Memory, the answers studied in Reflection, a guess once one symbol is
+// left in Guess, a card that keeps the row honest or STOP in False Poker,
+// a token, a discard or a take in Collect the Symbols). ok is false when
+// the seat has nothing to do.
+func decide(v *view, m *mind) (a act, ok bool) {
+	me := v.Seat
+	switch v.Game {
+	case "memory":
+		if v.Turn != me {
+			return a, false
+		}
+		var x rules.MemoryView
+		json.Unmarshal(v.Extra, &x)
+		up := v.top(v.zonesWhere(func(k rules.ZoneKind, _ int) bool { return k == rules.ZoneCentre })[0])
+		var free, all []int
+		for _, z := range v.zonesWhere(func(k rules.ZoneKind, _ int) bool { return k == rules.ZoneFaceDown }) {
+			if v.Zones[z].Count > 0 {
+				all = append(all, z)
+				if !slices.Contains(x.Marked, z) {
+					free = append(free, z)
+				}
+			}
+		}
+		if len(free) == 0 {
+			free = all
+		}
+		for _, z := range free {
+			if syms, known := m.seen[z]; known {
+				return act{typ: "flip", symbol: common(up, syms), target: []int{z}}, true
+			}
+		}
+		if len(free) > 0 {
+			return act{typ: "flip", symbol: up[0], target: []int{free[0]}}, true
+		}
+	case "reflection":
+		var x rules.ReflectionView
+		json.Unmarshal(v.Extra, &x)
+		n := max(len(x.Answers), m.wrote)
+		if x.Phase != "answer" || n >= 4 || m.round != v.Round || len(m.study) != 4 {
+			return a, false
+		}
+		fifth := v.top(v.zonesWhere(func(k rules.ZoneKind, _ int) bool { return k == rules.ZoneCentre })[0])
+		m.wrote = n + 1
+		return act{typ: "write", symbol: common(fifth, m.study[n])}, true
+	case "guess":
+		var x rules.GuessView
+		json.Unmarshal(v.Extra, &x)
+		if x.Host == me || slices.Contains(x.Out, me) {
+			return a, false
+		}
+		turned := v.zonesWhere(func(k rules.ZoneKind, _ int) bool { return k == rules.ZoneTurned })[0]
+		var cands []int
+		have := false
+		for i, f := range x.Flips {
+			if !f.Secret {
+				continue
+			}
+			syms := v.Zones[turned].Cards[i].Symbols
+			if !have {
+				cands, have = slices.Clone(syms), true
+				continue
+			}
+			cands = slices.DeleteFunc(cands, func(s int) bool { return !slices.Contains(syms, s) })
+		}
+		cands = slices.DeleteFunc(cands, func(s int) bool {
+			if slices.Contains(x.Eliminated, s) {
+				return true
+			}
+			for i, f := range x.Flips {
+				if !f.Secret && slices.Contains(v.Zones[turned].Cards[i].Symbols, s) {
+					return true
+				}
+			}
+			return false
+		})
+		if len(cands) == 1 {
+			return act{typ: "guess", symbol: cands[0]}, true
+		}
+	case "false-poker":
+		if v.Turn != me {
+			return a, false
+		}
+		var x rules.FalsePokerView
+		json.Unmarshal(v.Extra, &x)
+		row := v.Zones[v.zonesWhere(func(k rules.ZoneKind, _ int) bool { return k == rules.ZoneRow })[0]].Cards
+		var shared []int
+		for i := 1; i < len(row); i++ {
+			s := common(row[i-1].Symbols, row[i].Symbols)
+			if slices.Contains(shared, s) {
+				return act{typ: "stop"}, true // somebody laid a repeat: it costs them
+			}
+			shared = append(shared, s)
+		}
+		if x.Free[me] > 0 {
+			for _, z := range v.zonesWhere(func(k rules.ZoneKind, s int) bool { return k == rules.ZoneHand && s == me }) {
+				if c := v.top(z); c != nil && !slices.Contains(shared, common(row[len(row)-1].Symbols, c)) {
+					return act{typ: "lay", target: []int{z}}, true
+				}
+			}
+		}
+		return act{typ: "stop"}, true
+	case "collect-symbols":
+		var x rules.CollectView
+		json.Unmarshal(v.Extra, &x)
+		pile := v.zonesWhere(func(k rules.ZoneKind, s int) bool { return k == rules.ZonePile && s == me })[0]
+		if top := v.top(pile); top != nil {
+			for _, s := range top {
+				if slices.Contains(x.Tokens, s) {
+					return act{typ: "claim", symbol: s, target: []int{}}, true
+				}
+			}
+			return act{typ: "discard"}, true
+		}
+		for _, z := range v.zonesWhere(func(k rules.ZoneKind, s int) bool { return k == rules.ZoneDiscard && s != me }) {
+			if v.Zones[z].Count > 0 {
+				return act{typ: "take", target: []int{z}}, true
+			}
+		}
+	default:
+		sym, target, draw, ok := choose(v)
+		if draw {
+			return act{typ: "draw"}, ok
+		}
+		return act{typ: "claim", symbol: sym, target: target}, ok
+	}
+	return a, false
 }
