@@ -80,6 +80,7 @@ const personMove = `(last, touch, n, mod, rem, drawNow) => {
   case 'poisoned-gift': pairs(centre, others, true); break;
   case 'catch-them-all': pairs(centre, kind('ring'), true); break;
   case 'anarchy-pancakes': pairs(own, [...centre, ...others], false); break;
+  case 'tower-7': pairs(own, others, false); break;
   case 'tower': case 'well': pairs(own, centre, null); break;
   case 'duel': pairs(own, others, null); break;
   case 'learning': {

@@ -212,12 +212,32 @@ func (b *browser) click(sel string) {
 	b.run(chromedp.Click(chromedp.CSS(sel)))
 }
 
+// typeInto types text into an input as a person does, after emptying it.
+// A page drawn again while the keys arrive (its list of rooms loading, say)
+// keeps the value it had in its state, so the text is typed again until
+// the field holds exactly it.
 func (b *browser) typeInto(sel, text string) {
 	b.t.Helper()
 	b.waitFor(fmt.Sprintf("document.querySelector(%q)", sel), 10*time.Second)
-	b.eval(fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.value = ''; e.focus(); })()`, sel), nil)
-	b.run(chromedp.KeyEvent(text))
-	b.waitFor(fmt.Sprintf(`document.querySelector(%q).value === %q`, sel, text), 5*time.Second)
+	for try := 1; ; try++ {
+		b.eval(fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.value = ''; e.dispatchEvent(new Event('input', {bubbles: true})); e.focus(); })()`, sel), nil)
+		b.run(chromedp.KeyEvent(text))
+		var ok bool
+		deadline := time.Now().Add(2 * time.Second)
+		for !ok && time.Now().Before(deadline) {
+			b.eval(fmt.Sprintf(`document.querySelector(%q)?.value === %q`, sel, text), &ok)
+			if !ok {
+				time.Sleep(20 * time.Millisecond)
+			}
+		}
+		if ok {
+			return
+		}
+		if try == 3 {
+			b.shot("typing")
+			b.t.Fatalf("%s: %s does not hold %q after typing it %d times", b.name, sel, text, try)
+		}
+	}
 }
 
 // choose sets a select's or a number field's value, as picking it does.

@@ -8,6 +8,7 @@ import { Conn } from "./net.js";
 import { sounds, soundOn, setSound } from "./sound.js";
 import { useDeck, symbolName, rename } from "./cards.js";
 import { Table, planClaim, preload, ready } from "./table.js";
+import { EXTRA_GAMES, drawExtra, extraSymbol, collectPanel } from "./extra.js";
 
 const app = document.getElementById("app");
 
@@ -71,6 +72,13 @@ function gameInfo(name) {
   return gs.find((g) => g.name === name || (g.aliases || []).includes(name)) || { name, targets: 0, title: name };
 }
 
+// hasClaims reports whether a game is played with claims (the extra
+// mini-games of turns and phases are not).
+function hasClaims(name) {
+  const acts = gameInfo(name).acts;
+  return !acts || acts.includes("claim");
+}
+
 function gameTitle(name) {
   const key = `game.${gameInfo(name).name}`;
   const s = t(key);
@@ -120,7 +128,7 @@ function newRoom(code) {
     deck: "", table: 0, view: null, seats: [], session: null, over: null, pick: null,
     countdownEnd: 0, lockUntil: 0, pending: null, feed: [], choose: null, winner: -1,
     stats: { right: 0, wrong: 0, late: 0 },
-    fresh: new Set(), autostart: false, tableUI: null, message: "",
+    fresh: new Set(), autostart: false, tableUI: null, message: "", sel: {},
   };
 }
 
@@ -271,6 +279,7 @@ async function onState(m) {
   r.winner = -1;
   r.fresh = new Set();
   r.tableUI = null;
+  r.sel = {};
   r.view = m.view;
   r.shown = null;
   r.prevShown = null;
@@ -293,7 +302,22 @@ async function onUpdate(m) {
   if (typeof m.at === "number") r.clock = Math.min(r.clock ?? Infinity, performance.now() - m.at);
   const me = gameSeatOf(r);
   r.fresh = new Set();
-  for (const e of m.events || []) {
+  const game = r.view.game;
+  const evs = m.events || [];
+  const who = (seat) => (seat === me ? { you: true } : { seat: sessionSeatOf(r, seat) });
+  const line = (key, seat, more) => {
+    const w = who(seat);
+    r.feed.unshift({ key: w.you ? `${key}.you` : key, seat: w.seat, ...more });
+  };
+  if (evs.length === 1 && evs[0].kind === "turn") {
+    // Only the turn passed: the clock ran out on the seat before.
+    line("feed.timeUp", evs[0].seat);
+  }
+  for (const e of evs) {
+    if (EXTRA_FEED.has(e.kind)) {
+      extraFeed(e, game, evs, line, r);
+      continue;
+    }
     if (e.kind === "claim") {
       r.feed.unshift(e.seat === me
         ? { key: "play.youClaimed", symbol: e.symbol }
@@ -310,8 +334,18 @@ async function onUpdate(m) {
       }
     } else if (e.kind === "move") {
       if (e.to >= 0) r.fresh.add(e.to);
-      if (!(m.events || []).some((x) => x.kind === "claim") && e.seat >= 0) {
-        r.feed.unshift(e.seat === me ? { key: "play.youDrew" } : { key: "play.drew", seat: sessionSeatOf(r, e.seat) });
+      if (!evs.some((x) => x.kind === "claim") && e.seat >= 0) {
+        if (gameInfo(game).draw) {
+          r.feed.unshift(e.seat === me ? { key: "play.youDrew" } : { key: "play.drew", seat: sessionSeatOf(r, e.seat) });
+        } else if (game === "collect-symbols") {
+          const z = r.view.zones[e.from];
+          if (z && z.kind === "discard") {
+            // A take turns the pile over card by card: one line for it.
+            if (e === evs.find((x) => x.kind === "move")) line("feed.take", e.seat, { n: evs.length, owner: sessionSeatOf(r, z.seat) });
+          } else line("feed.discard", e.seat);
+        } else if (game === "false-poker" && r.view.zones[e.to]?.kind === "row") {
+          line("feed.lay", e.seat);
+        }
       }
     } else if (e.kind === "round") {
       r.feed.unshift({ key: "play.newRound", n: e.round });
@@ -325,6 +359,47 @@ async function onUpdate(m) {
   render();
 }
 
+// EXTRA_FEED are the kinds of event of the extra mini-games that make a
+// line of the feed.
+const EXTRA_FEED = new Set(["flip", "write", "guess", "stop", "out", "phase", "secret", "score"]);
+
+// extraFeed adds the feed's line for event e of an extra mini-game, in
+// update evs; line(key, seat, more) adds it, as the viewer's own (key.you)
+// when the seat is theirs.
+function extraFeed(e, game, evs, line, r) {
+  switch (e.kind) {
+    case "flip":
+      if (e.seat >= 0) {
+        const taken = evs.some((x) => x.kind === "score" && x.seat === e.seat);
+        line(taken ? "feed.flipTaken" : "feed.flipMissed", e.seat, { symbol: e.symbol });
+      } else if (game === "guess") r.feed.unshift({ key: e.count ? "feed.cardYes" : "feed.cardNo" });
+      return;
+    case "write":
+      line("feed.write", e.seat, e.symbol >= 0 ? { symbol: e.symbol } : {});
+      return;
+    case "guess":
+      line(e.count ? "feed.guessRight" : "feed.guessWrong", e.seat, { symbol: e.symbol });
+      return;
+    case "stop":
+      line("feed.stop", e.seat);
+      return;
+    case "out":
+      if (game === "false-poker" && !evs.some((x) => x.kind === "guess")) line("feed.outOfTime", e.seat);
+      return;
+    case "phase":
+      if (game === "reflection") r.feed.unshift({ key: `feed.phase${e.count}` });
+      return;
+    case "secret":
+      if (e.seat < 0) r.feed.unshift({ key: "feed.secret", symbol: e.symbol });
+      return;
+    case "score":
+      if (game === "false-poker") line("feed.markers", e.seat, { n: -e.count });
+      else if (game === "reflection") line("feed.points", e.seat, { n: e.count });
+      return;
+    default:
+  }
+}
+
 // feedText says what a line of the feed ({key, seat, symbol, n}) tells,
 // in the chosen language and with the names known when it is drawn: a
 // line that arrived before the deck's symbol names had loaded names its
@@ -334,6 +409,7 @@ function feedText(r, f) {
     name: f.seat === undefined ? "" : seatName(r, f.seat),
     symbol: f.symbol === undefined ? "" : symbolName(r.deck, f.symbol),
     n: f.n,
+    owner: f.owner === undefined ? "" : seatName(r, f.owner),
   });
 }
 
@@ -370,6 +446,19 @@ function claim(zone, symbol) {
   if (!r || !r.view || r.phase !== "play" || r.view.over) return;
   const me = gameSeatOf(r);
   if (me < 0) return;
+  if (EXTRA_GAMES.has(r.view.game)) {
+    extraSymbol(extraCtx(r), zone, symbol);
+    return;
+  }
+  if (r.view.game === "collect-symbols") {
+    // Only the seat's own card names a token; a symbol of a discard pile
+    // names nothing.
+    const z = (r.shown || r.view).zones[zone];
+    if (!z || z.kind !== "pile" || z.seat !== me) {
+      toast(t("extra.collect.ownCard"), "late");
+      return;
+    }
+  }
   if (performance.now() < r.lockUntil) {
     toast(t("play.lockedFor", { s: Math.ceil((r.lockUntil - performance.now()) / 1000) }), "miss");
     return;
@@ -431,7 +520,48 @@ function sendClaim(symbol, target, zone, version) {
 function chooseZone(z) {
   const r = S.room;
   if (!r || !r.choose || !r.choose.zones.includes(z)) return;
+  if (r.choose.fields) {
+    const { type, ...fields } = r.choose.fields;
+    sendAct(type, { ...fields, target: [z] });
+    return;
+  }
   sendClaim(r.choose.symbol, r.choose.pick(z), r.choose.zone, r.choose.version);
+}
+
+// sendAct sends a seat's action other than a claim (a flip, a lay, a
+// write…) against the table on screen.
+function sendAct(type, fields) {
+  const r = S.room;
+  if (!r || !r.view || r.phase !== "play" || gameSeatOf(r) < 0) return;
+  const view = r.shown || r.view;
+  r.choose = null;
+  if (fields.symbol !== undefined) r.lastClaim = { symbol: fields.symbol };
+  send({ type, table: r.table, version: view.version, ...fields });
+  render();
+}
+
+// extraCtx is what the extra mini-games' tables (extra.js) draw from and
+// act through.
+function extraCtx(r) {
+  const view = r.shown || r.view;
+  return {
+    view, deck: r.deck, me: gameSeatOf(r), sel: r.sel || {}, choose: r.choose,
+    names: (gs) => seatName(r, sessionSeatOf(r, gs)),
+    act: sendAct,
+    select: (patch) => { r.sel = { ...r.sel, ...patch }; render(); },
+    offer: (zones, fields) => {
+      if (zones.length === 1) {
+        const { type, ...rest } = fields;
+        sendAct(type, { ...rest, target: zones });
+        return;
+      }
+      r.choose = { zones, fields, version: view.version };
+      render();
+      document.querySelector(".choice[data-zone]")?.focus();
+    },
+    pick: chooseZone,
+    symbol: claim,
+  };
 }
 
 function draw() {
@@ -483,6 +613,27 @@ function runCountdown() {
   countdownTimer = setInterval(tick, 100);
 }
 
+// runClock keeps every clock on screen (the time left until a timed
+// game's deadline, on the table's clock) up to date while one is shown.
+let clockTimer = 0;
+function runClock() {
+  clearInterval(clockTimer);
+  const tick = () => {
+    const r = S.room;
+    const els = document.querySelectorAll(".clock[data-deadline]");
+    if (!r || !els.length || r.clock === undefined) { clearInterval(clockTimer); return; }
+    const now = performance.now() - r.clock;
+    for (const el of els) {
+      const left = Math.max(0, Number(el.dataset.deadline) - now);
+      const text = t("extra.clock", { s: Math.ceil(left / 1000) });
+      if (el.textContent !== text) el.textContent = text;
+      el.classList.toggle("short", left < 3000);
+    }
+  };
+  tick();
+  clockTimer = setInterval(tick, 200);
+}
+
 let lockTimer = 0;
 function runLock() {
   clearInterval(lockTimer);
@@ -519,10 +670,10 @@ document.addEventListener("keydown", (e) => {
     claim(Number(z.dataset.zone), Number(g.getAttribute("data-symbol")));
     return;
   }
-  const zc = e.target.closest && e.target.closest(".zone.choice");
+  const zc = e.target.closest && e.target.closest(".zone.choice, .xplace.choice");
   if (zc && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); chooseZone(Number(zc.dataset.zone)); return; }
   if (e.key === "ArrowRight" || e.key === "ArrowLeft" || e.key === "ArrowDown" || e.key === "ArrowUp") {
-    const all = [...document.querySelectorAll(".table g[tabindex]")];
+    const all = [...document.querySelectorAll(".table g[tabindex], .xgame g[tabindex]")];
     if (!all.length || S.route.screen !== "room") return;
     e.preventDefault();
     const i = all.indexOf(g);
@@ -896,6 +1047,7 @@ function playScreen(r) {
     h("p", { id: "feed", class: "feed", "aria-live": "polite" }, r.feed.length ? feedText(r, r.feed[0]) : me < 0 ? t("play.spectating") : "\u00a0"),
     r.choose ? h("p", { class: "choose", role: "status" }, r.choose.own ? t("play.pickStack") : t("play.pickTarget")) : null,
     h("div", { id: "lock", class: "lock", hidden: true }),
+    info.name === "collect-symbols" ? collectPanel(extraCtx(r)) : null,
     tableEl,
     h("div", { class: "row actions" },
       info.draw && me >= 0 ? h("button", { id: "draw", onclick: draw }, t("play.draw")) : null,
@@ -908,6 +1060,13 @@ function mountTable() {
   const r = S.room;
   if (!r || !r.tableEl || !r.view) return;
   const me = gameSeatOf(r);
+  if (EXTRA_GAMES.has(r.view.game)) {
+    if (r.shown !== r.view && (!r.shown || ready(r.deck, r.view))) r.shown = r.view;
+    drawExtra(r.tableEl, extraCtx(r));
+    r.tableEl = null;
+    runClock();
+    return;
+  }
   if (!r.tableUI || r.tableUI.deck !== r.deck) {
     r.tableUI = new Table(r.tableEl, {
       deck: r.deck, interactive: me >= 0,
@@ -956,7 +1115,7 @@ function resultsScreen(r) {
         h("td", null, String(res.places ? res.places[gs] : "")),
         h("td", null, seatName(r, toSession(gs))),
         h("td", null, res.scores && res.scores[gs] === 1 && res.unit === "cards" ? t("play.count1") : `${res.scores ? res.scores[gs] : ""} ${unit}`))))),
-    gameSeatOf(r) >= 0 ? h("p", { id: "my-claims", "data-right": r.stats.right, "data-wrong": r.stats.wrong, "data-late": r.stats.late },
+    gameSeatOf(r) >= 0 && hasClaims(o.game || r.view?.game || "") ? h("p", { id: "my-claims", "data-right": r.stats.right, "data-wrong": r.stats.wrong, "data-late": r.stats.late },
       t("results.claims", r.stats)) : null,
   ];
   if (sess && sess.standings) {

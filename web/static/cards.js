@@ -62,6 +62,21 @@ export async function useDeck(deck) {
   deckInfo.set(deck, await loadDeck(deck));
 }
 
+// singleCard returns the number of the card showing symbol id of deck
+// alone (the server draws one per symbol after the deck's own cards), or
+// -1 while the deck's description has not loaded.
+export function singleCard(deck, id) {
+  const info = deckInfo.get(deck);
+  return info && typeof info.cards === "number" ? info.cards + id : -1;
+}
+
+// deckSymbols returns the number of symbols of deck, or 0 while its
+// description has not loaded.
+export function deckSymbols(deck) {
+  const info = deckInfo.get(deck);
+  return info && info.symbols ? info.symbols.length : 0;
+}
+
 // symbolName returns the name of symbol id of deck in the chosen language.
 export function symbolName(deck, id) {
   const info = deckInfo.get(deck);

@@ -5,24 +5,28 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { cardElement, loadCards, loaded } from "./cards.js";
+import { extraCards } from "./extra.js";
 
 const HIDDEN_KINDS = new Set(["stock", "aside", "lost", "out"]);
 const SMALL_KINDS = new Set(["won", "lost", "out", "stock", "aside"]);
 
-// visibleCards lists every card number a view shows.
-export function visibleCards(view) {
+// visibleCards lists every card number a view of deck shows: its zones'
+// cards, and those an extra mini-game shows beside them (a card turned
+// back face down, symbols shown alone).
+export function visibleCards(view, deck) {
   const out = new Set();
   for (const z of view.zones) for (const c of z.cards) out.add(c.card);
+  for (const c of extraCards(view, deck)) out.add(c);
   return [...out];
 }
 
 // ready reports whether every card the view shows is loaded.
 export function ready(deck, view) {
-  return loaded(deck, visibleCards(view));
+  return loaded(deck, visibleCards(view, deck));
 }
 
 export function preload(deck, view) {
-  return loadCards(deck, visibleCards(view));
+  return loadCards(deck, visibleCards(view, deck));
 }
 
 function top(z) {
@@ -116,6 +120,7 @@ function zoneLabel(z) {
     case "won": return t("play.won");
     case "lost": return t("play.lost");
     case "out": return t("play.out");
+    case "discard": return t("play.discard");
     default: return "";
   }
 }
@@ -178,7 +183,7 @@ export class Table {
         h("span", { class: "name", title: names(s) }, names(s)),
         mine ? h("span", { class: "you" }, ` (${t("play.you")})`) : null,
         h("span", { class: "score", "data-score": sc }, sc === 1 && unit === "cards" ? t("play.count1") : t("play.score", { score: sc, unit: t(`unit.${unit}`) })),
-        tally ? h("span", { class: "tally" }, `★${tally}`) : null,
+        tally && tally !== sc ? h("span", { class: "tally" }, `★${tally}`) : null,
         mine && locked ? h("span", { class: "locked" }, t("play.locked")) : null),
       h("div", { class: "zones" }, zonesOf(s).map((z) => this.zone(z, mine ? "mine" : "other", keep, choose, fresh, many(s)))));
     };

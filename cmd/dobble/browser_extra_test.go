@@ -1,0 +1,376 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// extraMove is one move of a person in an extra mini-game, made by the
+// page in a single task as personMove is: it reads what the page shows and
+// clicks what a person clicks. What the person remembers (Memory's cards
+// seen, Reflection's four cards studied) it keeps in window.memo, taking
+// it in at every call, whether it moves or not.
+//
+//   - Memory, on its turn: a symbol of the face-up card, then the
+//     face-down card it remembers holding that symbol (or any card, with
+//     the first symbol, when it remembers none);
+//   - Reflection, in the answer phase: the symbol the fifth card shares
+//     with the next of the four studied, from the palette;
+//   - Guess: once one symbol is left among the candidates, that symbol,
+//     then the Guess button;
+//   - False Poker, on its turn: STOP when the row holds a repeat or five
+//     cards, else a card of its hand that adds no repeat, else STOP;
+//   - Collect the Symbols: a symbol of its own top card whose token is in
+//     the centre, else Discard, else the first discard pile it may take.
+//
+// Arguments: the key of the table last moved on (title and version) and
+// whether the page is a phone's. The answer: null when the page shows no
+// extra game's table or nothing new; else key, game, version, mode (the
+// action made: "flip", "write", "guess", "lay", "stop", "claim",
+// "discard", "take", or "none"), what the page showed (host: hosting a
+// round of Guess; phase: Reflection's) and why, when a click could not be
+// made.
+const extraMove = `(last, touch) => {
+  const play = document.querySelector('.play');
+  if (!play) return null;
+  const game = ([...play.classList].find((c) => c.startsWith('game-')) || 'game-').slice(5);
+  const root = document.querySelector('.xgame[data-version]') || document.querySelector('.table[data-version]');
+  if (!root || !['memory', 'reflection', 'guess', 'false-poker', 'collect-symbols'].includes(game)) return null;
+  const memo = window.memo || (window.memo = {seen: {}, study: null, round: ''});
+  const syms = (svg) => svg ? [...svg.querySelectorAll('g[data-symbol]')].map((g) => Number(g.getAttribute('data-symbol'))) : [];
+  const common = (a, b) => a.find((s) => b.includes(s));
+  const title = document.querySelector('.playhead h1')?.textContent ?? '';
+  // What a person takes in at every glance.
+  if (game === 'memory') {
+    const lastPlace = document.querySelector('.xplace.last');
+    const lastFace = document.querySelector('#last-flip svg.face');
+    if (lastPlace && lastFace) {
+      const z = lastPlace.dataset.zone;
+      if (lastPlace.dataset.count === '0') delete memo.seen[z];
+      else memo.seen[z] = syms(lastFace);
+    }
+  }
+  const phase = document.querySelector('#phase')?.dataset.phase ?? '';
+  if (game === 'reflection' && phase === 'study' && memo.round !== title) {
+    const four = [...document.querySelectorAll('.xfour svg.face')];
+    if (four.length === 4) { memo.study = four.map(syms); memo.round = title; }
+  }
+  const version = Number(root.dataset.version);
+  const key = title + '#' + version;
+  const out = {key, game, version, mode: 'none', host: !!document.querySelector('#host.mine'), phase, why: ''};
+  if (key === last || document.querySelector('.choice[data-zone]:not(.xplace)')) return out.host ? out : null;
+  const point = (el, inside) => {
+    el.scrollIntoView({block: 'nearest', inline: 'nearest'});
+    const r = el.getBoundingClientRect();
+    for (let i = 0; i <= 8; i++) for (let j = 0; j <= 8; j++) {
+      const x = r.left + r.width * (0.5 + (i & 1 ? 1 : -1) * Math.ceil(i / 2) / 10);
+      const y = r.top + r.height * (0.5 + (j & 1 ? 1 : -1) * Math.ceil(j / 2) / 10);
+      const e = document.elementFromPoint(x, y);
+      if (e && inside(e)) return {x, y, e};
+    }
+    return null;
+  };
+  const press = (el, what) => {
+    const p = point(el, (e) => e === el || el.contains(e));
+    if (!p) { out.why = what + ' cannot be clicked'; return false; }
+    const at = {bubbles: true, cancelable: true, composed: true, view: window, clientX: p.x, clientY: p.y, button: 0};
+    const pointer = {...at, pointerId: 1, isPrimary: true, pointerType: touch ? 'touch' : 'mouse'};
+    p.e.dispatchEvent(new PointerEvent('pointerdown', {...pointer, buttons: 1}));
+    p.e.dispatchEvent(new PointerEvent('pointerup', pointer));
+    p.e.dispatchEvent(new MouseEvent('click', {...at, detail: 1}));
+    return true;
+  };
+  const symbolOn = (svg, s) => svg.querySelector('g[data-symbol="' + s + '"]');
+  switch (game) {
+  case 'memory': {
+    if (!document.querySelector('#turn.mine')) return out;
+    const up = document.querySelector('.xup svg.face');
+    const places = [...document.querySelectorAll('.xplace')].filter((p) => p.dataset.count !== '0');
+    let free = places.filter((p) => !p.classList.contains('marked'));
+    if (!free.length) free = places;
+    if (!up || !free.length) return out;
+    const known = free.find((p) => memo.seen[p.dataset.zone] && common(syms(up), memo.seen[p.dataset.zone]) !== undefined);
+    const sym = known ? common(syms(up), memo.seen[known.dataset.zone]) : syms(up)[0];
+    const want = known || free[0];
+    if (!press(symbolOn(up, sym), 'symbol ' + sym + ' of the face-up card')) return out;
+    const offered = [...document.querySelectorAll('.xplace.choice')];
+    if (offered.length) {
+      const el = offered.find((p) => p.dataset.zone === want.dataset.zone);
+      if (!el) { out.why = 'the page did not offer card ' + want.dataset.zone; return out; }
+      if (!press(el, 'face-down card ' + want.dataset.zone)) return out;
+    }
+    out.mode = 'flip';
+    return out;
+  }
+  case 'reflection': {
+    if (phase !== 'answer' || memo.round !== title || !memo.study) return out;
+    const n = document.querySelectorAll('#answers .chip.answer').length;
+    const fifth = document.querySelector('.xfifth svg.face');
+    if (n >= 4 || !fifth) return out;
+    const s = common(syms(fifth), memo.study[n]);
+    const btn = document.querySelector('#write-' + s);
+    if (!btn) { out.why = 'no palette button for symbol ' + s; return out; }
+    if (press(btn, 'the palette button of symbol ' + s)) out.mode = 'write';
+    return out;
+  }
+  case 'guess': {
+    const cands = [...document.querySelectorAll('#candidates button.chip.cand')];
+    if (cands.length !== 1) return out;
+    if (!press(cands[0], 'the only candidate')) return out;
+    const btn = document.querySelector('#guess');
+    if (!btn || btn.disabled) { out.why = 'the Guess button is not enabled after picking the candidate'; return out; }
+    if (press(btn, 'the Guess button')) out.mode = 'guess';
+    return out;
+  }
+  case 'false-poker': {
+    const stop = document.querySelector('#stop');
+    if (!stop) return out;
+    const row = [...document.querySelectorAll('#row svg.face')].map(syms);
+    const shared = [];
+    let repeat = false;
+    for (let i = 1; i < row.length; i++) {
+      const s = common(row[i - 1], row[i]);
+      if (shared.includes(s)) repeat = true;
+      shared.push(s);
+    }
+    // A cautious player: STOP once the row is five cards long.
+    const card = repeat || row.length >= 5 ? null : [...document.querySelectorAll('button.handcard')]
+      .find((b) => !shared.includes(common(row[row.length - 1], syms(b.querySelector('svg.face')))));
+    if (card) { if (press(card, 'a card of the hand')) out.mode = 'lay'; return out; }
+    if (press(stop, 'STOP')) out.mode = 'stop';
+    return out;
+  }
+  case 'collect-symbols': {
+    const mine = document.querySelector('.seat.mine [data-kind="pile"] svg.face');
+    const tokens = [...document.querySelectorAll('#tokens .chip')].map((c) => Number(c.dataset.symbol));
+    const s = mine ? syms(mine).find((x) => tokens.includes(x)) : undefined;
+    if (s !== undefined) { if (press(symbolOn(mine, s), 'symbol ' + s + ' of the own card')) out.mode = 'claim'; return out; }
+    const discard = document.querySelector('#discard');
+    if (discard) { if (press(discard, 'Discard')) out.mode = 'discard'; return out; }
+    const take = document.querySelector('[id^="take-"]');
+    if (take) { if (press(take, 'Take')) out.mode = 'take'; }
+    return out;
+  }
+  }
+  return out;
+}`
+
+// xmove is what extraMove answers.
+type xmove struct {
+	Key     string `json:"key"`
+	Game    string `json:"game"`
+	Version int    `json:"version"`
+	Mode    string `json:"mode"`
+	Host    bool   `json:"host"`
+	Phase   string `json:"phase"`
+	Why     string `json:"why"`
+}
+
+// xplayer plays the extra mini-games with extraMove, and any other game
+// (Tower-7, a tie-break) with personMove.
+type xplayer struct {
+	*player
+	xlast  string
+	xmodes map[string]int
+	hosted bool
+}
+
+// move makes one move when the page shows something new; it reports
+// whether it made one.
+func (p *xplayer) move() bool {
+	p.t.Helper()
+	lastJS, _ := json.Marshal(p.xlast)
+	var m *xmove
+	p.eval(fmt.Sprintf("(%s)(%s, %t)", extraMove, lastJS, p.width < 600), &m)
+	if m == nil {
+		return p.player.move()
+	}
+	p.hosted = p.hosted || m.Host
+	if m.Key == p.xlast {
+		return false
+	}
+	p.xlast = m.Key
+	if m.Why != "" {
+		p.shot("bad-move")
+		p.t.Fatalf("%s: %s: version %d: %s (move %+v)", p.name, m.Game, m.Version, m.Why, m)
+	}
+	if m.Mode == "none" {
+		return false
+	}
+	p.xmodes[m.Mode]++
+	return true
+}
+
+// TestBrowserExtraGames plays each of the six extra mini-games in a
+// browser against bots, with short times and small decks, to the end of
+// the session: every move is a click on the page, the timed games move on
+// by the room's clock while the page counts down, and the results are
+// shown. Each game is shot mid-play and at the results on a phone and a
+// desktop, and its stored record must hold the person's actions of the
+// game's kinds (and the clock's ticks in a timed game).
+func TestBrowserExtraGames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
+	}
+	base := browserServer(t, "--countdown", "300ms")
+	shots := screenshotDir(t)
+	desktop := newBrowser(t, "extra-desktop", shots, 1280, 900)
+	phone := newBrowser(t, "extra-phone", shots, 375, 667)
+	for i, g := range []struct {
+		game    string
+		deck    string
+		bots    []string
+		options map[string]string
+		kinds   []string // the person's actions the record must hold, one at least of each
+		timed   bool     // the game moves on by the clock whatever the seats do: the record holds ticks
+		shotAt  string   // an extra condition for the mid-play screenshot
+	}{
+		{"memory", "", []string{"medium"}, map[string]string{"turn-time": "4000"}, []string{"flip"}, false, `document.querySelector('#last-flip')`},
+		{"reflection", "", []string{"hard"}, map[string]string{"look": "1000", "study": "2500", "answer": "6000", "target": "4"}, []string{"write"}, true, `document.querySelector('#phase')?.dataset.phase === 'answer' && document.querySelectorAll('#answers .chip.answer').length >= 2`},
+		{"guess", "order-3", []string{"easy", "easy"}, map[string]string{"interval": "400", "host": "player"}, nil, true, `document.querySelectorAll('#flip-says').length && document.querySelectorAll('#candidates .chip.cand').length < 6`},
+		{"false-poker", "", []string{"instant"}, map[string]string{"turn-time": "3000"}, []string{"lay", "stop"}, false, `document.querySelectorAll('#row li').length >= 3`},
+		{"collect-symbols", "order-3", []string{"expert"}, nil, []string{"claim", "discard"}, false, `document.querySelectorAll('#tokens .chip').length < 10`},
+		{"tower-7", "order-4", []string{"medium"}, nil, []string{"claim"}, false, ""},
+	} {
+		b := desktop
+		if i%2 == 1 {
+			b = phone
+		}
+		t.Run(g.game, func(t *testing.T) {
+			b.t = t
+			saved := b.name
+			b.name = strings.Replace(saved, "extra", g.game, 1)
+			defer func() { b.name = saved }()
+			b.createRoom(base, "Xena", roomSpec{game: g.game, deck: g.deck, seats: 1 + len(g.bots), bots: g.bots, options: g.options})
+			b.click("#start")
+			b.waitFor(`document.querySelector('.xgame[data-version], .table[data-version]')`, 20*time.Second)
+			p := &xplayer{player: newPlayer(b), xmodes: map[string]int{}}
+			shot := false
+			cond := "true"
+			if g.shotAt != "" {
+				cond = g.shotAt
+			}
+			deadline := time.Now().Add(90 * time.Second)
+			for {
+				var over bool
+				b.eval(`!!document.querySelector('#grand')`, &over)
+				if over {
+					break
+				}
+				if time.Now().After(deadline) {
+					b.shot("timeout")
+					t.Fatalf("the session did not end within 90 s (moves %v)", p.xmodes)
+				}
+				p.move()
+				if !shot {
+					var ready bool
+					b.eval(`!!(document.querySelector('.play') && (`+cond+`))`, &ready)
+					if ready {
+						shot = true
+						b.shotBoth("1-play")
+					}
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			t.Logf("moves: %v, claims and draws: %v, hosted: %v", p.xmodes, p.modes, p.hosted)
+			if !shot {
+				t.Errorf("the page never showed the moment to shoot (%s)", cond)
+			}
+			b.waitFor(`document.querySelector('#winner')?.textContent.length > 0`, 10*time.Second)
+			var rows int
+			b.eval(`document.querySelectorAll('#result tbody tr').length`, &rows)
+			if rows < 2 {
+				t.Errorf("the results list %d seats", rows)
+			}
+			b.shotBoth("2-results")
+			kinds, ticks := storedActions(t, base, g.game, 0)
+			for _, k := range g.kinds {
+				if kinds[k] == 0 {
+					t.Errorf("the stored %s holds no %s of the person: %v", g.game, k, kinds)
+				}
+			}
+			if g.game == "guess" && kinds["guess"] == 0 && !p.hosted {
+				t.Errorf("in Guess the person neither guessed nor hosted a round (actions %v)", kinds)
+			}
+			if g.timed && ticks == 0 {
+				t.Errorf("the stored %s holds no tick of the clock", g.game)
+			}
+		})
+	}
+	desktop.t, phone.t = t, t
+}
+
+// storedActions waits until the server has stored the first table of a
+// game called name (not a tie-break) and counts the accepted actions of
+// game seat in its record by kind, and the clock's ticks.
+func storedActions(t *testing.T, base, name string, seat int) (kinds map[string]int, ticks int) {
+	t.Helper()
+	get := func(path string) []byte {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %d %v", path, resp.StatusCode, err)
+		}
+		return b
+	}
+	var id int64
+	deadline := time.Now().Add(10 * time.Second)
+	for id == 0 {
+		var list struct {
+			Games []struct {
+				ID       int64  `json:"id"`
+				Game     string `json:"game"`
+				TieBreak bool   `json:"tieBreak"`
+			} `json:"games"`
+		}
+		if err := json.Unmarshal(get("/api/history?limit=100"), &list); err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range list.Games {
+			if g.Game == name && !g.TieBreak {
+				id = g.ID
+				break
+			}
+		}
+		if id == 0 {
+			if time.Now().After(deadline) {
+				t.Fatalf("no %s was stored within 10 s", name)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	kinds = map[string]int{}
+	sc := bufio.NewScanner(bytes.NewReader(get(fmt.Sprintf("/api/history/%d", id))))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var line struct {
+			Type   string `json:"type"`
+			Action struct {
+				Kind string `json:"kind"`
+				Seat int    `json:"seat"`
+			} `json:"action"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			t.Fatalf("record of game %d: %v", id, err)
+		}
+		switch {
+		case line.Type != "action":
+		case line.Action.Kind == "tick":
+			ticks++
+		case line.Action.Seat == seat:
+			kinds[line.Action.Kind]++
+		}
+	}
+	return kinds, ticks
+}
