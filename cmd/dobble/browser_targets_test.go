@@ -58,6 +58,17 @@ func TestBrowserTargetGames(t *testing.T) {
 				if !shot && p.moves >= 2 {
 					shot = true
 					p.shotBoth("1-play")
+					if g.game == "hot-potato" {
+						// The header's number is the penalty cards of the
+						// rounds lost, and says so.
+						var scores []string
+						b.eval(`[...document.querySelectorAll('.seat .score')].map((s) => s.textContent)`, &scores)
+						for _, sc := range scores {
+							if !strings.HasPrefix(sc, "Penalty: ") {
+								t.Errorf("a Hot Potato seat's score reads %q; it counts penalty cards and should say so", sc)
+							}
+						}
+					}
 				}
 			})
 			t.Logf("moves by mode: %v", p.modes)

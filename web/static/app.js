@@ -179,6 +179,11 @@ function onMessage(m) {
     case "refused": onRefused(m); return;
     case "over": {
       if (!r) return;
+      // A table that ended in a tie for the win is followed by a
+      // tie-break: its results stay on screen with the tie-break's.
+      const prev = r.lastOver;
+      r.earlier = prev && prev.session && prev.session.phase === "tieBreak" ? [...(r.earlier || []), prev] : [];
+      r.lastOver = m;
       r.over = m;
       if (m.players) r.players = m.players;
       if (m.session) r.session = m.session;
@@ -1098,23 +1103,40 @@ function mountTable() {
   r.tableEl = null;
 }
 
+// resultTable is the table of how one game (over message o) ended: each
+// seat's place, name and score, in the ranking's order; id names the
+// table of the game just ended.
+function resultTable(r, o, id) {
+  const res = o.result || {};
+  const toSession = (gs) => (o.players ? o.players[gs] : gs);
+  const unit = t(`unit.${res.unit}`);
+  const ranking = res.ranking || (res.scores || []).map((_, i) => i);
+  return h("table", { id, class: "result" },
+    h("thead", null, h("tr", null, h("th", null, t("results.place")), h("th", null, t("results.player")), h("th", null, t("results.score")))),
+    h("tbody", null, ranking.map((gs) => h("tr", { class: toSession(gs) === r.seat ? "me" : "" },
+      h("td", null, String(res.places ? res.places[gs] : "")),
+      h("td", null, seatName(r, toSession(gs))),
+      h("td", null, res.scores && res.scores[gs] === 1 && res.unit === "cards" ? t("play.count1") : `${res.scores ? res.scores[gs] : ""} ${unit}`)))));
+}
+
 function resultsScreen(r) {
   const o = r.over;
   const res = o.result || {};
   const sess = r.session;
   const toSession = (gs) => sessionSeatOf(r, gs);
-  const unit = t(`unit.${res.unit}`);
-  const ranking = res.ranking || (res.scores || []).map((_, i) => i);
   const winners = (res.winners || []).map((gs) => seatName(r, toSession(gs))).join(", ");
+  // The mini-game whose tie the tables since were played to break, and
+  // those tie-breaks: each with its own results, the latest last.
+  const earlier = (r.earlier || []).map((e, i) => h("section", { class: "earlier", "data-table": e.table },
+    h("h2", null, i === 0 ? gameTitle(e.game) : `${t("results.tieBreak")} · ${gameTitle(e.game)}`,
+      " · ", t("results.tied", { names: (e.result?.winners || []).map((gs) => seatName(r, e.players ? e.players[gs] : gs)).join(", ") })),
+    resultTable(r, e, null)));
   const els = [
     h("h1", null, t("results.title"), " · ", gameTitle(o.game || r.view?.game || "")),
+    ...earlier,
+    earlier.length ? h("h2", { id: "tie-break" }, `${t("results.tieBreak")} · ${gameTitle(o.game)}`) : null,
     h("p", { id: "winner", class: "winner" }, t("results.winner", { names: winners })),
-    h("table", { id: "result", class: "result" },
-      h("thead", null, h("tr", null, h("th", null, t("results.place")), h("th", null, t("results.player")), h("th", null, t("results.score")))),
-      h("tbody", null, ranking.map((gs) => h("tr", { class: toSession(gs) === r.seat ? "me" : "" },
-        h("td", null, String(res.places ? res.places[gs] : "")),
-        h("td", null, seatName(r, toSession(gs))),
-        h("td", null, res.scores && res.scores[gs] === 1 && res.unit === "cards" ? t("play.count1") : `${res.scores ? res.scores[gs] : ""} ${unit}`))))),
+    resultTable(r, o, "result"),
     gameSeatOf(r) >= 0 && hasClaims(o.game || r.view?.game || "") ? h("p", { id: "my-claims", "data-right": r.stats.right, "data-wrong": r.stats.wrong, "data-late": r.stats.late },
       t("results.claims", r.stats)) : null,
   ];

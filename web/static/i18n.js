@@ -322,6 +322,8 @@ const en = {
   "feed.points": "{name} scores {n} points",
   "feed.points.you": "You score {n} points",
   "play.discard": "Discard pile",
+  "play.penaltyScore": "Penalty: {score}",
+  "results.tied": "tied for the win: {names}",
 };
 
 const pl = {
@@ -637,6 +639,8 @@ const pl = {
   "feed.points": "{name} zdobywa punkty: {n}",
   "feed.points.you": "Zdobywasz punkty: {n}",
   "play.discard": "Odrzucone",
+  "play.penaltyScore": "Karne: {score}",
+  "results.tied": "remis o zwycięstwo: {names}",
 };
 
 const da = {
@@ -952,6 +956,8 @@ const da = {
   "feed.points": "{name} får {n} point",
   "feed.points.you": "Du får {n} point",
   "play.discard": "Afkast",
+  "play.penaltyScore": "Straf: {score}",
+  "results.tied": "delt førsteplads: {names}",
 };
 
 const ru = {
@@ -1267,6 +1273,8 @@ const ru = {
   "feed.points": "{name} получает очки: {n}",
   "feed.points.you": "Вы получаете очки: {n}",
   "play.discard": "Сброс",
+  "play.penaltyScore": "Штраф: {score}",
+  "results.tied": "ничья за победу: {names}",
 };
 
 const zh = {
@@ -1582,6 +1590,8 @@ const zh = {
   "feed.points": "{name} 得到 {n} 分",
   "feed.points.you": "你得到 {n} 分",
   "play.discard": "弃牌堆",
+  "play.penaltyScore": "罚牌：{score}",
+  "results.tied": "并列第一：{names}",
 };
 
 const it = {
@@ -1897,6 +1907,8 @@ const it = {
   "feed.points": "{name} fa {n} punti",
   "feed.points.you": "Fai {n} punti",
   "play.discard": "Scarti",
+  "play.penaltyScore": "Penalità: {score}",
+  "results.tied": "pari per la vittoria: {names}",
 };
 
 const DICTS = { en, pl, da, ru, zh, it };

@@ -125,6 +125,13 @@ function zoneLabel(z) {
   }
 }
 
+// scoreText is a seat's score as its header says it: "3 cards", "1 card",
+// or, for a penalty, "Penalty: 3 cards".
+function scoreText(sc, unit, penalty) {
+  const text = sc === 1 && unit === "cards" ? t("play.count1") : t("play.score", { score: sc, unit: t(`unit.${unit}`) });
+  return penalty ? t("play.penaltyScore", { score: text }) : text;
+}
+
 // Table draws views into one element, keeping each zone's element while
 // its cards stay the same, so that focus and animations survive updates.
 export class Table {
@@ -164,6 +171,9 @@ export class Table {
   // names maps game seats to names, choose lists the zones offered as a
   // target choice, fresh the zones that just received cards.
   draw(view, { me, names, scores, unit, locked, choose = [], fresh = new Set(), winner = -1 }) {
+    // Hot Potato scores the penalty cards of the rounds lost, not the
+    // cards held: its header says so.
+    const penalty = view.game === "hot-potato" && !!scores;
     const seats = [];
     for (let s = 0; s < view.players; s++) seats.push(s);
     const others = seats.filter((s) => s !== me);
@@ -182,7 +192,7 @@ export class Table {
       h("header", null,
         h("span", { class: "name", title: names(s) }, names(s)),
         mine ? h("span", { class: "you" }, ` (${t("play.you")})`) : null,
-        h("span", { class: "score", "data-score": sc }, sc === 1 && unit === "cards" ? t("play.count1") : t("play.score", { score: sc, unit: t(`unit.${unit}`) })),
+        h("span", { class: "score", "data-score": sc }, scoreText(sc, unit, penalty)),
         tally && tally !== sc ? h("span", { class: "tally" }, `★${tally}`) : null,
         mine && locked ? h("span", { class: "locked" }, t("play.locked")) : null),
       h("div", { class: "zones" }, zonesOf(s).map((z) => this.zone(z, mine ? "mine" : "other", keep, choose, fresh, many(s)))));
