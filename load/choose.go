@@ -167,6 +167,14 @@ func choose(v *view) (a action, ok bool) {
 				}
 			}
 		}
+	case "tower-7":
+		for _, a := range own {
+			for _, b := range others {
+				if s := common(v.top(a), v.top(b)); s >= 0 {
+					return claim(s, a, b)
+				}
+			}
+		}
 	case "anarchy-pancakes":
 		onto := append(slices.Clone(centre), others...)
 		for _, a := range own {

@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/dobble-dev/dobble/rules"
@@ -74,6 +75,28 @@ type Config struct {
 	Progress func(line string)
 }
 
+// ClaimGames lists the games the load clients play: those played with
+// claims alone (and draws), not the extra mini-games whose seats flip,
+// lay, write, guess or discard (rules.Info.Acts).
+func ClaimGames() []string {
+	var names []string
+	for _, g := range rules.Games() {
+		if len(g.Info().Acts) == 0 {
+			names = append(names, g.Info().Name)
+		}
+	}
+	return names
+}
+
+// actsText names a game's action kinds, such as "flip".
+func actsText(acts []rules.ActionKind) string {
+	var names []string
+	for _, k := range acts {
+		names = append(names, k.String())
+	}
+	return strings.Join(names, ", ")
+}
+
 // Validate reports the first setting out of range, saying what is
 // accepted. It fills in the game's canonical name.
 func (c *Config) Validate() error {
@@ -86,6 +109,10 @@ func (c *Config) Validate() error {
 	}
 	info := g.Info()
 	c.Game = info.Name
+	if len(info.Acts) > 0 {
+		return fmt.Errorf("--game %s: its players %s; the load clients only claim matches (and draw), so play a game of claims: %s",
+			info.Name, actsText(info.Acts), strings.Join(ClaimGames(), ", "))
+	}
 	switch {
 	case c.Rooms < 1:
 		return fmt.Errorf("--rooms %d: use 1 or more", c.Rooms)

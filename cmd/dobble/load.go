@@ -43,7 +43,7 @@ func runLoad(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	url := fs.String("url", "", "the server's WebSocket URL, ws://127.0.0.1:PORT/ws (loopback only)")
 	rooms := fs.Int("rooms", load.DefaultRooms, "number of rooms")
 	players := fs.Int("players-per-room", load.DefaultPlayersPerRoom, "players (clients) in each room")
-	game := fs.String("game", load.DefaultGame, "the mini-game every room plays: "+strings.Join(gameNames(), ", "))
+	game := fs.String("game", load.DefaultGame, "the mini-game every room plays, a game of claims: "+strings.Join(load.ClaimGames(), ", "))
 	deck := fs.String("deck", "", "the deck the rooms play with: an edition or order-Q[-M] (default: the server's, classic)")
 	duration := fs.Duration("duration", load.DefaultDuration, fmt.Sprintf("how long the rooms play once started (at most %v)", load.MaxDuration))
 	reaction := fs.String("reaction", (load.DefaultReactionMin).String()+"-"+load.DefaultReactionMax.String(), "a client's reaction time after each view, MIN-MAX (uniform)")
