@@ -1261,6 +1261,12 @@ function replayScreen() {
     tableRoot,
     h("p", { class: "keys" }, t("replay.keys")));
   preload(R.data.deck, step.view).then(() => {
+    if (EXTRA_GAMES.has(step.view.game)) {
+      // A replay has no clock running: the view's deadline is not shown.
+      const noop = () => {};
+      drawExtra(tableRoot, { view: { ...step.view, deadline: 0 }, deck: R.data.deck, me: -1, sel: {}, choose: null, names, act: noop, select: noop, offer: noop, pick: noop, symbol: noop });
+      return;
+    }
     const ui = new Table(tableRoot, { deck: R.data.deck, interactive: false });
     const res = step.view.result;
     ui.draw(step.view, { me: -1, names, scores: res ? res.scores : null, unit: res ? res.unit : "cards", fresh: new Set((step.events || []).filter((e) => e.kind === "move").map((e) => e.to)) });
