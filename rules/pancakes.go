@@ -222,14 +222,10 @@ func pancakesPlanes(s *State) int { return s.cards.cards - s.cards.symbols }
 
 // pancakesIn reports whether seat has any card in front of it.
 func pancakesIn(s *State, seat int) bool {
-	// Its first seven places, then those added for it later.
-	first := pancakesFirst + pancakesHand*seat
-	for z := first; z < first+pancakesHand; z++ {
-		if len(s.zones[z].cards) > 0 {
-			return true
-		}
+	if t := pancakesTableOf(s); t != nil {
+		return t.holds(seat)
 	}
-	for z := pancakesFirst + pancakesHand*len(s.seats); z < len(s.zones); z++ {
+	for z := pancakesFirst; z < len(s.zones); z++ {
 		if s.zones[z].Seat == seat && len(s.zones[z].cards) > 0 {
 			return true
 		}
@@ -246,6 +242,367 @@ func pancakesOut(s *State) int {
 		}
 	}
 	return out
+}
+
+// Bounds of the tables a pancakesTable keeps: at most pancakesMaxPlaces
+// places per seat (one bit each) and pancakesMaxZones zones (one byte
+// each).
+const (
+	pancakesMaxPlaces = 64
+	pancakesMaxZones  = 256
+)
+
+// pancakesCommonOwner is the owner of the Common card in a pancakesTable,
+// after the seats.
+const pancakesCommonOwner = PancakesMaxPlayers
+
+// pancakesTable is Anarchy Pancakes' Extension: the table's top cards as
+// toppings, sorted by owner (each seat, and the Common card) into
+// six-topping cards and one-topping cards, kept up to date by Apply. CanMove,
+// Movers, PickMove and the end of a round read it instead of going over
+// every zone. It mirrors the table, so it holds nothing a replay would not
+// rebuild; the order of its lists follows the moves, so it is the same in
+// every replay too.
+//
+// The sorting makes claims easy to count: any two six-topping cards share
+// exactly one topping, so each of a seat's six-topping top cards has a
+// claim on every other owner's; a one-topping card shares its topping with
+// the six-topping cards showing it and with nothing else (there is one
+// one-topping card per topping, so no two of them match); so the claims of
+// a seat number sixes × others' sixes, plus those between its six-topping
+// cards and the others' one-topping cards, plus those between its
+// one-topping cards and the others' six-topping cards.
+//
+// Setup keeps one when each card's toppings fit one word and the table
+// stays within the bounds above; otherwise the State carries none and every
+// question goes over the zones.
+type pancakesTable struct {
+	// top holds the toppings of the top card of the Common card and of
+	// each place, 0 when the place is empty; zones 0 and 2 stay 0.
+	top [pancakesMaxZones]uint64
+	// owner holds the seat of each place, pancakesCommonOwner for the
+	// Common card.
+	owner [pancakesMaxZones]uint8
+	// ord holds each place's number among its seat's places.
+	ord [pancakesMaxZones]uint8
+	// place holds each seat's places in zone order: place[i][j] is the
+	// zone of seat i's j-th place; places[i] is how many it has.
+	place  [PancakesMaxPlayers][pancakesMaxPlaces]uint8
+	places [PancakesMaxPlayers]uint8
+	// in holds, for each seat, bit j set when its j-th place has cards.
+	in [PancakesMaxPlayers]uint64
+	// six lists, for each owner, the zones whose top card is a
+	// six-topping card, sixes[o] of them, in no particular order; atSix
+	// holds each such zone's position in its owner's list.
+	six   [PancakesMaxPlayers + 1][pancakesMaxPlaces]uint8
+	sixes [PancakesMaxPlayers + 1]uint8
+	atSix [pancakesMaxZones]uint8
+	// single holds, for each owner, the toppings of its one-topping top
+	// cards, and singleAt the zone of the one-topping card of each
+	// topping set there.
+	single   [PancakesMaxPlayers + 1]uint64
+	singleAt [64]uint8
+	// showing holds, for each topping, how many six-topping top cards
+	// show it, whoever owns them.
+	showing [64]uint8
+}
+
+// pancakesTableOf returns the pancakesTable of s, or nil.
+func pancakesTableOf(s *State) *pancakesTable {
+	t, _ := s.ext.(*pancakesTable)
+	return t
+}
+
+// pancakesFits reports whether a table of p seats playing s's deck stays
+// within the bounds of a pancakesTable: a card's toppings fit one word, and
+// a seat has at most seven places and one per card of the draw pile after
+// a deal.
+func pancakesFits(s *State, planes, p int) bool {
+	most := pancakesHand + planes - pancakesSixes*p - 1
+	return s.cards.words == 1 && most <= pancakesMaxPlaces && pancakesFirst+p*most <= pancakesMaxZones
+}
+
+// CloneExtension returns a copy of the table.
+func (t *pancakesTable) CloneExtension() Extension {
+	c := *t
+	return &c
+}
+
+// EqualExtension reports whether o is the same table, lists in the same
+// order.
+func (t *pancakesTable) EqualExtension(o Extension) bool { return *t == *o.(*pancakesTable) }
+
+// Resync rebuilds the table from the zones of s, its lists in zone order.
+func (t *pancakesTable) Resync(s *State) {
+	*t = pancakesTable{}
+	t.owner[pancakesCommon] = pancakesCommonOwner
+	for z := pancakesFirst; z < len(s.zones); z++ {
+		t.addPlace(s.zones[z].Seat, z)
+	}
+	t.recount(s)
+}
+
+// addPlace adds zone z as seat's next place, empty.
+func (t *pancakesTable) addPlace(seat, z int) {
+	n := t.places[seat]
+	t.place[seat][n], t.ord[z], t.owner[z] = uint8(z), n, uint8(seat)
+	t.places[seat] = n + 1
+}
+
+// recount reads every top card of s again, as after a deal, and lists them
+// in zone order.
+func (t *pancakesTable) recount(s *State) {
+	t.in, t.sixes, t.single = [PancakesMaxPlayers]uint64{}, [PancakesMaxPlayers + 1]uint8{}, [PancakesMaxPlayers + 1]uint64{}
+	t.showing = [64]uint8{}
+	b := s.cards.bits[s.top(pancakesCommon)]
+	t.top[pancakesCommon] = b
+	t.list(pancakesCommon, b)
+	for z := pancakesFirst; z < len(s.zones); z++ {
+		t.top[z] = 0
+		if c := s.zones[z].cards; len(c) > 0 {
+			b := s.cards.bits[c[len(c)-1]]
+			t.top[z] = b
+			t.list(z, b)
+		}
+	}
+}
+
+// list lists zone z, whose top card now shows toppings b.
+func (t *pancakesTable) list(z int, b uint64) {
+	o := t.owner[z]
+	if b&(b-1) == 0 {
+		t.single[o] |= b
+		t.singleAt[bits.TrailingZeros64(b)] = uint8(z)
+	} else {
+		n := t.sixes[o]
+		t.six[o][n], t.atSix[z] = uint8(z), n
+		t.sixes[o] = n + 1
+		for ; b != 0; b &= b - 1 {
+			t.showing[bits.TrailingZeros64(b)]++
+		}
+	}
+	if o != pancakesCommonOwner {
+		t.in[o] |= 1 << t.ord[z]
+	}
+}
+
+// unlist takes zone z, whose top card showed toppings b, off the lists,
+// moving the last of its owner's six-topping cards into its position.
+func (t *pancakesTable) unlist(z int, b uint64) {
+	o := t.owner[z]
+	if b&(b-1) == 0 {
+		t.single[o] &^= b
+	} else {
+		n := t.sixes[o] - 1
+		last, at := t.six[o][n], t.atSix[z]
+		t.six[o][at], t.atSix[last] = last, at
+		t.sixes[o] = n
+		for ; b != 0; b &= b - 1 {
+			t.showing[bits.TrailingZeros64(b)]--
+		}
+	}
+	if o != pancakesCommonOwner {
+		t.in[o] &^= 1 << t.ord[z]
+	}
+}
+
+// set reads the top card of zone z, the Common card or a place, again after
+// a move.
+func (t *pancakesTable) set(s *State, z int) {
+	var b uint64
+	if c := s.zones[z].cards; len(c) > 0 {
+		b = s.cards.bits[c[len(c)-1]]
+	}
+	if old := t.top[z]; old != 0 {
+		t.unlist(z, old)
+	}
+	t.top[z] = b
+	if b != 0 {
+		t.list(z, b)
+	}
+}
+
+// holds reports whether seat has cards in front of it.
+func (t *pancakesTable) holds(seat int) bool { return t.in[seat] != 0 }
+
+// contested returns the toppings shown by the top cards of at least two
+// owners among the p seats and the Common card, and the toppings each
+// seat's top cards show: a seat has a claim exactly when one of its top
+// cards shows one of the former.
+func (t *pancakesTable) contested(p int) (twice uint64, shown [PancakesMaxPlayers + 1]uint64) {
+	var seen uint64
+	for o := range shown {
+		if o >= p && o != pancakesCommonOwner {
+			continue
+		}
+		b := t.single[o]
+		for _, z := range t.six[o][:t.sixes[o]] {
+			b |= t.top[z]
+		}
+		shown[o] = b
+		twice |= seen & b
+		seen |= b
+	}
+	return twice, shown
+}
+
+// pick is PickMove read from the table: it counts seat's claims (see
+// pancakesTable), draws one, each equally likely, and finds its stack,
+// topping and covered card; with none, the draw if the draw pile is not
+// empty.
+func (t *pancakesTable) pick(s *State, seat int, r Rand, a *Action) bool {
+	p := len(s.seats)
+	sixes, singles := int(t.sixes[seat]), t.single[seat]
+	if sixes == 0 && singles == 0 {
+		return false // out of the round: no claim, no draw
+	}
+	// The others' six-topping and one-topping top cards.
+	others, theirs := int(t.sixes[pancakesCommonOwner]), t.single[pancakesCommonOwner]
+	for o := range p {
+		if o != seat {
+			others += int(t.sixes[o])
+			theirs |= t.single[o]
+		}
+	}
+	own := t.six[seat][:sixes]
+	sixSix := sixes * others
+	// sixOne pairs the seat's six-topping cards with the others'
+	// one-topping cards, oneSix its one-topping cards with the others'
+	// six-topping cards: those of every owner showing them, less its own.
+	sixOne, oneSix := 0, 0
+	for _, z := range own {
+		sixOne += bits.OnesCount64(t.top[z] & theirs)
+		oneSix -= bits.OnesCount64(t.top[z] & singles)
+	}
+	for m := singles; m != 0; m &= m - 1 {
+		oneSix += int(t.showing[bits.TrailingZeros64(m)])
+	}
+	total := sixSix + sixOne + oneSix
+	if total == 0 {
+		if len(s.zones[pancakesDraw].cards) > 0 {
+			s.setDraw(a, seat)
+			return true
+		}
+		return false
+	}
+	n := 0
+	if total > 1 {
+		n = r.IntN(total)
+	}
+	var src, dst int
+	switch {
+	case n < sixSix:
+		// One of the seat's six-topping cards and another owner's: the
+		// Common card's first, then the seats' in seat order.
+		q := n / sixes
+		src = int(own[n-q*sixes])
+		for o := pancakesCommonOwner; ; o = (o + 1) % (PancakesMaxPlayers + 1) {
+			if o == seat {
+				continue
+			}
+			if k := int(t.sixes[o]); q >= k {
+				q -= k
+				continue
+			}
+			dst = int(t.six[o][q])
+			break
+		}
+	case n < sixSix+sixOne:
+		// One of the seat's six-topping cards and another owner's
+		// one-topping card showing one of its toppings.
+		n -= sixSix
+		for _, z := range own {
+			m := t.top[z] & theirs
+			if k := bits.OnesCount64(m); n >= k {
+				n -= k
+				continue
+			}
+			for ; n > 0; n-- {
+				m &= m - 1
+			}
+			src, dst = int(z), int(t.singleAt[bits.TrailingZeros64(m)])
+			break
+		}
+	default:
+		// One of the seat's one-topping cards and another owner's
+		// six-topping card showing its topping.
+		var sym int
+		dst, sym = t.oneSix(seat, p, singles, n-sixSix-sixOne)
+		src = int(t.singleAt[sym])
+	}
+	tg := Targets{n: 2}
+	tg.z[0], tg.z[1] = int32(src), int32(dst)
+	s.setClaim(a, seat, bits.TrailingZeros64(t.top[src]&t.top[dst]), &tg)
+	return true
+}
+
+// oneSix returns the n-th pair, counting from 0, of a one-topping top card
+// of seat, whose toppings are singles, and a six-topping top card of
+// another owner showing its topping: the zone of the six-topping card and
+// their topping.
+func (t *pancakesTable) oneSix(seat, p int, singles uint64, n int) (int, int) {
+	for o := range t.sixes {
+		if o == seat || o >= p && o != pancakesCommonOwner {
+			continue
+		}
+		for _, z := range t.six[o][:t.sixes[o]] {
+			m := t.top[z] & singles
+			if k := bits.OnesCount64(m); n >= k {
+				n -= k
+				continue
+			}
+			for ; n > 0; n-- {
+				m &= m - 1
+			}
+			return int(z), bits.TrailingZeros64(m)
+		}
+	}
+	panic("rules: anarchy-pancakes: claim out of range")
+}
+
+// mirrors returns an error when t differs from f, the table rebuilt from
+// the zones, other than in the order of its lists.
+func (t *pancakesTable) mirrors(f *pancakesTable) error {
+	if t.top != f.top || t.owner != f.owner || t.ord != f.ord || t.place != f.place || t.places != f.places ||
+		t.in != f.in || t.sixes != f.sixes || t.single != f.single || t.showing != f.showing {
+		return fmt.Errorf("the table of top cards kept (places %x, six-topping cards %v, one-topping cards %x) differs from the zones' (%x, %v, %x)",
+			t.in, t.sixes, t.single, f.in, f.sixes, f.single)
+	}
+	for o := range t.sixes {
+		list := t.six[o][:t.sixes[o]]
+		for j, z := range list {
+			if t.atSix[z] != uint8(j) {
+				return fmt.Errorf("zone %d is listed at %d, but found at %d", z, t.atSix[z], j)
+			}
+		}
+		if !sameSet(list, f.six[o][:f.sixes[o]]) {
+			return fmt.Errorf("the table of top cards lists six-topping cards on %v for owner %d, the zones show %v", list, o, f.six[o][:f.sixes[o]])
+		}
+		for m := t.single[o]; m != 0; m &= m - 1 {
+			if sym := bits.TrailingZeros64(m); t.singleAt[sym] != f.singleAt[sym] {
+				return fmt.Errorf("the table of top cards has the one-topping card of topping %d on zone %d, the zones on %d", sym, t.singleAt[sym], f.singleAt[sym])
+			}
+		}
+	}
+	return nil
+}
+
+// sameSet reports whether a and b, lists without repeats, hold the same
+// elements.
+func sameSet(a, b []uint8) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	var in [pancakesMaxZones]bool
+	for _, x := range a {
+		in[x] = true
+	}
+	for _, x := range b {
+		if !in[x] {
+			return false
+		}
+	}
+	return true
 }
 
 // Setup checks the card source, the player count against the deck and the
@@ -293,6 +650,14 @@ func (anarchyPancakes) Setup(s *State) error {
 	s.shuffleCards(aside)
 	s.round = 1
 	pancakesDeal(s, nil, false)
+	if pancakesFits(s, planes, p) {
+		t, _ := s.spareExtension().(*pancakesTable)
+		if t == nil {
+			t = &pancakesTable{}
+		}
+		t.Resync(s)
+		s.SetExtension(t)
+	}
 	return nil
 }
 
@@ -348,12 +713,27 @@ func pancakesNewRound(s *State, ev []Event) []Event {
 	}
 	ev = s.shuffle(ev, pancakesDraw)
 	ev = s.shuffle(ev, pancakesAside)
-	return pancakesDeal(s, ev, true)
+	ev = pancakesDeal(s, ev, true)
+	if t := pancakesTableOf(s); t != nil {
+		t.recount(s)
+	}
+	return ev
 }
 
 // pancakesLive reports whether the round can go on: some seat still in
 // can draw, or some seat has a claim.
 func pancakesLive(s *State) bool {
+	if t := pancakesTableOf(s); t != nil {
+		if len(s.zones[pancakesDraw].cards) > 0 {
+			for i := range s.seats {
+				if t.holds(i) {
+					return true
+				}
+			}
+		}
+		twice, _ := t.contested(len(s.seats))
+		return twice != 0
+	}
 	end := len(s.zones)
 	if len(s.zones[pancakesDraw].cards) > 0 {
 		for z := pancakesFirst; z < end; z++ {
@@ -439,18 +819,37 @@ func (anarchyPancakes) Check(s *State, a *Action) *Refusal {
 // just run out first in the round, ending the game when it reaches the
 // target; and starts a new round when the round is over or stuck.
 func (anarchyPancakes) Apply(s *State, a *Action, ev []Event) []Event {
+	t := pancakesTableOf(s)
 	if a.Kind == ActionDraw {
 		z := pancakesFirst
-		for z < len(s.zones) && (s.zones[z].Seat != a.Seat || len(s.zones[z].cards) > 0) {
-			z++
-		}
-		if z == len(s.zones) {
-			s.addZone(ZonePile, a.Seat, ShowTop)
+		if t != nil {
+			// The seat's lowest empty place, or a new one.
+			if j := bits.TrailingZeros64(^t.in[a.Seat]); j < int(t.places[a.Seat]) {
+				z = int(t.place[a.Seat][j])
+			} else {
+				z = s.addZone(ZonePile, a.Seat, ShowTop)
+				t.addPlace(a.Seat, z)
+			}
+		} else {
+			for z < len(s.zones) && (s.zones[z].Seat != a.Seat || len(s.zones[z].cards) > 0) {
+				z++
+			}
+			if z == len(s.zones) {
+				s.addZone(ZonePile, a.Seat, ShowTop)
+			}
 		}
 		ev = s.move(ev, a.Seat, pancakesDraw, z)
+		if t != nil {
+			t.set(s, z)
+		}
 	} else {
 		ev = claimed(ev, a)
-		ev = s.moveStack(ev, a.Seat, int(a.Target.z[0]), int(a.Target.z[1]))
+		from, to := int(a.Target.z[0]), int(a.Target.z[1])
+		ev = s.moveStack(ev, a.Seat, from, to)
+		if t != nil {
+			t.set(s, from)
+			t.set(s, to)
+		}
 		if !pancakesIn(s, a.Seat) {
 			// The first seat out in the round takes a butter pat; with
 			// "first" that is this seat, with "all" it is if nobody else
@@ -517,7 +916,8 @@ func (anarchyPancakes) Result(s *State) *Result {
 // holding more places than seven plus the draw pile's cards after a deal;
 // the draw pile holds only six-topping cards and the set-aside pile exactly
 // the one-topping cards not dealt this round; the Common card is never
-// empty; no more butter pats than rounds; while the game runs, no seat has
+// empty; the pancakesTable, if any, mirrors the top cards; no more butter
+// pats than rounds; while the game runs, no seat has
 // reached the target, every seat has cards (with "first", which has also
 // handed out no pat this round; with "all", at least one seat has) and the
 // round can go on; once over, exactly one seat has reached the target.
@@ -572,6 +972,9 @@ func (anarchyPancakes) Invariants(s *State) error {
 	if s.count(pancakesCommon) == 0 {
 		return errors.New("the Common card is missing")
 	}
+	if err := pancakesTableInvariant(s); err != nil {
+		return err
+	}
 	target := s.Option(pancakesOptPats)
 	pats, winners := 0, 0
 	for _, seat := range s.seats {
@@ -609,51 +1012,31 @@ func (anarchyPancakes) Invariants(s *State) error {
 	return nil
 }
 
+// pancakesTableInvariant checks that the pancakesTable of s, if it has one,
+// mirrors its table.
+func pancakesTableInvariant(s *State) error {
+	t := pancakesTableOf(s)
+	if t == nil {
+		return nil
+	}
+	var fresh pancakesTable
+	fresh.Resync(s)
+	return t.mirrors(&fresh)
+}
+
 // CanMove reports whether seat may draw (it has cards in front of it and
 // the draw pile is not empty) or has a claim: one of its top cards shares
 // a topping with the Common card or with another seat's top card.
 func (anarchyPancakes) CanMove(s *State, seat int) bool {
-	x := s.cards
-	common := s.top(pancakesCommon)
 	drawable := len(s.zones[pancakesDraw].cards) > 0
-	if drawable {
-		// The usual case: the seat may draw if it has cards in front of
-		// it, in its first seven places or in one added later.
-		first := pancakesFirst + pancakesHand*seat
-		for z := first; z < first+pancakesHand; z++ {
-			if len(s.zones[z].cards) > 0 {
-				return true
-			}
+	if t := pancakesTableOf(s); t != nil {
+		if drawable {
+			return t.holds(seat)
 		}
-		for z := pancakesFirst + pancakesHand*s.Players(); z < len(s.zones); z++ {
-			if s.zones[z].Seat == seat && len(s.zones[z].cards) > 0 {
-				return true
-			}
-		}
-		return false
+		twice, shown := t.contested(len(s.seats))
+		return shown[seat]&twice != 0
 	}
-	if x.words == 1 {
-		// One word per card: a claim exists exactly when the toppings of
-		// the seat's top cards meet those of the cards it may cover.
-		var own, others uint64
-		if common >= 0 {
-			others = x.bits[common]
-		}
-		in := false
-		for z := pancakesFirst; z < len(s.zones); z++ {
-			c := s.zones[z].cards
-			if len(c) == 0 {
-				continue
-			}
-			if b := x.bits[c[len(c)-1]]; s.zones[z].Seat == seat {
-				own |= b
-				in = true
-			} else {
-				others |= b
-			}
-		}
-		return in && (drawable || own&others != 0)
-	}
+	common := s.top(pancakesCommon)
 	for src := pancakesFirst; src < len(s.zones); src++ {
 		c := s.top(src)
 		if c < 0 || s.zones[src].Seat != seat {
@@ -671,99 +1054,35 @@ func (anarchyPancakes) CanMove(s *State, seat int) bool {
 	return false
 }
 
-// pancakesTries is how many random pairs of a stack and a place to cover
-// PickMove tries before it counts the claims.
-const pancakesTries = 16
-
-// pancakesOwn appends to dst the places where seat has a stack: its first
-// seven places and those added for it later, in zone order.
-func pancakesOwn(s *State, seat int, dst []int32) []int32 {
-	first := pancakesFirst + pancakesHand*seat
-	if cap(dst)-len(dst) >= pancakesHand {
-		// Without a branch per place, which the table would mispredict:
-		// write every place and keep those with a stack.
-		n := len(dst)
-		dst = dst[:n+pancakesHand]
-		for z := first; z < first+pancakesHand; z++ {
-			dst[n] = int32(z)
-			if len(s.zones[z].cards) > 0 {
-				n++
-			}
-		}
-		dst = dst[:n]
-	} else {
-		for z := first; z < first+pancakesHand; z++ {
-			if len(s.zones[z].cards) > 0 {
-				dst = append(dst, int32(z))
-			}
-		}
-	}
-	for z := pancakesFirst + pancakesHand*len(s.seats); z < len(s.zones); z++ {
-		if s.zones[z].Seat == seat && len(s.zones[z].cards) > 0 {
-			dst = append(dst, int32(z))
-		}
-	}
-	return dst
-}
-
 // PickMove picks one of seat's claims at random, or the draw when it has
-// none, without listing them. Any two cards of the table share at most one
-// topping (two six-topping cards exactly one, a one-topping card at most
-// its own, two one-topping cards none: pancakesShape checked it), so a
-// claim is a pair of one of the seat's stacks and a card it may cover that
-// share a topping. PickMove draws a stack of the seat and a zone among the
-// Common card and the places not among the seat's first seven, uniformly,
-// and keeps the first pair whose zone the seat may cover and whose top
-// cards share a topping: rejection sampling, which makes every claim
-// equally likely without looking at the rest of the table. After
-// pancakesTries misses it counts the claims and draws one of them, equally
-// likely too, so the mixture is uniform; and when there is none, the seat
-// draws if it may.
+// none. Any two cards of the table share at most one topping (two
+// six-topping cards exactly one, a one-topping card at most its own, two
+// one-topping cards none: pancakesShape checked it), so a claim is a pair
+// of one of the seat's stacks and a card it may cover that share a
+// topping. With a pancakesTable it counts them from the counts of each
+// topping and finds the one drawn without going over the table (see
+// pancakesTable.pick); without one it lists the seat's stacks and the cards
+// it may cover and counts the pairs.
 func (anarchyPancakes) PickMove(s *State, seat int, r Rand, a *Action) bool {
-	var ownBuf [64]int32
-	own := pancakesOwn(s, seat, ownBuf[:0])
-	if len(own) == 0 {
-		return false // out of the round: no claim, no draw
+	if t := pancakesTableOf(s); t != nil {
+		return t.pick(s, seat, r, a)
 	}
-	x := s.cards
-	// The zones a claim may cover, drawn as 0 for the Common card and
-	// 1 on for the places, pancakesFirst on, skipping the seat's first
-	// seven; a place added for the seat later is drawn and missed.
-	first := pancakesFirst + pancakesHand*seat
-	n := len(s.zones) - pancakesFirst + 1 - pancakesHand
-	for range pancakesTries {
-		k := uint32(r.IntN(len(own) * n))
-		src, dst := own[k/uint32(n)], pancakesCommon
-		if j := int(k % uint32(n)); j > 0 {
-			if dst = pancakesFirst + j - 1; dst >= first {
-				dst += pancakesHand
-			}
-		}
-		d := s.top(dst)
-		if d < 0 || s.zones[dst].Seat == seat {
-			continue
-		}
-		if sym := x.Common(s.top(int(src)), d); sym >= 0 {
-			t := Targets{n: 2}
-			t.z[0], t.z[1] = src, int32(dst)
-			s.setClaim(a, seat, sym, &t)
-			return true
-		}
-	}
-	if x.words == 1 {
-		if ok, done := pancakesPickCount(s, seat, r, own, a); done {
-			return ok
-		}
-	}
-	var coverBuf [64]int32
-	cover := coverBuf[:0]
+	var ownBuf, coverBuf [64]int32
+	own, cover := ownBuf[:0], coverBuf[:0]
 	if s.top(pancakesCommon) >= 0 {
 		cover = append(cover, pancakesCommon)
 	}
 	for z := pancakesFirst; z < len(s.zones); z++ {
-		if len(s.zones[z].cards) > 0 && s.zones[z].Seat != seat {
+		switch {
+		case len(s.zones[z].cards) == 0:
+		case s.zones[z].Seat == seat:
+			own = append(own, int32(z))
+		default:
 			cover = append(cover, int32(z))
 		}
+	}
+	if len(own) == 0 {
+		return false // out of the round: no claim, no draw
 	}
 	if pancakesPick(s, seat, r, own, cover, a) {
 		return true
@@ -775,117 +1094,11 @@ func (anarchyPancakes) PickMove(s *State, seat int, r Rand, a *Action) bool {
 	return false
 }
 
-// pancakesPickCount is the count of PickMove for cards whose toppings fit
-// one word, own being the places where seat has a stack. It counts, topping
-// by topping, the top cards seat may cover that show it, in four
-// bit-sliced counters (bit t of counter k is bit k of topping t's count),
-// in one pass over the places; a stack whose top card shows toppings T then
-// has as many claims as the counts of T add up to. It draws one claim of
-// all, each equally likely, from r (only when there are several), and
-// finds its stack, topping and covered card; with no claim, it writes the
-// draw when the draw pile is not empty. done is false, and nothing is
-// written, only when a topping shows on more than fifteen of the cards the
-// seat may cover, more than the counters hold: PickMove then counts the
-// claims pair by pair.
-func pancakesPickCount(s *State, seat int, r Rand, own []int32, a *Action) (ok, done bool) {
-	x := s.cards
-	zones := s.zones
-	var c1, c2, c4, c8, over uint64
-	if c := zones[pancakesCommon].cards; len(c) > 0 {
-		c1 = x.bits[c[len(c)-1]]
-	}
-	for z := pancakesFirst; z < len(zones); z++ {
-		c := zones[z].cards
-		if len(c) == 0 || zones[z].Seat == seat {
-			continue
-		}
-		// Add one to the count of every topping of b.
-		b := x.bits[c[len(c)-1]]
-		k1 := c1 & b
-		c1 ^= b
-		k2 := c2 & k1
-		c2 ^= k1
-		k4 := c4 & k2
-		c4 ^= k2
-		over |= c8 & k4
-		c8 ^= k4
-	}
-	if over != 0 {
-		return false, false
-	}
-	shown := c1 | c2 | c4 | c8
-	claims := func(b uint64) int {
-		return bits.OnesCount64(b&c1) + 2*bits.OnesCount64(b&c2) + 4*bits.OnesCount64(b&c4) + 8*bits.OnesCount64(b&c8)
-	}
-	total := 0
-	for _, z := range own {
-		total += claims(x.bits[s.top(int(z))] & shown)
-	}
-	if total == 0 {
-		if len(zones[pancakesDraw].cards) > 0 {
-			s.setDraw(a, seat)
-			return true, true
-		}
-		return false, true
-	}
-	n := 0
-	if total > 1 {
-		n = r.IntN(total)
-	}
-	for _, src := range own {
-		b := x.bits[s.top(int(src))] & shown
-		if k := claims(b); n >= k {
-			n -= k
-			continue
-		}
-		for ; b != 0; b &= b - 1 {
-			m := b & -b
-			if k := claims(m); n >= k {
-				n -= k
-				continue
-			}
-			// The n-th card seat may cover that shows topping m: the
-			// Common card first, then the places in zone order.
-			for dst := pancakesCommon; dst < len(zones); dst++ {
-				d := zones[dst].cards
-				if dst == pancakesAside || len(d) == 0 || zones[dst].Seat == seat || x.bits[d[len(d)-1]]&m == 0 {
-					continue
-				}
-				if n > 0 {
-					n--
-					continue
-				}
-				t := Targets{n: 2}
-				t.z[0], t.z[1] = src, int32(dst)
-				s.setClaim(a, seat, bits.TrailingZeros64(m), &t)
-				return true, true
-			}
-		}
-	}
-	panic("rules: anarchy-pancakes: claim out of range")
-}
-
 // Movers returns the seats that may draw or have a claim, as CanMove
-// answers seat by seat, in one pass over the places when a card's toppings
-// fit one word.
+// answers seat by seat, in one pass over the seats with a pancakesTable.
 func (g anarchyPancakes) Movers(s *State) uint64 {
-	if len(s.zones[pancakesDraw].cards) > 0 {
-		// The usual case: every seat with cards may draw. With round-end
-		// "first" that is every seat, since a round ends the moment one
-		// runs out.
-		if s.Option(pancakesOptRoundEnd) == pancakesEndFirst {
-			return s.everyone(true)
-		}
-		var in uint64
-		for z := pancakesFirst; z < len(s.zones); z++ {
-			if len(s.zones[z].cards) > 0 {
-				in |= 1 << s.zones[z].Seat
-			}
-		}
-		return in
-	}
-	x := s.cards
-	if x.words != 1 {
+	t := pancakesTableOf(s)
+	if t == nil {
 		var set uint64
 		for i := range s.seats {
 			if g.CanMove(s, i) {
@@ -894,28 +1107,21 @@ func (g anarchyPancakes) Movers(s *State) uint64 {
 		}
 		return set
 	}
-	var in uint64                        // seats with cards in front of them
-	var shown [PancakesMaxPlayers]uint64 // toppings on each seat's top cards
-	for z := pancakesFirst; z < len(s.zones); z++ {
-		if c := s.zones[z].cards; len(c) > 0 {
-			seat := s.zones[z].Seat
-			in |= 1 << seat
-			shown[seat] |= x.bits[c[len(c)-1]]
-		}
-	}
-	var common uint64
-	if c := s.top(pancakesCommon); c >= 0 {
-		common = x.bits[c]
-	}
 	var set uint64
-	for i := range s.seats {
-		others := common
-		for j := range s.seats {
-			if j != i {
-				others |= shown[j]
+	if len(s.zones[pancakesDraw].cards) > 0 {
+		// The usual case: every seat with cards may draw. With round-end
+		// "first" that is every seat, since a round ends the moment one
+		// runs out.
+		for i := range s.seats {
+			if t.holds(i) {
+				set |= 1 << i
 			}
 		}
-		if shown[i]&others != 0 {
+		return set
+	}
+	twice, shown := t.contested(len(s.seats))
+	for i := range s.seats {
+		if shown[i]&twice != 0 {
 			set |= 1 << i
 		}
 	}
@@ -927,15 +1133,6 @@ func (g anarchyPancakes) Movers(s *State) uint64 {
 // none.
 func pancakesPick(s *State, seat int, r Rand, own, cover []int32, a *Action) bool {
 	x := s.cards
-	claim := func(src, dst int32, sym int) bool {
-		t := Targets{n: 2}
-		t.z[0], t.z[1] = src, dst
-		s.setClaim(a, seat, sym, &t)
-		return true
-	}
-	if x.words == 1 {
-		return pancakesPickWord(s, seat, r, own, cover, a)
-	}
 	total := 0
 	for _, src := range own {
 		for _, dst := range cover {
@@ -945,69 +1142,20 @@ func pancakesPick(s *State, seat int, r Rand, own, cover []int32, a *Action) boo
 	if total == 0 {
 		return false
 	}
-	n := r.IntN(total)
-	for _, src := range own {
-		for _, dst := range cover {
-			k := x.shared(s.top(int(src)), s.top(int(dst)))
-			if n < k {
-				var syms [1]int
-				return claim(src, dst, x.AppendCommon(syms[:0], s.top(int(src)), s.top(int(dst)))[n])
-			}
-			n -= k
-		}
-	}
-	panic("rules: anarchy-pancakes: claim out of range")
-}
-
-// pancakesPickWord is pancakesPick for cards whose toppings fit one word:
-// it reads every top card once, and two cards share a topping when their
-// words meet (in one topping at most, as pancakesShape checked).
-func pancakesPickWord(s *State, seat int, r Rand, own, cover []int32, a *Action) bool {
-	x := s.cards
-	var ownBuf, coverBuf [64]uint64
-	ob, cb := ownBuf[:0], coverBuf[:0]
-	var ownAll, coverAll uint64
-	for _, z := range own {
-		b := x.bits[s.top(int(z))]
-		ob, ownAll = append(ob, b), ownAll|b
-	}
-	for _, z := range cover {
-		b := x.bits[s.top(int(z))]
-		cb, coverAll = append(cb, b), coverAll|b
-	}
-	if ownAll&coverAll == 0 {
-		return false
-	}
-	total := 0
-	for _, o := range ob {
-		if o&coverAll == 0 {
-			continue
-		}
-		for _, c := range cb {
-			if o&c != 0 {
-				total++
-			}
-		}
-	}
 	n := 0
 	if total > 1 {
 		n = r.IntN(total)
 	}
-	for i, o := range ob {
-		if o&coverAll == 0 {
-			continue
-		}
-		for j, c := range cb {
-			if o&c == 0 {
-				continue
-			}
-			if n == 0 {
+	for _, src := range own {
+		for _, dst := range cover {
+			k := x.shared(s.top(int(src)), s.top(int(dst)))
+			if n < k {
 				t := Targets{n: 2}
-				t.z[0], t.z[1] = own[i], cover[j]
-				s.setClaim(a, seat, bits.TrailingZeros64(o&c), &t)
+				t.z[0], t.z[1] = src, dst
+				s.setClaim(a, seat, x.nthShared(s.top(int(src)), s.top(int(dst)), n), &t)
 				return true
 			}
-			n--
+			n -= k
 		}
 	}
 	panic("rules: anarchy-pancakes: claim out of range")

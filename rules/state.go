@@ -82,6 +82,7 @@ type State struct {
 	finder  MoverFinder // the game as a MoverFinder, or nil
 	scratch []Action    // moves listed by CanMove and PickMove for a game without its own
 	ext     Extension   // the game's own state beside the table, or nil
+	spare   Extension   // during a Setup called by Reset, the Extension of the game before, for Setup to reuse
 	// arg holds the action Check, Apply and PickMove hand to the game by
 	// pointer: a pointer to their own copy, passed through an interface,
 	// would move that copy to the heap at every call.
@@ -158,6 +159,24 @@ func New(g Game, cards Cards, cfg Config) (*State, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// Reset sets s up afresh as New would with the same game, cards and
+// configuration but the given seed, reusing the memory of the game it held:
+// a loop playing game after game (a simulation) spares the allocations of
+// New. That game is lost, and so are the cards of the Zones read from it.
+// The error is the game's Setup's, which accepted the same configuration
+// before.
+func (s *State) Reset(seed uint64) error {
+	s.cfg.Seed = seed
+	s.rng.Seed(seed, seedStream)
+	s.version, s.over, s.round = 0, false, 0
+	clear(s.seats)
+	s.zones, s.arena = s.zones[:0], s.arena[:0]
+	s.spare, s.ext = s.ext, nil
+	err := s.game.Setup(s)
+	s.spare = nil
+	return err
 }
 
 // stateBlock is a State allocated with the room for the seats and zones of
