@@ -245,16 +245,50 @@ func pancakesOut(s *State) int {
 }
 
 // Bounds of the tables a pancakesTable keeps: at most pancakesMaxPlaces
-// places per seat (one bit each) and pancakesMaxZones zones (one byte
-// each).
+// places per seat (one bit each), pancakesMaxZones zones (one byte each)
+// and pancakesMaxCount six-topping cards showing one topping (four bits).
 const (
 	pancakesMaxPlaces = 64
 	pancakesMaxZones  = 256
+	pancakesMaxCount  = 15
 )
 
 // pancakesCommonOwner is the owner of the Common card in a pancakesTable,
 // after the seats.
 const pancakesCommonOwner = PancakesMaxPlayers
+
+// pancakesCount counts, for each of up to 64 toppings, some cards showing
+// it: bit-sliced, bit t of c[k] being bit k of topping t's count, so that a
+// few operations add a card to the counts of all its toppings or sum the
+// counts of a set of toppings.
+type pancakesCount [4]uint64
+
+// add adds one to the count of every topping of b, and returns the toppings
+// whose count went past pancakesMaxCount.
+func (c *pancakesCount) add(b uint64) uint64 {
+	// Unrolled: the compiler keeps the loop, with a branch a plane.
+	c0, c1, c2, c3 := c[0], c[1], c[2], c[3]
+	k1 := c0 & b
+	k2 := c1 & k1
+	k3 := c2 & k2
+	c[0], c[1], c[2], c[3] = c0^b, c1^k1, c2^k2, c3^k3
+	return c3 & k3
+}
+
+// sub takes one from the count of every topping of b, which must all be
+// counted.
+func (c *pancakesCount) sub(b uint64) {
+	c0, c1, c2, c3 := c[0], c[1], c[2], c[3]
+	k1 := b &^ c0
+	k2 := k1 &^ c1
+	k3 := k2 &^ c2
+	c[0], c[1], c[2], c[3] = c0^b, c1^k1, c2^k2, c3^k3
+}
+
+// weigh returns the sum of the counts of the toppings of b.
+func (c *pancakesCount) weigh(b uint64) int {
+	return bits.OnesCount64(c[0]&b) + 2*bits.OnesCount64(c[1]&b) + 4*bits.OnesCount64(c[2]&b) + 8*bits.OnesCount64(c[3]&b)
+}
 
 // pancakesTable is Anarchy Pancakes' Extension: the table's top cards as
 // toppings, sorted by owner (each seat, and the Common card) into
@@ -269,9 +303,10 @@ const pancakesCommonOwner = PancakesMaxPlayers
 // claim on every other owner's; a one-topping card shares its topping with
 // the six-topping cards showing it and with nothing else (there is one
 // one-topping card per topping, so no two of them match); so the claims of
-// a seat number sixes × others' sixes, plus those between its six-topping
-// cards and the others' one-topping cards, plus those between its
-// one-topping cards and the others' six-topping cards.
+// a seat number its sixes × the others' sixes, plus the pairs of its
+// six-topping cards and the others' one-topping cards, plus the pairs of
+// its one-topping cards and the others' six-topping cards, which the
+// counts of toppings give at once.
 //
 // Setup keeps one when each card's toppings fit one word and the table
 // stays within the bounds above; otherwise the State carries none and every
@@ -293,18 +328,22 @@ type pancakesTable struct {
 	in [PancakesMaxPlayers]uint64
 	// six lists, for each owner, the zones whose top card is a
 	// six-topping card, sixes[o] of them, in no particular order; atSix
-	// holds each such zone's position in its owner's list.
-	six   [PancakesMaxPlayers + 1][pancakesMaxPlaces]uint8
-	sixes [PancakesMaxPlayers + 1]uint8
-	atSix [pancakesMaxZones]uint8
+	// holds each such zone's position in its owner's list; allSixes is
+	// the sum of sixes.
+	six      [PancakesMaxPlayers + 1][pancakesMaxPlaces]uint8
+	sixes    [PancakesMaxPlayers + 1]uint8
+	atSix    [pancakesMaxZones]uint8
+	allSixes int
+	// count counts, for each owner, the toppings of its six-topping top
+	// cards; allCount counts them for every owner.
+	count    [PancakesMaxPlayers + 1]pancakesCount
+	allCount pancakesCount
 	// single holds, for each owner, the toppings of its one-topping top
-	// cards, and singleAt the zone of the one-topping card of each
-	// topping set there.
-	single   [PancakesMaxPlayers + 1]uint64
-	singleAt [64]uint8
-	// showing holds, for each topping, how many six-topping top cards
-	// show it, whoever owns them.
-	showing [64]uint8
+	// cards, and allSingles those of every owner; singleAt holds the zone
+	// of the one-topping card of each topping set there.
+	single     [PancakesMaxPlayers + 1]uint64
+	allSingles uint64
+	singleAt   [64]uint8
 }
 
 // pancakesTableOf returns the pancakesTable of s, or nil.
@@ -314,12 +353,22 @@ func pancakesTableOf(s *State) *pancakesTable {
 }
 
 // pancakesFits reports whether a table of p seats playing s's deck stays
-// within the bounds of a pancakesTable: a card's toppings fit one word, and
-// a seat has at most seven places and one per card of the draw pile after
-// a deal.
+// within the bounds of a pancakesTable: a card's toppings fit one word, a
+// seat has at most seven places and one per card of the draw pile after a
+// deal, and no topping shows on more than pancakesMaxCount of the planes
+// six-topping cards.
 func pancakesFits(s *State, planes, p int) bool {
+	x := s.cards
 	most := pancakesHand + planes - pancakesSixes*p - 1
-	return s.cards.words == 1 && most <= pancakesMaxPlaces && pancakesFirst+p*most <= pancakesMaxZones
+	if x.words != 1 || most > pancakesMaxPlaces || pancakesFirst+p*most > pancakesMaxZones {
+		return false
+	}
+	var c pancakesCount
+	var over uint64
+	for _, b := range x.bits[:planes] {
+		over |= c.add(b)
+	}
+	return over == 0
 }
 
 // CloneExtension returns a copy of the table.
@@ -352,8 +401,9 @@ func (t *pancakesTable) addPlace(seat, z int) {
 // recount reads every top card of s again, as after a deal, and lists them
 // in zone order.
 func (t *pancakesTable) recount(s *State) {
-	t.in, t.sixes, t.single = [PancakesMaxPlayers]uint64{}, [PancakesMaxPlayers + 1]uint8{}, [PancakesMaxPlayers + 1]uint64{}
-	t.showing = [64]uint8{}
+	t.in, t.sixes, t.allSixes = [PancakesMaxPlayers]uint64{}, [PancakesMaxPlayers + 1]uint8{}, 0
+	t.count, t.allCount = [PancakesMaxPlayers + 1]pancakesCount{}, pancakesCount{}
+	t.single, t.allSingles = [PancakesMaxPlayers + 1]uint64{}, 0
 	b := s.cards.bits[s.top(pancakesCommon)]
 	t.top[pancakesCommon] = b
 	t.list(pancakesCommon, b)
@@ -372,14 +422,15 @@ func (t *pancakesTable) list(z int, b uint64) {
 	o := t.owner[z]
 	if b&(b-1) == 0 {
 		t.single[o] |= b
+		t.allSingles |= b
 		t.singleAt[bits.TrailingZeros64(b)] = uint8(z)
 	} else {
 		n := t.sixes[o]
 		t.six[o][n], t.atSix[z] = uint8(z), n
 		t.sixes[o] = n + 1
-		for ; b != 0; b &= b - 1 {
-			t.showing[bits.TrailingZeros64(b)]++
-		}
+		t.allSixes++
+		t.count[o].add(b)
+		t.allCount.add(b)
 	}
 	if o != pancakesCommonOwner {
 		t.in[o] |= 1 << t.ord[z]
@@ -392,14 +443,15 @@ func (t *pancakesTable) unlist(z int, b uint64) {
 	o := t.owner[z]
 	if b&(b-1) == 0 {
 		t.single[o] &^= b
+		t.allSingles &^= b
 	} else {
 		n := t.sixes[o] - 1
 		last, at := t.six[o][n], t.atSix[z]
 		t.six[o][at], t.atSix[last] = last, at
 		t.sixes[o] = n
-		for ; b != 0; b &= b - 1 {
-			t.showing[bits.TrailingZeros64(b)]--
-		}
+		t.allSixes--
+		t.count[o].sub(b)
+		t.allCount.sub(b)
 	}
 	if o != pancakesCommonOwner {
 		t.in[o] &^= 1 << t.ord[z]
@@ -422,6 +474,37 @@ func (t *pancakesTable) set(s *State, z int) {
 	}
 }
 
+// cover updates the table after a claim moved the stack of place from onto
+// zone to, whose top card it covers.
+func (t *pancakesTable) cover(from, to int) {
+	b, d := t.top[from], t.top[to]
+	oa, ob := t.owner[from], t.owner[to]
+	if b&(b-1) == 0 || d&(d-1) == 0 {
+		// A one-topping card moves or is covered: rare enough to take
+		// the long way.
+		t.unlist(from, b)
+		t.top[from] = 0
+		t.unlist(to, d)
+		t.top[to] = b
+		t.list(to, b)
+		return
+	}
+	// Two six-topping cards: zone to keeps its place in its owner's
+	// list, from leaves its owner's, and the covered card's toppings are
+	// counted no more.
+	n := t.sixes[oa] - 1
+	last, at := t.six[oa][n], t.atSix[from]
+	t.six[oa][at], t.atSix[last] = last, at
+	t.sixes[oa] = n
+	t.allSixes--
+	t.count[oa].sub(b)
+	t.count[ob].sub(d)
+	t.count[ob].add(b)
+	t.allCount.sub(d)
+	t.in[oa] &^= 1 << t.ord[from]
+	t.top[from], t.top[to] = 0, b
+}
+
 // holds reports whether seat has cards in front of it.
 func (t *pancakesTable) holds(seat int) bool { return t.in[seat] != 0 }
 
@@ -435,10 +518,8 @@ func (t *pancakesTable) contested(p int) (twice uint64, shown [PancakesMaxPlayer
 		if o >= p && o != pancakesCommonOwner {
 			continue
 		}
-		b := t.single[o]
-		for _, z := range t.six[o][:t.sixes[o]] {
-			b |= t.top[z]
-		}
+		c := &t.count[o]
+		b := t.single[o] | c[0] | c[1] | c[2] | c[3]
 		shown[o] = b
 		twice |= seen & b
 		seen |= b
@@ -451,32 +532,18 @@ func (t *pancakesTable) contested(p int) (twice uint64, shown [PancakesMaxPlayer
 // topping and covered card; with none, the draw if the draw pile is not
 // empty.
 func (t *pancakesTable) pick(s *State, seat int, r Rand, a *Action) bool {
-	p := len(s.seats)
 	sixes, singles := int(t.sixes[seat]), t.single[seat]
 	if sixes == 0 && singles == 0 {
 		return false // out of the round: no claim, no draw
 	}
-	// The others' six-topping and one-topping top cards.
-	others, theirs := int(t.sixes[pancakesCommonOwner]), t.single[pancakesCommonOwner]
-	for o := range p {
-		if o != seat {
-			others += int(t.sixes[o])
-			theirs |= t.single[o]
-		}
-	}
-	own := t.six[seat][:sixes]
-	sixSix := sixes * others
-	// sixOne pairs the seat's six-topping cards with the others'
-	// one-topping cards, oneSix its one-topping cards with the others'
-	// six-topping cards: those of every owner showing them, less its own.
-	sixOne, oneSix := 0, 0
-	for _, z := range own {
-		sixOne += bits.OnesCount64(t.top[z] & theirs)
-		oneSix -= bits.OnesCount64(t.top[z] & singles)
-	}
-	for m := singles; m != 0; m &= m - 1 {
-		oneSix += int(t.showing[bits.TrailingZeros64(m)])
-	}
+	// The pairs of the seat's six-topping cards with the others', with
+	// their one-topping cards, and of its one-topping cards with their
+	// six-topping cards.
+	mine := &t.count[seat]
+	theirs := t.allSingles &^ singles
+	sixSix := sixes * (t.allSixes - sixes)
+	sixOne := mine.weigh(theirs)
+	oneSix := t.allCount.weigh(singles) - mine.weigh(singles)
 	total := sixSix + sixOne + oneSix
 	if total == 0 {
 		if len(s.zones[pancakesDraw].cards) > 0 {
@@ -489,27 +556,26 @@ func (t *pancakesTable) pick(s *State, seat int, r Rand, a *Action) bool {
 	if total > 1 {
 		n = r.IntN(total)
 	}
+	own := t.six[seat][:sixes]
 	var src, dst int
 	switch {
 	case n < sixSix:
-		// One of the seat's six-topping cards and another owner's: the
-		// Common card's first, then the seats' in seat order.
-		q := n / sixes
+		// The q-th six-topping card of the others: the Common card's
+		// first, then the seats' in seat order.
+		q := int(uint32(n) / uint32(sixes))
 		src = int(own[n-q*sixes])
-		for o := pancakesCommonOwner; ; o = (o + 1) % (PancakesMaxPlayers + 1) {
+		o := pancakesCommonOwner
+		for k := int(t.sixes[o]); q >= k; k = int(t.sixes[o]) {
+			q -= k
+			if o++; o > pancakesCommonOwner {
+				o = 0
+			}
 			if o == seat {
-				continue
+				o++
 			}
-			if k := int(t.sixes[o]); q >= k {
-				q -= k
-				continue
-			}
-			dst = int(t.six[o][q])
-			break
 		}
+		dst = int(t.six[o][q])
 	case n < sixSix+sixOne:
-		// One of the seat's six-topping cards and another owner's
-		// one-topping card showing one of its toppings.
 		n -= sixSix
 		for _, z := range own {
 			m := t.top[z] & theirs
@@ -524,10 +590,8 @@ func (t *pancakesTable) pick(s *State, seat int, r Rand, a *Action) bool {
 			break
 		}
 	default:
-		// One of the seat's one-topping cards and another owner's
-		// six-topping card showing its topping.
 		var sym int
-		dst, sym = t.oneSix(seat, p, singles, n-sixSix-sixOne)
+		dst, sym = t.oneSix(seat, singles, n-sixSix-sixOne)
 		src = int(t.singleAt[sym])
 	}
 	tg := Targets{n: 2}
@@ -540,9 +604,9 @@ func (t *pancakesTable) pick(s *State, seat int, r Rand, a *Action) bool {
 // of seat, whose toppings are singles, and a six-topping top card of
 // another owner showing its topping: the zone of the six-topping card and
 // their topping.
-func (t *pancakesTable) oneSix(seat, p int, singles uint64, n int) (int, int) {
-	for o := range t.sixes {
-		if o == seat || o >= p && o != pancakesCommonOwner {
+func (t *pancakesTable) oneSix(seat int, singles uint64, n int) (int, int) {
+	for o := range t.six {
+		if o == seat {
 			continue
 		}
 		for _, z := range t.six[o][:t.sixes[o]] {
@@ -564,7 +628,8 @@ func (t *pancakesTable) oneSix(seat, p int, singles uint64, n int) (int, int) {
 // the zones, other than in the order of its lists.
 func (t *pancakesTable) mirrors(f *pancakesTable) error {
 	if t.top != f.top || t.owner != f.owner || t.ord != f.ord || t.place != f.place || t.places != f.places ||
-		t.in != f.in || t.sixes != f.sixes || t.single != f.single || t.showing != f.showing {
+		t.in != f.in || t.sixes != f.sixes || t.allSixes != f.allSixes || t.count != f.count || t.allCount != f.allCount ||
+		t.single != f.single || t.allSingles != f.allSingles {
 		return fmt.Errorf("the table of top cards kept (places %x, six-topping cards %v, one-topping cards %x) differs from the zones' (%x, %v, %x)",
 			t.in, t.sixes, t.single, f.in, f.sixes, f.single)
 	}
@@ -650,8 +715,8 @@ func (anarchyPancakes) Setup(s *State) error {
 	s.shuffleCards(aside)
 	s.round = 1
 	pancakesDeal(s, nil, false)
-	if pancakesFits(s, planes, p) {
-		t, _ := s.spareExtension().(*pancakesTable)
+	// The table of the game Reset replaced fitted the same deck and seats.
+	if t, _ := s.spareExtension().(*pancakesTable); t != nil || pancakesFits(s, planes, p) {
 		if t == nil {
 			t = &pancakesTable{}
 		}
@@ -664,26 +729,39 @@ func (anarchyPancakes) Setup(s *State) error {
 // pancakesDeal deals a round from the shuffled draw pile and set-aside
 // cards: two one-topping cards to each seat's places 0 and 1, one round at
 // a time, then five six-topping cards to places 2 to 6, then the Common
-// card. With record set it appends the moves to ev; Setup deals silently.
+// card, each from the top of its pile. With record set it appends the
+// moves to ev; Setup deals silently. The places are empty.
 func pancakesDeal(s *State, ev []Event, record bool) []Event {
 	p := s.Players()
-	deal := func(from, to, seat int) {
-		if record {
-			ev = s.move(ev, seat, from, to)
-		} else {
-			s.take(from, to)
-		}
-	}
+	zones := s.zones
+	draw, aside := zones[pancakesDraw].cards, zones[pancakesAside].cards
 	for j := range pancakesHand {
-		from := pancakesAside
-		if j >= pancakesSingles {
-			from = pancakesDraw
-		}
 		for i := range p {
-			deal(from, pancakesFirst+i*pancakesHand+j, i)
+			z := pancakesFirst + i*pancakesHand + j
+			from := pancakesDraw
+			var c int32
+			if j < pancakesSingles {
+				from, c, aside = pancakesAside, aside[len(aside)-1], aside[:len(aside)-1]
+			} else {
+				c, draw = draw[len(draw)-1], draw[:len(draw)-1]
+			}
+			zones[z].cards = zones[z].cards[:1] // empty, with room: no write barrier
+			zones[z].cards[0] = c
+			if record {
+				ev = appendEvent(ev, EventMove, i, -1, int(c), 1, from, z)
+			}
 		}
 	}
-	deal(pancakesDraw, pancakesCommon, NoSeat)
+	c := draw[len(draw)-1]
+	draw = draw[:len(draw)-1]
+	zones[pancakesCommon].cards = zones[pancakesCommon].cards[:1]
+	zones[pancakesCommon].cards[0] = c
+	if record {
+		ev = appendEvent(ev, EventMove, NoSeat, -1, int(c), 1, pancakesDraw, pancakesCommon)
+	}
+	// Shorter, same array: no write barrier, as in take.
+	zones[pancakesDraw].cards = zones[pancakesDraw].cards[:len(draw)]
+	zones[pancakesAside].cards = zones[pancakesAside].cards[:len(aside)]
 	return ev
 }
 
@@ -696,21 +774,25 @@ func pancakesNewRound(s *State, ev []Event) []Event {
 	// card leaves the top of a zone that holds it for a deck whose room
 	// is the whole deck.
 	planes := int32(pancakesPlanes(s))
-	for z := pancakesCommon; z < len(s.zones); z++ {
+	zones := s.zones
+	draw, aside := zones[pancakesDraw].cards, zones[pancakesAside].cards
+	for z := pancakesCommon; z < len(zones); z++ {
 		if z == pancakesAside {
 			continue
 		}
-		c := s.zones[z].cards
+		c := zones[z].cards
 		for i := len(c) - 1; i >= 0; i-- {
 			card, to := c[i], pancakesDraw
 			if card >= planes {
-				to = pancakesAside
+				aside, to = append(aside, card), pancakesAside
+			} else {
+				draw = append(draw, card)
 			}
-			s.zones[to].cards = append(s.zones[to].cards, card)
 			ev = appendEvent(ev, EventMove, NoSeat, -1, int(card), 1, z, to)
 		}
-		s.zones[z].cards = s.zones[z].cards[:0] // no write barrier, as in take
+		zones[z].cards = zones[z].cards[:0] // no write barrier, as in take
 	}
+	zones[pancakesDraw].cards, zones[pancakesAside].cards = draw, aside
 	ev = s.shuffle(ev, pancakesDraw)
 	ev = s.shuffle(ev, pancakesAside)
 	ev = pancakesDeal(s, ev, true)
@@ -789,6 +871,15 @@ func (anarchyPancakes) Check(s *State, a *Action) *Refusal {
 		return nil
 	}
 	// The engine has checked that both targets are zones of the table.
+	if t := pancakesTableOf(s); t != nil {
+		// A claim from one of the seat's stacks onto another owner's
+		// top card showing the topping, read from the table; any other
+		// is refused below, with its reason.
+		from, to := a.Target.z[0], a.Target.z[1]
+		if int(t.owner[from]) == a.Seat && int(t.owner[to]) != a.Seat && (t.top[from]&t.top[to])>>a.Symbol&1 != 0 {
+			return nil
+		}
+	}
 	from, to := &s.zones[a.Target.z[0]], &s.zones[a.Target.z[1]]
 	if from.Seat != a.Seat {
 		return refuse(CodeBadTarget, a, pancakesNotYours)
@@ -847,8 +938,7 @@ func (anarchyPancakes) Apply(s *State, a *Action, ev []Event) []Event {
 		from, to := int(a.Target.z[0]), int(a.Target.z[1])
 		ev = s.moveStack(ev, a.Seat, from, to)
 		if t != nil {
-			t.set(s, from)
-			t.set(s, to)
+			t.cover(from, to)
 		}
 		if !pancakesIn(s, a.Seat) {
 			// The first seat out in the round takes a butter pat; with
@@ -1112,6 +1202,9 @@ func (g anarchyPancakes) Movers(s *State) uint64 {
 		// The usual case: every seat with cards may draw. With round-end
 		// "first" that is every seat, since a round ends the moment one
 		// runs out.
+		if s.Option(pancakesOptRoundEnd) == pancakesEndFirst {
+			return s.everyone(true)
+		}
 		for i := range s.seats {
 			if t.holds(i) {
 				set |= 1 << i

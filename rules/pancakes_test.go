@@ -1290,11 +1290,12 @@ func TestPancakesPick(t *testing.T) {
 
 // TestPancakesTable checks that a game keeps a pancakesTable when its deck
 // allows one, and none when a card's toppings do not fit one word (the
-// order-8 plane); and that a game played without one plays like a game
-// with one: the same events for the same actions, the same answers to
-// CanMove and Movers, and PickMove among the moves, with the invariants,
-// the table's included, holding throughout. The decks include one whose
-// two-topping cards all show topping 0.
+// order-8 plane) or a topping shows on more than 15 six-topping cards (a
+// fan of 20 two-topping cards all showing topping 0, where a fan of 15
+// keeps one); and that a game played without one plays like a game with
+// one: the same events for the same actions, the same answers to CanMove
+// and Movers, and PickMove among the moves, with the invariants, the
+// table's included, holding throughout.
 func TestPancakesTable(t *testing.T) {
 	g := mustGame(t, "anarchy-pancakes")
 	for _, td := range pancakesTestDecks(t) {
@@ -1308,37 +1309,47 @@ func TestPancakesTable(t *testing.T) {
 			}
 		}
 	}
-	var fan [][]int
-	for i := 1; i <= 20; i++ {
-		fan = append(fan, []int{0, i})
-	}
-	for sym := range 21 {
-		fan = append(fan, []int{sym})
-	}
-	fanX, err := NewIndex(pcCards{21, fan})
-	if err != nil {
-		t.Fatal(err)
-	}
-	wideX, err := NewIndex(WithSingles(mustDeck(t, 8, 0)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := rand.New(rand.NewPCG(8, 9))
-	var buf []Action
-	for seed := range uint64(30) {
-		x, p := pancakesTestDecks(t)[seed%uint64(len(pancakesTestDecks(t)))].x, 2+int(seed)%2
-		switch seed % 5 {
-		case 0:
-			x = fanX
-		case 1:
-			x = wideX
+	fanOf := func(n int) *Index {
+		var fan [][]int
+		for i := 1; i <= n; i++ {
+			fan = append(fan, []int{0, i})
 		}
-		s, err := New(g, x, Config{Players: p, Seed: seed, Options: map[string]string{"round-end": []string{"first", "all"}[seed/5%2]}})
+		for sym := range n + 1 {
+			fan = append(fan, []int{sym})
+		}
+		x, err := NewIndex(pcCards{n + 1, fan})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if (pancakesTableOf(s) == nil) != (x == wideX) {
-			t.Fatalf("seed %d: pancakesTable %v on the deck of %d cards", seed, pancakesTableOf(s) != nil, x.Len())
+		return x
+	}
+	wide, err := NewIndex(WithSingles(mustDeck(t, 8, 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	decks := []struct {
+		x     *Index
+		table bool
+	}{{fanOf(15), true}, {fanOf(20), false}, {wide, false}}
+	for _, td := range pancakesTestDecks(t) {
+		decks = append(decks, struct {
+			x     *Index
+			table bool
+		}{td.x, true})
+	}
+	r := rand.New(rand.NewPCG(8, 9))
+	var buf []Action
+	for seed := range uint64(36) {
+		d, p := decks[seed%uint64(len(decks))], 2+int(seed)%2
+		if d.x.Len()-d.x.Symbols() < pancakesSixes*p+1 {
+			p = 2
+		}
+		s, err := New(g, d.x, Config{Players: p, Seed: seed, Options: map[string]string{"round-end": []string{"first", "all"}[seed/5%2]}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (pancakesTableOf(s) != nil) != d.table {
+			t.Fatalf("seed %d: pancakesTable %v on the deck of %d cards", seed, pancakesTableOf(s) != nil, d.x.Len())
 		}
 		bare := s.Clone()
 		bare.SetExtension(nil)

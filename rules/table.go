@@ -225,7 +225,17 @@ func (s *State) moveStack(ev []Event, seat, from, to int) []Event {
 	if len(f) == 0 || from == to {
 		panic(fmt.Sprintf("rules: %s: moveStack from zone %d (%d cards) to zone %d", s.info.Name, from, len(f), to))
 	}
-	s.zones[to].cards = append(s.zones[to].cards, f...)
+	if t := s.zones[to].cards; len(t)+len(f) <= cap(t) {
+		// In place, card by card: the stacks moved are short, and a
+		// loop costs less than a call to copy them.
+		u := t[:len(t)+len(f)]
+		for i, c := range f {
+			u[len(t)+i] = c
+		}
+		s.zones[to].cards = u
+	} else {
+		s.zones[to].cards = append(t, f...)
+	}
 	s.zones[from].cards = s.zones[from].cards[:0] // no write barrier, as in take
 	return appendEvent(ev, EventMove, seat, -1, int(f[len(f)-1]), len(f), from, to)
 }

@@ -445,7 +445,11 @@ func (m *Sim) tieBreakSet(able uint64) int {
 	if able&(able-1) == 0 {
 		return bits.TrailingZeros64(able)
 	}
-	for k := m.draw(bits.OnesCount64(able)); k > 0; k-- {
+	k := m.draw(bits.OnesCount64(able))
+	if able == 1<<len(m.bots)-1 {
+		return k // every seat, the usual case
+	}
+	for ; k > 0; k-- {
 		able &= able - 1
 	}
 	return bits.TrailingZeros64(able)
