@@ -285,6 +285,11 @@ func (c *pancakesCount) sub(b uint64) {
 	c[0], c[1], c[2], c[3] = c0^b, c1^k1, c2^k2, c3^k3
 }
 
+// at returns the count of topping sym.
+func (c *pancakesCount) at(sym int) int {
+	return int(c[0]>>sym&1 | c[1]>>sym&1<<1 | c[2]>>sym&1<<2 | c[3]>>sym&1<<3)
+}
+
 // weigh returns the sum of the counts of the toppings of b.
 func (c *pancakesCount) weigh(b uint64) int {
 	return bits.OnesCount64(c[0]&b) + 2*bits.OnesCount64(c[1]&b) + 4*bits.OnesCount64(c[2]&b) + 8*bits.OnesCount64(c[3]&b)
@@ -605,20 +610,28 @@ func (t *pancakesTable) pick(s *State, seat int, r Rand, a *Action) bool {
 // another owner showing its topping: the zone of the six-topping card and
 // their topping.
 func (t *pancakesTable) oneSix(seat int, singles uint64, n int) (int, int) {
-	for o := range t.six {
-		if o == seat {
+	// The topping, then the owner, from the counts; then the card.
+	for ; singles != 0; singles &= singles - 1 {
+		sym := bits.TrailingZeros64(singles)
+		if k := t.allCount.at(sym) - t.count[seat].at(sym); n >= k {
+			n -= k
 			continue
 		}
-		for _, z := range t.six[o][:t.sixes[o]] {
-			m := t.top[z] & singles
-			if k := bits.OnesCount64(m); n >= k {
-				n -= k
+		for o := range t.six {
+			if k := t.count[o].at(sym); o == seat || n >= k {
+				if o != seat {
+					n -= k
+				}
 				continue
 			}
-			for ; n > 0; n-- {
-				m &= m - 1
+			for _, z := range t.six[o][:t.sixes[o]] {
+				if t.top[z]>>sym&1 != 0 {
+					if n == 0 {
+						return int(z), sym
+					}
+					n--
+				}
 			}
-			return int(z), bits.TrailingZeros64(m)
 		}
 	}
 	panic("rules: anarchy-pancakes: claim out of range")
@@ -775,24 +788,29 @@ func pancakesNewRound(s *State, ev []Event) []Event {
 	// is the whole deck.
 	planes := int32(pancakesPlanes(s))
 	zones := s.zones
-	draw, aside := zones[pancakesDraw].cards, zones[pancakesAside].cards
+	// The two decks, as deck[0] and deck[1], filled without a branch on
+	// which one a card goes to: the two kinds of cards come mixed.
+	deck := [2][]int32{zones[pancakesDraw].cards, zones[pancakesAside].cards}
+	n := [2]int{len(deck[0]), len(deck[1])}
+	deck[0], deck[1] = deck[0][:cap(deck[0])], deck[1][:cap(deck[1])]
 	for z := pancakesCommon; z < len(zones); z++ {
 		if z == pancakesAside {
 			continue
 		}
 		c := zones[z].cards
 		for i := len(c) - 1; i >= 0; i-- {
-			card, to := c[i], pancakesDraw
+			card, k := c[i], 0
 			if card >= planes {
-				aside, to = append(aside, card), pancakesAside
-			} else {
-				draw = append(draw, card)
+				k = 1
 			}
-			ev = appendEvent(ev, EventMove, NoSeat, -1, int(card), 1, z, to)
+			deck[k][n[k]] = card
+			n[k]++
+			ev = appendEvent(ev, EventMove, NoSeat, -1, int(card), 1, z, pancakesDraw+k*(pancakesAside-pancakesDraw))
 		}
 		zones[z].cards = zones[z].cards[:0] // no write barrier, as in take
 	}
-	zones[pancakesDraw].cards, zones[pancakesAside].cards = draw, aside
+	zones[pancakesDraw].cards = zones[pancakesDraw].cards[:n[0]]
+	zones[pancakesAside].cards = zones[pancakesAside].cards[:n[1]]
 	ev = s.shuffle(ev, pancakesDraw)
 	ev = s.shuffle(ev, pancakesAside)
 	ev = pancakesDeal(s, ev, true)
