@@ -1002,6 +1002,9 @@ func TestReset(t *testing.T) {
 	play := func(s, o *State) {
 		t.Helper()
 		for step := 0; !s.Over(); step++ {
+			if err := CheckInvariants(s); err != nil {
+				t.Fatalf("%s after Reset: %v", s.Info().Name, err)
+			}
 			if step > 100000 {
 				t.Fatalf("%s: no end", s.Info().Name)
 			}
@@ -1030,12 +1033,14 @@ func TestReset(t *testing.T) {
 				x = td.x
 			}
 		}
-		cfg := Config{Players: min(4, g.Info().MaxPlayers), Seed: 1}
+		// Two players, whose places grow in number the most in Anarchy
+		// Pancakes, and many games, each set up where the one before ended.
+		cfg := Config{Players: g.Info().MinPlayers, Seed: 1}
 		s, err := New(g, x, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for seed := uint64(2); seed < 5; seed++ {
+		for seed := uint64(2); seed < 30; seed++ {
 			play(s, nil)
 			if err := s.Reset(seed); err != nil {
 				t.Fatal(err)

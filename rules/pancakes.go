@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 	"sync/atomic"
 )
 
@@ -263,17 +264,19 @@ const pancakesCommonOwner = PancakesMaxPlayers
 // counts of a set of toppings.
 type pancakesCount [4]uint64
 
-// add adds one to the count of every topping of b, and returns the toppings
-// whose count went past pancakesMaxCount.
-func (c *pancakesCount) add(b uint64) uint64 {
+// add adds one to the count of every topping of b; none may go past
+// pancakesMaxCount.
+func (c *pancakesCount) add(b uint64) {
 	// Unrolled: the compiler keeps the loop, with a branch a plane.
-	c0, c1, c2, c3 := c[0], c[1], c[2], c[3]
+	c0, c1, c2 := c[0], c[1], c[2]
 	k1 := c0 & b
 	k2 := c1 & k1
-	k3 := c2 & k2
-	c[0], c[1], c[2], c[3] = c0^b, c1^k1, c2^k2, c3^k3
-	return c3 & k3
+	c[0], c[1], c[2], c[3] = c0^b, c1^k1, c2^k2, c[3]^(c2&k2)
 }
+
+// over returns the toppings of b whose count is pancakesMaxCount: those
+// add would carry past it.
+func (c *pancakesCount) over(b uint64) uint64 { return c[0] & c[1] & c[2] & c[3] & b }
 
 // sub takes one from the count of every topping of b, which must all be
 // counted.
@@ -369,11 +372,13 @@ func pancakesFits(s *State, planes, p int) bool {
 		return false
 	}
 	var c pancakesCount
-	var over uint64
 	for _, b := range x.bits[:planes] {
-		over |= c.add(b)
+		if c.over(b) != 0 {
+			return false
+		}
+		c.add(b)
 	}
-	return over == 0
+	return true
 }
 
 // CloneExtension returns a copy of the table.
@@ -384,11 +389,16 @@ func (t *pancakesTable) CloneExtension() Extension {
 
 // EqualExtension reports whether o is the same table, lists in the same
 // order.
-func (t *pancakesTable) EqualExtension(o Extension) bool { return *t == *o.(*pancakesTable) }
+func (t *pancakesTable) EqualExtension(o Extension) bool {
+	return t.differs(o.(*pancakesTable), true) == nil
+}
 
 // Resync rebuilds the table from the zones of s, its lists in zone order.
+// What lies beyond the zones and lists of s is left as it was: nothing
+// reads it, and neither differs nor EqualExtension compares it, so a
+// table reused for a new game (State.Reset) need not be cleared.
 func (t *pancakesTable) Resync(s *State) {
-	*t = pancakesTable{}
+	t.places = [PancakesMaxPlayers]uint8{}
 	t.owner[pancakesCommon] = pancakesCommonOwner
 	for z := pancakesFirst; z < len(s.zones); z++ {
 		t.addPlace(s.zones[z].Seat, z)
@@ -399,7 +409,7 @@ func (t *pancakesTable) Resync(s *State) {
 // addPlace adds zone z as seat's next place, empty.
 func (t *pancakesTable) addPlace(seat, z int) {
 	n := t.places[seat]
-	t.place[seat][n], t.ord[z], t.owner[z] = uint8(z), n, uint8(seat)
+	t.place[seat][n], t.ord[z], t.owner[z], t.top[z] = uint8(z), n, uint8(seat), 0
 	t.places[seat] = n + 1
 }
 
@@ -637,28 +647,40 @@ func (t *pancakesTable) oneSix(seat int, singles uint64, n int) (int, int) {
 	panic("rules: anarchy-pancakes: claim out of range")
 }
 
-// mirrors returns an error when t differs from f, the table rebuilt from
-// the zones, other than in the order of its lists.
-func (t *pancakesTable) mirrors(f *pancakesTable) error {
-	if t.top != f.top || t.owner != f.owner || t.ord != f.ord || t.place != f.place || t.places != f.places ||
-		t.in != f.in || t.sixes != f.sixes || t.allSixes != f.allSixes || t.count != f.count || t.allCount != f.allCount ||
-		t.single != f.single || t.allSingles != f.allSingles {
-		return fmt.Errorf("the table of top cards kept (places %x, six-topping cards %v, one-topping cards %x) differs from the zones' (%x, %v, %x)",
-			t.in, t.sixes, t.single, f.in, f.sixes, f.single)
+// differs returns an error naming the first difference between t and u,
+// with the order of their lists or without (as when u is the table rebuilt
+// from the zones), or nil.
+func (t *pancakesTable) differs(u *pancakesTable, ordered bool) error {
+	if t.places != u.places || t.in != u.in || t.sixes != u.sixes || t.allSixes != u.allSixes ||
+		t.count != u.count || t.allCount != u.allCount || t.single != u.single || t.allSingles != u.allSingles {
+		return fmt.Errorf("the table of top cards (places %x, six-topping cards %v, one-topping cards %x) differs from (%x, %v, %x)",
+			t.in, t.sixes, t.single, u.in, u.sixes, u.single)
+	}
+	zones := pancakesFirst
+	for i, n := range t.places {
+		zones += int(n)
+		if !slices.Equal(t.place[i][:n], u.place[i][:n]) {
+			return fmt.Errorf("seat %d's places are zones %v in the table of top cards, %v", i, t.place[i][:n], u.place[i][:n])
+		}
+	}
+	if !slices.Equal(t.top[pancakesCommon:zones], u.top[pancakesCommon:zones]) ||
+		!slices.Equal(t.owner[pancakesCommon:zones], u.owner[pancakesCommon:zones]) ||
+		!slices.Equal(t.ord[pancakesFirst:zones], u.ord[pancakesFirst:zones]) {
+		return fmt.Errorf("the table of top cards has top cards %x, %x", t.top[pancakesCommon:zones], u.top[pancakesCommon:zones])
 	}
 	for o := range t.sixes {
-		list := t.six[o][:t.sixes[o]]
+		list, other := t.six[o][:t.sixes[o]], u.six[o][:u.sixes[o]]
 		for j, z := range list {
 			if t.atSix[z] != uint8(j) {
 				return fmt.Errorf("zone %d is listed at %d, but found at %d", z, t.atSix[z], j)
 			}
 		}
-		if !sameSet(list, f.six[o][:f.sixes[o]]) {
-			return fmt.Errorf("the table of top cards lists six-topping cards on %v for owner %d, the zones show %v", list, o, f.six[o][:f.sixes[o]])
+		if ordered && !slices.Equal(list, other) || !sameSet(list, other) {
+			return fmt.Errorf("the table of top cards lists six-topping cards on %v for owner %d, and %v", list, o, other)
 		}
 		for m := t.single[o]; m != 0; m &= m - 1 {
-			if sym := bits.TrailingZeros64(m); t.singleAt[sym] != f.singleAt[sym] {
-				return fmt.Errorf("the table of top cards has the one-topping card of topping %d on zone %d, the zones on %d", sym, t.singleAt[sym], f.singleAt[sym])
+			if sym := bits.TrailingZeros64(m); t.singleAt[sym] != u.singleAt[sym] {
+				return fmt.Errorf("the table of top cards has the one-topping card of topping %d on zone %d, and %d", sym, t.singleAt[sym], u.singleAt[sym])
 			}
 		}
 	}
@@ -1129,7 +1151,7 @@ func pancakesTableInvariant(s *State) error {
 	}
 	var fresh pancakesTable
 	fresh.Resync(s)
-	return t.mirrors(&fresh)
+	return t.differs(&fresh, false)
 }
 
 // CanMove reports whether seat may draw (it has cards in front of it and
