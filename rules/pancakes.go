@@ -398,12 +398,17 @@ func (t *pancakesTable) EqualExtension(o Extension) bool {
 // reads it, and neither differs nor EqualExtension compares it, so a
 // table reused for a new game (State.Reset) need not be cleared.
 func (t *pancakesTable) Resync(s *State) {
+	t.layout(s)
+	t.recount(s)
+}
+
+// layout lists the places of s, empty.
+func (t *pancakesTable) layout(s *State) {
 	t.places = [PancakesMaxPlayers]uint8{}
 	t.owner[pancakesCommon] = pancakesCommonOwner
 	for z := pancakesFirst; z < len(s.zones); z++ {
 		t.addPlace(s.zones[z].Seat, z)
 	}
-	t.recount(s)
 }
 
 // addPlace adds zone z as seat's next place, empty.
@@ -430,6 +435,43 @@ func (t *pancakesTable) recount(s *State) {
 			t.list(z, b)
 		}
 	}
+}
+
+// dealt reads the top cards of s just after pancakesDeal, as recount
+// would, lists in zone order included, from what the deal put where: one
+// card in each of the first seven places of each seat, one-topping cards
+// in the first two and six-topping cards in the others, one Common card,
+// no card in the places added later.
+func (t *pancakesTable) dealt(s *State) {
+	p, x := len(s.seats), s.cards
+	zones := s.zones
+	t.allCount, t.allSingles, t.allSixes = pancakesCount{}, 0, pancakesSixes*p+1
+	for i := range p {
+		first := pancakesFirst + pancakesHand*i
+		var singles uint64
+		for z := first; z < first+pancakesSingles; z++ {
+			b := x.bits[zones[z].cards[0]]
+			t.top[z], t.singleAt[bits.TrailingZeros64(b)] = b, uint8(z)
+			singles |= b
+		}
+		var c pancakesCount
+		for j := range pancakesSixes {
+			z := first + pancakesSingles + j
+			b := x.bits[zones[z].cards[0]]
+			t.top[z], t.six[i][j], t.atSix[z] = b, uint8(z), uint8(j)
+			c.add(b)
+			t.allCount.add(b)
+		}
+		for _, z := range t.place[i][pancakesHand:t.places[i]] {
+			t.top[z] = 0
+		}
+		t.count[i], t.sixes[i], t.single[i], t.in[i] = c, pancakesSixes, singles, 1<<pancakesHand-1
+		t.allSingles |= singles
+	}
+	b := x.bits[zones[pancakesCommon].cards[0]]
+	t.top[pancakesCommon], t.six[pancakesCommonOwner][0], t.atSix[pancakesCommon] = b, pancakesCommon, 0
+	t.count[pancakesCommonOwner], t.sixes[pancakesCommonOwner], t.single[pancakesCommonOwner] = pancakesCount{b}, 1, 0
+	t.allCount.add(b)
 }
 
 // list lists zone z, whose top card now shows toppings b.
@@ -755,7 +797,8 @@ func (anarchyPancakes) Setup(s *State) error {
 		if t == nil {
 			t = &pancakesTable{}
 		}
-		t.Resync(s)
+		t.layout(s)
+		t.dealt(s)
 		s.SetExtension(t)
 	}
 	return nil
@@ -837,7 +880,7 @@ func pancakesNewRound(s *State, ev []Event) []Event {
 	ev = s.shuffle(ev, pancakesAside)
 	ev = pancakesDeal(s, ev, true)
 	if t := pancakesTableOf(s); t != nil {
-		t.recount(s)
+		t.dealt(s)
 	}
 	return ev
 }

@@ -1353,9 +1353,20 @@ func TestPancakesTable(t *testing.T) {
 		}
 		bare := s.Clone()
 		bare.SetExtension(nil)
+		round := 0
 		for step := 0; !s.Over(); step++ {
 			if step > 5000 {
 				t.Fatalf("seed %d: no end after %d actions", seed, step)
+			}
+			if tb := pancakesTableOf(s); tb != nil && s.Round() != round {
+				// Just dealt: the table as read from the deal lists its
+				// cards in zone order, as Resync does.
+				round = s.Round()
+				var fresh pancakesTable
+				fresh.Resync(s)
+				if err := tb.differs(&fresh, true); err != nil {
+					t.Fatalf("seed %d, round %d: %v", seed, round, err)
+				}
 			}
 			if s.Movers() != bare.Movers() {
 				t.Fatalf("seed %d, version %d: Movers %b with the table, %b without", seed, s.Version(), s.Movers(), bare.Movers())
