@@ -502,10 +502,7 @@ func (t *pancakesTable) unlist(z int, b uint64) {
 		t.single[o] &^= b
 		t.allSingles &^= b
 	} else {
-		n := t.sixes[o] - 1
-		last, at := t.six[o][n], t.atSix[z]
-		t.six[o][at], t.atSix[last] = last, at
-		t.sixes[o] = n
+		t.dropSix(o, z)
 		t.allSixes--
 		t.count[o].sub(b)
 		t.allCount.sub(b)
@@ -532,34 +529,55 @@ func (t *pancakesTable) set(s *State, z int) {
 }
 
 // cover updates the table after a claim moved the stack of place from onto
-// zone to, whose top card it covers.
+// zone to, whose top card it covers. The two cards share a topping, so at
+// most one of them is a one-topping card.
 func (t *pancakesTable) cover(from, to int) {
 	b, d := t.top[from], t.top[to]
 	oa, ob := t.owner[from], t.owner[to]
-	if b&(b-1) == 0 || d&(d-1) == 0 {
-		// A one-topping card moves or is covered: rare enough to take
-		// the long way.
-		t.unlist(from, b)
-		t.top[from] = 0
-		t.unlist(to, d)
-		t.top[to] = b
-		t.list(to, b)
-		return
-	}
-	// Two six-topping cards: zone to keeps its place in its owner's
-	// list, from leaves its owner's, and the covered card's toppings are
-	// counted no more.
-	n := t.sixes[oa] - 1
-	last, at := t.six[oa][n], t.atSix[from]
-	t.six[oa][at], t.atSix[last] = last, at
-	t.sixes[oa] = n
-	t.allSixes--
-	t.count[oa].sub(b)
-	t.count[ob].sub(d)
-	t.count[ob].add(b)
-	t.allCount.sub(d)
 	t.in[oa] &^= 1 << t.ord[from]
 	t.top[from], t.top[to] = 0, b
+	switch {
+	case b&(b-1) == 0:
+		// A one-topping card on a six-topping card: it changes owner,
+		// and zone to leaves its owner's six-topping cards.
+		t.single[oa] &^= b
+		t.single[ob] |= b
+		t.singleAt[bits.TrailingZeros64(b)] = uint8(to)
+		t.dropSix(ob, to)
+		t.allSixes--
+		t.count[ob].sub(d)
+		t.allCount.sub(d)
+	case d&(d-1) == 0:
+		// A six-topping card on a one-topping card: it changes owner
+		// and zone, and the one-topping card leaves the table's top.
+		t.dropSix(oa, from)
+		n := t.sixes[ob]
+		t.six[ob][n], t.atSix[to] = uint8(to), n
+		t.sixes[ob] = n + 1
+		t.count[oa].sub(b)
+		t.count[ob].add(b)
+		t.single[ob] &^= d
+		t.allSingles &^= d
+	default:
+		// Two six-topping cards: zone to keeps its place in its owner's
+		// list, from leaves its owner's, and the covered card's toppings
+		// are counted no more.
+		t.dropSix(oa, from)
+		t.allSixes--
+		t.count[oa].sub(b)
+		t.count[ob].sub(d)
+		t.count[ob].add(b)
+		t.allCount.sub(d)
+	}
+}
+
+// dropSix takes zone z off owner o's list of six-topping cards, moving the
+// last of the list into its position.
+func (t *pancakesTable) dropSix(o uint8, z int) {
+	n := t.sixes[o] - 1
+	last, at := t.six[o][n], t.atSix[z]
+	t.six[o][at], t.atSix[last] = last, at
+	t.sixes[o] = n
 }
 
 // holds reports whether seat has cards in front of it.
