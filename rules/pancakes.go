@@ -274,6 +274,16 @@ func (c *pancakesCount) add(b uint64) {
 	c[0], c[1], c[2], c[3] = c0^b, c1^k1, c2^k2, c[3]^(c2&k2)
 }
 
+// plus adds o's counts to c's, topping by topping: a ripple-carry addition
+// of the planes. No count may go past pancakesMaxCount.
+func (c *pancakesCount) plus(o *pancakesCount) {
+	a0, a1, a2 := c[0], c[1], c[2]
+	k1 := a0 & o[0]
+	k2 := a1&o[1] | k1&(a1^o[1])
+	k3 := a2&o[2] | k2&(a2^o[2])
+	c[0], c[1], c[2], c[3] = a0^o[0], a1^o[1]^k1, a2^o[2]^k2, c[3]^o[3]^k3
+}
+
 // over returns the toppings of b whose count is pancakesMaxCount: those
 // add would carry past it.
 func (c *pancakesCount) over(b uint64) uint64 { return c[0] & c[1] & c[2] & c[3] & b }
@@ -445,7 +455,10 @@ func (t *pancakesTable) recount(s *State) {
 func (t *pancakesTable) dealt(s *State) {
 	p, x := len(s.seats), s.cards
 	zones := s.zones
-	t.allCount, t.allSingles, t.allSixes = pancakesCount{}, 0, pancakesSixes*p+1
+	b := x.bits[zones[pancakesCommon].cards[0]]
+	t.top[pancakesCommon], t.six[pancakesCommonOwner][0], t.atSix[pancakesCommon] = b, pancakesCommon, 0
+	t.count[pancakesCommonOwner], t.sixes[pancakesCommonOwner], t.single[pancakesCommonOwner] = pancakesCount{b}, 1, 0
+	t.allCount, t.allSingles, t.allSixes = pancakesCount{b}, 0, pancakesSixes*p+1
 	for i := range p {
 		first := pancakesFirst + pancakesHand*i
 		var singles uint64
@@ -460,18 +473,14 @@ func (t *pancakesTable) dealt(s *State) {
 			b := x.bits[zones[z].cards[0]]
 			t.top[z], t.six[i][j], t.atSix[z] = b, uint8(z), uint8(j)
 			c.add(b)
-			t.allCount.add(b)
 		}
 		for _, z := range t.place[i][pancakesHand:t.places[i]] {
 			t.top[z] = 0
 		}
 		t.count[i], t.sixes[i], t.single[i], t.in[i] = c, pancakesSixes, singles, 1<<pancakesHand-1
 		t.allSingles |= singles
+		t.allCount.plus(&c)
 	}
-	b := x.bits[zones[pancakesCommon].cards[0]]
-	t.top[pancakesCommon], t.six[pancakesCommonOwner][0], t.atSix[pancakesCommon] = b, pancakesCommon, 0
-	t.count[pancakesCommonOwner], t.sixes[pancakesCommonOwner], t.single[pancakesCommonOwner] = pancakesCount{b}, 1, 0
-	t.allCount.add(b)
 }
 
 // list lists zone z, whose top card now shows toppings b.

@@ -237,13 +237,14 @@ func (s *State) moveStack(ev []Event, seat, from, to int) []Event {
 	if len(f) == 0 || from == to {
 		panic(fmt.Sprintf("rules: %s: moveStack from zone %d (%d cards) to zone %d", s.info.Name, from, len(f), to))
 	}
-	if t := s.zones[to].cards; len(f) <= 4 && cap(f) >= 4 && len(t)+4 <= cap(t) {
-		// A short stack, the usual case: four cards copied whatever its
+	if t := s.zones[to].cards; len(f) <= 8 && cap(f) >= 8 && len(t)+8 <= cap(t) {
+		// A short stack, the usual case: eight cards copied whatever its
 		// height, the extra ones past the end of both zones, unseen,
 		// which costs less than a loop (whose end the processor cannot
 		// foresee) or a call to copy.
-		f4, u4 := f[:4], t[len(t):len(t)+4]
-		u4[0], u4[1], u4[2], u4[3] = f4[0], f4[1], f4[2], f4[3]
+		f8, u8 := f[:8], t[len(t):len(t)+8]
+		u8[0], u8[1], u8[2], u8[3] = f8[0], f8[1], f8[2], f8[3]
+		u8[4], u8[5], u8[6], u8[7] = f8[4], f8[5], f8[6], f8[7]
 		s.zones[to].cards = t[:len(t)+len(f)]
 	} else {
 		s.zones[to].cards = append(t, f...)
