@@ -267,7 +267,7 @@ type pancakesCount [4]uint64
 // add adds one to the count of every topping of b; none may go past
 // pancakesMaxCount.
 func (c *pancakesCount) add(b uint64) {
-	// Unrolled: the compiler keeps the loop, with a branch a plane.
+	// Unrolled by hand: written as a loop, it keeps a branch a plane.
 	c0, c1, c2 := c[0], c[1], c[2]
 	k1 := c0 & b
 	k2 := c1 & k1

@@ -73,8 +73,9 @@ type Outcome struct {
 }
 
 // Sim plays games of one configuration, one after the other, reusing its
-// bots and buffers (and its State, with Config.ReuseState). It is not safe for concurrent use; use one Sim per
-// goroutine (they may share nothing but the Config's values).
+// bots and buffers (and its State, with Config.ReuseState). It is not safe
+// for concurrent use; use one Sim per goroutine (they may share nothing but
+// the Config's values).
 type Sim struct {
 	cfg    Config
 	deck   record.Deck
