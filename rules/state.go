@@ -168,12 +168,15 @@ func New(g Game, cards Cards, cfg Config) (*State, error) {
 // The error is the game's Setup's, which accepted the same configuration
 // before.
 func (s *State) Reset(seed uint64) error {
-	s.cfg.Seed = seed
-	s.rng.Seed(seed, seedStream)
-	s.version, s.over, s.round = 0, false, 0
+	// What New sets, kept; everything else back to its zero value, as in
+	// New; the memory of the seats, zones and arena kept for Setup.
+	cfg := s.cfg
+	cfg.Seed = seed
 	clear(s.seats)
-	s.zones, s.arena = s.zones[:0], s.arena[:0]
-	s.spare, s.ext = s.ext, nil
+	*s = State{game: s.game, info: s.info, cards: s.cards, cfg: cfg, lockout: s.lockout, opts: s.opts,
+		seats: s.seats, zones: s.zones[:0], arena: s.arena[:0], scratch: s.scratch[:0],
+		checker: s.checker, picker: s.picker, finder: s.finder, spare: s.ext}
+	s.rng.Seed(seed, seedStream)
 	err := s.game.Setup(s)
 	s.spare = nil
 	return err
