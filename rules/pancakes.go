@@ -806,13 +806,14 @@ func (anarchyPancakes) Setup(s *State) error {
 			s.addRoom(ZonePile, i, ShowTop, pancakesRoom)
 		}
 	}
-	draw, aside := s.zones[pancakesDraw].cards[:0], s.zones[pancakesAside].cards[:0]
-	for c := range s.cards.cards {
-		if c < planes {
-			draw = append(draw, int32(c))
-		} else {
-			aside = append(aside, int32(c))
-		}
+	// Both zones have room for the whole deck.
+	draw := s.zones[pancakesDraw].cards[:planes]
+	aside := s.zones[pancakesAside].cards[:s.cards.cards-planes]
+	for c := range draw {
+		draw[c] = int32(c)
+	}
+	for c := range aside {
+		aside[c] = int32(planes + c)
 	}
 	s.zones[pancakesDraw].cards, s.zones[pancakesAside].cards = draw, aside
 	s.shuffleCards(draw)
