@@ -1067,7 +1067,9 @@ func (anarchyPancakes) Apply(s *State, a *Action, ev []Event) []Event {
 			}
 		}
 	}
-	if !pancakesLive(s) {
+	// The round goes on, the usual case, if the seat that acted still has
+	// cards and may draw; otherwise ask pancakesLive.
+	if (len(s.zones[pancakesDraw].cards) == 0 || !pancakesIn(s, a.Seat)) && !pancakesLive(s) {
 		ev = pancakesNewRound(s, ev)
 	}
 	return ev
