@@ -447,39 +447,21 @@ func (t *pancakesTable) recount(s *State) {
 	}
 }
 
-// dealt reads the top cards of s just after pancakesDeal, as recount
-// would, lists in zone order included, from what the deal put where: one
-// card in each of the first seven places of each seat, one-topping cards
-// in the first two and six-topping cards in the others, one Common card,
-// no card in the places added later.
-func (t *pancakesTable) dealt(s *State) {
-	p, x := len(s.seats), s.cards
-	zones := s.zones
-	b := x.bits[zones[pancakesCommon].cards[0]]
-	t.top[pancakesCommon], t.six[pancakesCommonOwner][0], t.atSix[pancakesCommon] = b, pancakesCommon, 0
-	t.count[pancakesCommonOwner], t.sixes[pancakesCommonOwner], t.single[pancakesCommonOwner] = pancakesCount{b}, 1, 0
-	t.allCount, t.allSingles, t.allSixes = pancakesCount{b}, 0, pancakesSixes*p+1
+// dealt completes the table after pancakesDeal has listed the cards it
+// dealt to the p seats' first seven places: one-topping cards in the first
+// two, six-topping cards in the others, none in the places added later;
+// common is the toppings of the Common card.
+func (t *pancakesTable) dealt(p int, common uint64) {
+	t.top[pancakesCommon], t.six[pancakesCommonOwner][0], t.atSix[pancakesCommon] = common, pancakesCommon, 0
+	t.count[pancakesCommonOwner], t.sixes[pancakesCommonOwner] = pancakesCount{common}, 1
+	t.allCount, t.allSingles, t.allSixes = pancakesCount{common}, 0, pancakesSixes*p+1
 	for i := range p {
-		first := pancakesFirst + pancakesHand*i
-		var singles uint64
-		for z := first; z < first+pancakesSingles; z++ {
-			b := x.bits[zones[z].cards[0]]
-			t.top[z], t.singleAt[bits.TrailingZeros64(b)] = b, uint8(z)
-			singles |= b
-		}
-		var c pancakesCount
-		for j := range pancakesSixes {
-			z := first + pancakesSingles + j
-			b := x.bits[zones[z].cards[0]]
-			t.top[z], t.six[i][j], t.atSix[z] = b, uint8(z), uint8(j)
-			c.add(b)
-		}
 		for _, z := range t.place[i][pancakesHand:t.places[i]] {
 			t.top[z] = 0
 		}
-		t.count[i], t.sixes[i], t.single[i], t.in[i] = c, pancakesSixes, singles, 1<<pancakesHand-1
-		t.allSingles |= singles
-		t.allCount.plus(&c)
+		t.sixes[i], t.in[i] = pancakesSixes, 1<<pancakesHand-1
+		t.allSingles |= t.single[i]
+		t.allCount.plus(&t.count[i])
 	}
 }
 
@@ -819,16 +801,15 @@ func (anarchyPancakes) Setup(s *State) error {
 	s.shuffleCards(draw)
 	s.shuffleCards(aside)
 	s.round = 1
-	pancakesDeal(s, nil, false)
 	// The table of the game Reset replaced fitted the same deck and seats.
 	if t, _ := s.spareExtension().(*pancakesTable); t != nil || pancakesFits(s, planes, p) {
 		if t == nil {
 			t = &pancakesTable{}
 		}
 		t.layout(s)
-		t.dealt(s)
 		s.SetExtension(t)
 	}
+	pancakesDeal(s, nil, false)
 	return nil
 }
 
@@ -836,10 +817,16 @@ func (anarchyPancakes) Setup(s *State) error {
 // cards: two one-topping cards to each seat's places 0 and 1, one round at
 // a time, then five six-topping cards to places 2 to 6, then the Common
 // card, each from the top of its pile. With record set it appends the
-// moves to ev; Setup deals silently. The places are empty.
+// moves to ev; Setup deals silently. The places are empty. The
+// pancakesTable, if any, is filled as the cards are dealt, its lists in
+// zone order, as Resync would fill them.
 func pancakesDeal(s *State, ev []Event, record bool) []Event {
-	p := s.Players()
+	p, x := s.Players(), s.cards
 	zones := s.zones
+	t := pancakesTableOf(s)
+	if t != nil {
+		t.count, t.single = [PancakesMaxPlayers + 1]pancakesCount{}, [PancakesMaxPlayers + 1]uint64{}
+	}
 	draw, aside := zones[pancakesDraw].cards, zones[pancakesAside].cards
 	for j := range pancakesHand {
 		for i := range p {
@@ -856,6 +843,17 @@ func pancakesDeal(s *State, ev []Event, record bool) []Event {
 			if record {
 				ev = appendEvent(ev, EventMove, i, -1, int(c), 1, from, z)
 			}
+			if t != nil {
+				b := x.bits[c]
+				t.top[z] = b
+				if j < pancakesSingles {
+					t.single[i] |= b
+					t.singleAt[bits.TrailingZeros64(b)] = uint8(z)
+				} else {
+					t.six[i][j-pancakesSingles], t.atSix[z] = uint8(z), uint8(j-pancakesSingles)
+					t.count[i].add(b)
+				}
+			}
 		}
 	}
 	c := draw[len(draw)-1]
@@ -868,9 +866,11 @@ func pancakesDeal(s *State, ev []Event, record bool) []Event {
 	// Shorter, same array: no write barrier, as in take.
 	zones[pancakesDraw].cards = zones[pancakesDraw].cards[:len(draw)]
 	zones[pancakesAside].cards = zones[pancakesAside].cards[:len(aside)]
+	if t != nil {
+		t.dealt(p, x.bits[c])
+	}
 	return ev
 }
-
 // pancakesNewRound starts the next round: EventRound, every card in play
 // back to its deck one at a time, both decks shuffled, a fresh deal.
 func pancakesNewRound(s *State, ev []Event) []Event {
@@ -906,11 +906,7 @@ func pancakesNewRound(s *State, ev []Event) []Event {
 	zones[pancakesAside].cards = zones[pancakesAside].cards[:n[1]]
 	ev = s.shuffle(ev, pancakesDraw)
 	ev = s.shuffle(ev, pancakesAside)
-	ev = pancakesDeal(s, ev, true)
-	if t := pancakesTableOf(s); t != nil {
-		t.dealt(s)
-	}
-	return ev
+	return pancakesDeal(s, ev, true)
 }
 
 // pancakesLive reports whether the round can go on: some seat still in
