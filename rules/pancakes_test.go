@@ -1394,3 +1394,68 @@ func TestPancakesTable(t *testing.T) {
 		}
 	}
 }
+
+// TestPancakesCount checks the bit-sliced counters against plain counts:
+// adding random cards, taking some away, summing two sets of counts, and
+// weighing sets of toppings.
+func TestPancakesCount(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 13))
+	for range 200 {
+		var c, d pancakesCount
+		var cn, dn [64]int
+		for range 200 {
+			b := r.Uint64() & r.Uint64()
+			switch k := r.IntN(3); {
+			case k == 0 && c.over(b) == 0:
+				c.add(b)
+				for sym := range 64 {
+					cn[sym] += int(b >> sym & 1)
+				}
+			case k == 1 && d.over(b) == 0 && c.over(b) == 0:
+				// Counted in both, so that d stays below c.
+				c.add(b)
+				d.add(b)
+				for sym := range 64 {
+					cn[sym] += int(b >> sym & 1)
+					dn[sym] += int(b >> sym & 1)
+				}
+			case k == 2:
+				// Take away what d can lose.
+				var m uint64
+				for sym := range 64 {
+					if dn[sym] > 0 {
+						m |= 1 << sym
+					}
+				}
+				b &= m
+				c.sub(b)
+				d.sub(b)
+				for sym := range 64 {
+					cn[sym] -= int(b >> sym & 1)
+					dn[sym] -= int(b >> sym & 1)
+				}
+			}
+		}
+		// c holds d's cards and others: d plus what c has beyond it.
+		var e pancakesCount
+		for sym := range 64 {
+			for range cn[sym] - dn[sym] {
+				e.add(1 << sym)
+			}
+		}
+		sum := d
+		sum.plus(&e)
+		w, want := r.Uint64(), 0
+		for sym := range 64 {
+			if c.at(sym) != cn[sym] || d.at(sym) != dn[sym] || sum.at(sym) != cn[sym] {
+				t.Fatalf("topping %d: counts %d, %d, %d; want %d, %d", sym, c.at(sym), d.at(sym), sum.at(sym), cn[sym], dn[sym])
+			}
+			if w>>sym&1 != 0 {
+				want += cn[sym]
+			}
+		}
+		if got := c.weigh(w); got != want {
+			t.Fatalf("weigh %x: %d, want %d", w, got, want)
+		}
+	}
+}
