@@ -871,6 +871,7 @@ func pancakesDeal(s *State, ev []Event, record bool) []Event {
 	}
 	return ev
 }
+
 // pancakesNewRound starts the next round: EventRound, every card in play
 // back to its deck one at a time, both decks shuffled, a fresh deal.
 func pancakesNewRound(s *State, ev []Event) []Event {
