@@ -102,7 +102,8 @@
 // pointer, and ApplyPtr and PickMoveTo let a hot loop keep its action in
 // place: copying a 64-byte Action just written field by field stalls on
 // the stores (store forwarding), which costs more than checking it. Games allocate only at setup
-// and at the end.
+// and at the end, and State.Reset sets a new game up in the memory of the
+// one before, so a loop playing game after game allocates nothing for it.
 //
 // # Adding a mini-game
 //

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
@@ -987,5 +988,101 @@ func TestExtensionClonedAndCompared(t *testing.T) {
 	c.SetExtension(nil)
 	if c.Equal(s) || s.Equal(c) {
 		t.Fatal("a state with an extension equals one without")
+	}
+}
+
+// TestReset checks that State.Reset sets a game up exactly as New does with
+// the new seed, after a game played to its end: an Equal state, then the
+// same events for the same actions and Equal states to the end; that it
+// drops an extension the game did not set up; and that it allocates
+// nothing for the Tower and Anarchy Pancakes, whose Setup reuses what the
+// game before left.
+func TestReset(t *testing.T) {
+	r := rand.New(rand.NewPCG(10, 11))
+	play := func(s, o *State) {
+		t.Helper()
+		now := int64(0)
+		for step := 0; !s.Over(); step++ {
+			if err := CheckInvariants(s); err != nil {
+				t.Fatalf("%s after Reset: %v", s.Info().Name, err)
+			}
+			if step > 100000 {
+				t.Fatalf("%s: no end", s.Info().Name)
+			}
+			var moves []Action
+			for seat := range s.Players() {
+				moves = s.Moves(seat, moves)
+			}
+			var a Action
+			if len(moves) == 0 {
+				// Nobody can act: a timed game's clock moves it on.
+				tick, ok := s.Tick()
+				if !ok {
+					t.Fatalf("%s: no move and no deadline at version %d", s.Info().Name, s.Version())
+				}
+				a, now = tick, tick.At
+			} else {
+				a = moves[r.IntN(len(moves))]
+				a.At = now
+			}
+			ev, err := s.Apply(a, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o != nil {
+				evO, err := o.Apply(a, nil)
+				if err != nil || !reflect.DeepEqual(ev, evO) || !s.Equal(o) {
+					t.Fatalf("%s, %+v: after Reset %+v, after New %+v, %v", s.Info().Name, a, ev, evO, err)
+				}
+			}
+		}
+	}
+	for _, g := range Games() {
+		name := g.Info().Name
+		x := decksFor(t, name)[0].x
+		for _, td := range decksFor(t, name) {
+			if td.x.Len() > x.Len() {
+				x = td.x
+			}
+		}
+		// Two players, whose places grow in number the most in Anarchy
+		// Pancakes, and many games, each set up where the one before ended.
+		cfg := Config{Players: g.Info().MinPlayers, Seed: 1}
+		s, err := New(g, x, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := uint64(2); seed < 30; seed++ {
+			play(s, nil)
+			if err := s.Reset(seed); err != nil {
+				t.Fatal(err)
+			}
+			cfg.Seed = seed
+			o, err := New(g, x, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !s.Equal(o) || s.Config().Seed != seed {
+				t.Fatalf("%s: Reset(%d) differs from New", name, seed)
+			}
+			play(s, o)
+		}
+		if name == "tower" || name == "anarchy-pancakes" {
+			if n := testing.AllocsPerRun(20, func() {
+				if err := s.Reset(7); err != nil {
+					t.Fatal(err)
+				}
+			}); n != 0 {
+				t.Errorf("%s: Reset allocates %v times", name, n)
+			}
+		}
+	}
+	s, err := New(probe{}, mustDeck(t, 3, 0), Config{Players: 2, Seed: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SetExtension(&counter{n: 1})
+	if err := s.Reset(9); err != nil || s.Extension() != nil {
+		t.Fatalf("Reset kept an extension the game did not set up: %v, %v", s.Extension(), err)
 	}
 }

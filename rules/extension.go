@@ -30,5 +30,10 @@ type Resyncer interface {
 // SetExtension stores the game's own state in s. Games call it from Setup.
 func (s *State) SetExtension(e Extension) { s.ext = e }
 
+// spareExtension returns, during a Setup called by Reset, the Extension of
+// the game Reset replaced, which Setup may reuse instead of allocating a
+// new one; nil otherwise.
+func (s *State) spareExtension() Extension { return s.spare }
+
 // Extension returns what the game stored with SetExtension, or nil.
 func (s *State) Extension() Extension { return s.ext }

@@ -16,7 +16,9 @@ import (
 //   - Setup lays out a fresh table for s: it adds the zones (AddZone),
 //     puts the cards in (DealAll, Move...), and may refuse the deck with an
 //     error saying what is needed. Players, options and the seeded random
-//     source are already in s.
+//     source are already in s. State.Reset calls it again on a cleared
+//     State; a game with an Extension may then reuse the one
+//     s.spareExtension returns.
 //   - Check decides whether action a is allowed now and returns nil or a
 //     refusal with CodeBadTarget, CodeNotAMatch or CodeMalformed. It is only
 //     called when the seat exists, the game is not over, the version is

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 	"sync/atomic"
 )
 
@@ -222,14 +223,10 @@ func pancakesPlanes(s *State) int { return s.cards.cards - s.cards.symbols }
 
 // pancakesIn reports whether seat has any card in front of it.
 func pancakesIn(s *State, seat int) bool {
-	// Its first seven places, then those added for it later.
-	first := pancakesFirst + pancakesHand*seat
-	for z := first; z < first+pancakesHand; z++ {
-		if len(s.zones[z].cards) > 0 {
-			return true
-		}
+	if t := pancakesTableOf(s); t != nil {
+		return t.holds(seat)
 	}
-	for z := pancakesFirst + pancakesHand*len(s.seats); z < len(s.zones); z++ {
+	for z := pancakesFirst; z < len(s.zones); z++ {
 		if s.zones[z].Seat == seat && len(s.zones[z].cards) > 0 {
 			return true
 		}
@@ -246,6 +243,517 @@ func pancakesOut(s *State) int {
 		}
 	}
 	return out
+}
+
+// Bounds of the tables a pancakesTable keeps: at most pancakesMaxPlaces
+// places per seat (one bit each), pancakesMaxZones zones (one byte each)
+// and pancakesMaxCount six-topping cards showing one topping (four bits).
+const (
+	pancakesMaxPlaces = 64
+	pancakesMaxZones  = 256
+	pancakesMaxCount  = 15
+)
+
+// pancakesCommonOwner is the owner of the Common card in a pancakesTable,
+// after the seats.
+const pancakesCommonOwner = PancakesMaxPlayers
+
+// pancakesCount counts, for each of up to 64 toppings, some cards showing
+// it: bit-sliced, bit t of c[k] being bit k of topping t's count, so that a
+// few operations add a card to the counts of all its toppings or sum the
+// counts of a set of toppings.
+type pancakesCount [4]uint64
+
+// add adds one to the count of every topping of b; none may go past
+// pancakesMaxCount.
+func (c *pancakesCount) add(b uint64) {
+	// Unrolled by hand: written as a loop, it keeps a branch a plane.
+	c0, c1, c2 := c[0], c[1], c[2]
+	k1 := c0 & b
+	k2 := c1 & k1
+	c[0], c[1], c[2], c[3] = c0^b, c1^k1, c2^k2, c[3]^(c2&k2)
+}
+
+// plus adds o's counts to c's, topping by topping: a ripple-carry addition
+// of the planes. No count may go past pancakesMaxCount.
+func (c *pancakesCount) plus(o *pancakesCount) {
+	a0, a1, a2 := c[0], c[1], c[2]
+	k1 := a0 & o[0]
+	k2 := a1&o[1] | k1&(a1^o[1])
+	k3 := a2&o[2] | k2&(a2^o[2])
+	c[0], c[1], c[2], c[3] = a0^o[0], a1^o[1]^k1, a2^o[2]^k2, c[3]^o[3]^k3
+}
+
+// over returns the toppings of b whose count is pancakesMaxCount: those
+// add would carry past it.
+func (c *pancakesCount) over(b uint64) uint64 { return c[0] & c[1] & c[2] & c[3] & b }
+
+// sub takes one from the count of every topping of b, which must all be
+// counted.
+func (c *pancakesCount) sub(b uint64) {
+	c0, c1, c2, c3 := c[0], c[1], c[2], c[3]
+	k1 := b &^ c0
+	k2 := k1 &^ c1
+	k3 := k2 &^ c2
+	c[0], c[1], c[2], c[3] = c0^b, c1^k1, c2^k2, c3^k3
+}
+
+// at returns the count of topping sym.
+func (c *pancakesCount) at(sym int) int {
+	return int(c[0]>>sym&1 | c[1]>>sym&1<<1 | c[2]>>sym&1<<2 | c[3]>>sym&1<<3)
+}
+
+// weigh returns the sum of the counts of the toppings of b.
+func (c *pancakesCount) weigh(b uint64) int {
+	return bits.OnesCount64(c[0]&b) + 2*bits.OnesCount64(c[1]&b) + 4*bits.OnesCount64(c[2]&b) + 8*bits.OnesCount64(c[3]&b)
+}
+
+// pancakesTable is Anarchy Pancakes' Extension: the table's top cards as
+// toppings, sorted by owner (each seat, and the Common card) into
+// six-topping cards and one-topping cards, kept up to date by Apply. CanMove,
+// Movers, PickMove and the end of a round read it instead of going over
+// every zone. It mirrors the table, so it holds nothing a replay would not
+// rebuild; the order of its lists follows the moves, so it is the same in
+// every replay too.
+//
+// The sorting makes claims easy to count: any two six-topping cards share
+// exactly one topping, so each of a seat's six-topping top cards has a
+// claim on every other owner's; a one-topping card shares its topping with
+// the six-topping cards showing it and with nothing else (there is one
+// one-topping card per topping, so no two of them match); so the claims of
+// a seat number its sixes × the others' sixes, plus the pairs of its
+// six-topping cards and the others' one-topping cards, plus the pairs of
+// its one-topping cards and the others' six-topping cards, which the
+// counts of toppings give at once.
+//
+// Setup keeps one when each card's toppings fit one word and the table
+// stays within the bounds above; otherwise the State carries none and every
+// question goes over the zones.
+type pancakesTable struct {
+	// top holds the toppings of the top card of the Common card and of
+	// each place, 0 when the place is empty; zones 0 and 2 stay 0.
+	top [pancakesMaxZones]uint64
+	// owner holds the seat of each place, pancakesCommonOwner for the
+	// Common card.
+	owner [pancakesMaxZones]uint8
+	// ord holds each place's number among its seat's places.
+	ord [pancakesMaxZones]uint8
+	// place holds each seat's places in zone order: place[i][j] is the
+	// zone of seat i's j-th place; places[i] is how many it has.
+	place  [PancakesMaxPlayers][pancakesMaxPlaces]uint8
+	places [PancakesMaxPlayers]uint8
+	// in holds, for each seat, bit j set when its j-th place has cards.
+	in [PancakesMaxPlayers]uint64
+	// six lists, for each owner, the zones whose top card is a
+	// six-topping card, sixes[o] of them, in no particular order; atSix
+	// holds each such zone's position in its owner's list; allSixes is
+	// the sum of sixes.
+	six      [PancakesMaxPlayers + 1][pancakesMaxPlaces]uint8
+	sixes    [PancakesMaxPlayers + 1]uint8
+	atSix    [pancakesMaxZones]uint8
+	allSixes int
+	// count counts, for each owner, the toppings of its six-topping top
+	// cards; allCount counts them for every owner.
+	count    [PancakesMaxPlayers + 1]pancakesCount
+	allCount pancakesCount
+	// single holds, for each owner, the toppings of its one-topping top
+	// cards, and allSingles those of every owner; singleAt holds the zone
+	// of the one-topping card of each topping set there.
+	single     [PancakesMaxPlayers + 1]uint64
+	allSingles uint64
+	singleAt   [64]uint8
+}
+
+// pancakesTableOf returns the pancakesTable of s, or nil.
+func pancakesTableOf(s *State) *pancakesTable {
+	t, _ := s.ext.(*pancakesTable)
+	return t
+}
+
+// pancakesFits reports whether a table of p seats playing s's deck stays
+// within the bounds of a pancakesTable: a card's toppings fit one word, a
+// seat has at most seven places and one per card of the draw pile after a
+// deal, and no topping shows on more than pancakesMaxCount of the planes
+// six-topping cards.
+func pancakesFits(s *State, planes, p int) bool {
+	x := s.cards
+	most := pancakesHand + planes - pancakesSixes*p - 1
+	if x.words != 1 || most > pancakesMaxPlaces || pancakesFirst+p*most > pancakesMaxZones {
+		return false
+	}
+	var c pancakesCount
+	for _, b := range x.bits[:planes] {
+		if c.over(b) != 0 {
+			return false
+		}
+		c.add(b)
+	}
+	return true
+}
+
+// CloneExtension returns a copy of the table.
+func (t *pancakesTable) CloneExtension() Extension {
+	c := *t
+	return &c
+}
+
+// EqualExtension reports whether o is the same table, lists in the same
+// order.
+func (t *pancakesTable) EqualExtension(o Extension) bool {
+	return t.differs(o.(*pancakesTable), true) == nil
+}
+
+// Resync rebuilds the table from the zones of s, its lists in zone order.
+// What lies beyond the zones and lists of s is left as it was: nothing
+// reads it, and neither differs nor EqualExtension compares it, so a
+// table reused for a new game (State.Reset) need not be cleared.
+func (t *pancakesTable) Resync(s *State) {
+	t.layout(s)
+	t.recount(s)
+}
+
+// layout lists the places of s, empty.
+func (t *pancakesTable) layout(s *State) {
+	t.places = [PancakesMaxPlayers]uint8{}
+	t.owner[pancakesCommon] = pancakesCommonOwner
+	for z := pancakesFirst; z < len(s.zones); z++ {
+		t.addPlace(s.zones[z].Seat, z)
+	}
+}
+
+// addPlace adds zone z as seat's next place, empty.
+func (t *pancakesTable) addPlace(seat, z int) {
+	n := t.places[seat]
+	t.place[seat][n], t.ord[z], t.owner[z], t.top[z] = uint8(z), n, uint8(seat), 0
+	t.places[seat] = n + 1
+}
+
+// recount reads every top card of s again, as after a deal, and lists them
+// in zone order.
+func (t *pancakesTable) recount(s *State) {
+	t.in, t.sixes, t.allSixes = [PancakesMaxPlayers]uint64{}, [PancakesMaxPlayers + 1]uint8{}, 0
+	t.count, t.allCount = [PancakesMaxPlayers + 1]pancakesCount{}, pancakesCount{}
+	t.single, t.allSingles = [PancakesMaxPlayers + 1]uint64{}, 0
+	b := s.cards.bits[s.top(pancakesCommon)]
+	t.top[pancakesCommon] = b
+	t.list(pancakesCommon, b)
+	for z := pancakesFirst; z < len(s.zones); z++ {
+		t.top[z] = 0
+		if c := s.zones[z].cards; len(c) > 0 {
+			b := s.cards.bits[c[len(c)-1]]
+			t.top[z] = b
+			t.list(z, b)
+		}
+	}
+}
+
+// dealt completes the table after pancakesDeal has listed the cards it
+// dealt to the p seats' first seven places: one-topping cards in the first
+// two, six-topping cards in the others, none in the places added later;
+// common is the toppings of the Common card.
+func (t *pancakesTable) dealt(p int, common uint64) {
+	t.top[pancakesCommon], t.six[pancakesCommonOwner][0], t.atSix[pancakesCommon] = common, pancakesCommon, 0
+	t.count[pancakesCommonOwner], t.sixes[pancakesCommonOwner] = pancakesCount{common}, 1
+	t.allCount, t.allSingles, t.allSixes = pancakesCount{common}, 0, pancakesSixes*p+1
+	for i := range p {
+		for _, z := range t.place[i][pancakesHand:t.places[i]] {
+			t.top[z] = 0
+		}
+		t.sixes[i], t.in[i] = pancakesSixes, 1<<pancakesHand-1
+		t.allSingles |= t.single[i]
+		t.allCount.plus(&t.count[i])
+	}
+}
+
+// list lists zone z, whose top card now shows toppings b.
+func (t *pancakesTable) list(z int, b uint64) {
+	o := t.owner[z]
+	if b&(b-1) == 0 {
+		t.single[o] |= b
+		t.allSingles |= b
+		t.singleAt[bits.TrailingZeros64(b)] = uint8(z)
+	} else {
+		n := t.sixes[o]
+		t.six[o][n], t.atSix[z] = uint8(z), n
+		t.sixes[o] = n + 1
+		t.allSixes++
+		t.count[o].add(b)
+		t.allCount.add(b)
+	}
+	if o != pancakesCommonOwner {
+		t.in[o] |= 1 << t.ord[z]
+	}
+}
+
+// unlist takes zone z, whose top card showed toppings b, off the lists,
+// moving the last of its owner's six-topping cards into its position.
+func (t *pancakesTable) unlist(z int, b uint64) {
+	o := t.owner[z]
+	if b&(b-1) == 0 {
+		t.single[o] &^= b
+		t.allSingles &^= b
+	} else {
+		t.dropSix(o, z)
+		t.allSixes--
+		t.count[o].sub(b)
+		t.allCount.sub(b)
+	}
+	if o != pancakesCommonOwner {
+		t.in[o] &^= 1 << t.ord[z]
+	}
+}
+
+// set reads the top card of zone z, the Common card or a place, again after
+// a move.
+func (t *pancakesTable) set(s *State, z int) {
+	var b uint64
+	if c := s.zones[z].cards; len(c) > 0 {
+		b = s.cards.bits[c[len(c)-1]]
+	}
+	if old := t.top[z]; old != 0 {
+		t.unlist(z, old)
+	}
+	t.top[z] = b
+	if b != 0 {
+		t.list(z, b)
+	}
+}
+
+// cover updates the table after a claim moved the stack of place from onto
+// zone to, whose top card it covers. The two cards share a topping, so at
+// most one of them is a one-topping card.
+func (t *pancakesTable) cover(from, to int) {
+	b, d := t.top[from], t.top[to]
+	oa, ob := t.owner[from], t.owner[to]
+	t.in[oa] &^= 1 << t.ord[from]
+	t.top[from], t.top[to] = 0, b
+	switch {
+	case b&(b-1) == 0:
+		// A one-topping card on a six-topping card: it changes owner,
+		// and zone to leaves its owner's six-topping cards.
+		t.single[oa] &^= b
+		t.single[ob] |= b
+		t.singleAt[bits.TrailingZeros64(b)] = uint8(to)
+		t.dropSix(ob, to)
+		t.allSixes--
+		t.count[ob].sub(d)
+		t.allCount.sub(d)
+	case d&(d-1) == 0:
+		// A six-topping card on a one-topping card: it changes owner
+		// and zone, and the one-topping card leaves the table's top.
+		t.dropSix(oa, from)
+		n := t.sixes[ob]
+		t.six[ob][n], t.atSix[to] = uint8(to), n
+		t.sixes[ob] = n + 1
+		t.count[oa].sub(b)
+		t.count[ob].add(b)
+		t.single[ob] &^= d
+		t.allSingles &^= d
+	default:
+		// Two six-topping cards: zone to keeps its place in its owner's
+		// list, from leaves its owner's, and the covered card's toppings
+		// are counted no more.
+		t.dropSix(oa, from)
+		t.allSixes--
+		t.count[oa].sub(b)
+		t.count[ob].sub(d)
+		t.count[ob].add(b)
+		t.allCount.sub(d)
+	}
+}
+
+// dropSix takes zone z off owner o's list of six-topping cards, moving the
+// last of the list into its position.
+func (t *pancakesTable) dropSix(o uint8, z int) {
+	n := t.sixes[o] - 1
+	last, at := t.six[o][n], t.atSix[z]
+	t.six[o][at], t.atSix[last] = last, at
+	t.sixes[o] = n
+}
+
+// holds reports whether seat has cards in front of it.
+func (t *pancakesTable) holds(seat int) bool { return t.in[seat] != 0 }
+
+// contested returns the toppings shown by the top cards of at least two
+// owners among the p seats and the Common card, and the toppings each
+// seat's top cards show: a seat has a claim exactly when one of its top
+// cards shows one of the former.
+func (t *pancakesTable) contested(p int) (twice uint64, shown [PancakesMaxPlayers + 1]uint64) {
+	var seen uint64
+	for o := range shown {
+		if o >= p && o != pancakesCommonOwner {
+			continue
+		}
+		c := &t.count[o]
+		b := t.single[o] | c[0] | c[1] | c[2] | c[3]
+		shown[o] = b
+		twice |= seen & b
+		seen |= b
+	}
+	return twice, shown
+}
+
+// pick is PickMove read from the table: it counts seat's claims (see
+// pancakesTable), draws one, each equally likely, and finds its stack,
+// topping and covered card; with none, the draw if the draw pile is not
+// empty.
+func (t *pancakesTable) pick(s *State, seat int, r Rand, a *Action) bool {
+	sixes, singles := int(t.sixes[seat]), t.single[seat]
+	if sixes == 0 && singles == 0 {
+		return false // out of the round: no claim, no draw
+	}
+	// The pairs of the seat's six-topping cards with the others', with
+	// their one-topping cards, and of its one-topping cards with their
+	// six-topping cards.
+	mine := &t.count[seat]
+	theirs := t.allSingles &^ singles
+	sixSix := sixes * (t.allSixes - sixes)
+	sixOne := mine.weigh(theirs)
+	oneSix := t.allCount.weigh(singles) - mine.weigh(singles)
+	total := sixSix + sixOne + oneSix
+	if total == 0 {
+		if len(s.zones[pancakesDraw].cards) > 0 {
+			s.setDraw(a, seat)
+			return true
+		}
+		return false
+	}
+	n := 0
+	if total > 1 {
+		n = r.IntN(total)
+	}
+	own := t.six[seat][:sixes]
+	var src, dst int
+	switch {
+	case n < sixSix:
+		// The q-th six-topping card of the others: the Common card's
+		// first, then the seats' in seat order.
+		q := int(uint32(n) / uint32(sixes))
+		src = int(own[n-q*sixes])
+		o := pancakesCommonOwner
+		for k := int(t.sixes[o]); q >= k; k = int(t.sixes[o]) {
+			q -= k
+			if o++; o > pancakesCommonOwner {
+				o = 0
+			}
+			if o == seat {
+				o++
+			}
+		}
+		dst = int(t.six[o][q])
+	case n < sixSix+sixOne:
+		n -= sixSix
+		for _, z := range own {
+			m := t.top[z] & theirs
+			if k := bits.OnesCount64(m); n >= k {
+				n -= k
+				continue
+			}
+			for ; n > 0; n-- {
+				m &= m - 1
+			}
+			src, dst = int(z), int(t.singleAt[bits.TrailingZeros64(m)])
+			break
+		}
+	default:
+		var sym int
+		dst, sym = t.oneSix(seat, singles, n-sixSix-sixOne)
+		src = int(t.singleAt[sym])
+	}
+	tg := Targets{n: 2}
+	tg.z[0], tg.z[1] = int32(src), int32(dst)
+	s.setClaim(a, seat, bits.TrailingZeros64(t.top[src]&t.top[dst]), &tg)
+	return true
+}
+
+// oneSix returns the n-th pair, counting from 0, of a one-topping top card
+// of seat, whose toppings are singles, and a six-topping top card of
+// another owner showing its topping: the zone of the six-topping card and
+// their topping.
+func (t *pancakesTable) oneSix(seat int, singles uint64, n int) (int, int) {
+	// The topping, then the owner, from the counts; then the card.
+	for ; singles != 0; singles &= singles - 1 {
+		sym := bits.TrailingZeros64(singles)
+		if k := t.allCount.at(sym) - t.count[seat].at(sym); n >= k {
+			n -= k
+			continue
+		}
+		for o := range t.six {
+			if k := t.count[o].at(sym); o == seat || n >= k {
+				if o != seat {
+					n -= k
+				}
+				continue
+			}
+			for _, z := range t.six[o][:t.sixes[o]] {
+				if t.top[z]>>sym&1 != 0 {
+					if n == 0 {
+						return int(z), sym
+					}
+					n--
+				}
+			}
+		}
+	}
+	panic("rules: anarchy-pancakes: claim out of range")
+}
+
+// differs returns an error naming the first difference between t and u,
+// with the order of their lists or without (as when u is the table rebuilt
+// from the zones), or nil.
+func (t *pancakesTable) differs(u *pancakesTable, ordered bool) error {
+	if t.places != u.places || t.in != u.in || t.sixes != u.sixes || t.allSixes != u.allSixes ||
+		t.count != u.count || t.allCount != u.allCount || t.single != u.single || t.allSingles != u.allSingles {
+		return fmt.Errorf("the table of top cards (places %x, six-topping cards %v, one-topping cards %x) differs from (%x, %v, %x)",
+			t.in, t.sixes, t.single, u.in, u.sixes, u.single)
+	}
+	zones := pancakesFirst
+	for i, n := range t.places {
+		zones += int(n)
+		if !slices.Equal(t.place[i][:n], u.place[i][:n]) {
+			return fmt.Errorf("seat %d's places are zones %v in the table of top cards, %v", i, t.place[i][:n], u.place[i][:n])
+		}
+	}
+	if !slices.Equal(t.top[pancakesCommon:zones], u.top[pancakesCommon:zones]) ||
+		!slices.Equal(t.owner[pancakesCommon:zones], u.owner[pancakesCommon:zones]) ||
+		!slices.Equal(t.ord[pancakesFirst:zones], u.ord[pancakesFirst:zones]) {
+		return fmt.Errorf("the table of top cards has top cards %x, %x", t.top[pancakesCommon:zones], u.top[pancakesCommon:zones])
+	}
+	for o := range t.sixes {
+		list, other := t.six[o][:t.sixes[o]], u.six[o][:u.sixes[o]]
+		for j, z := range list {
+			if t.atSix[z] != uint8(j) {
+				return fmt.Errorf("zone %d is listed at %d, but found at %d", z, t.atSix[z], j)
+			}
+		}
+		if ordered && !slices.Equal(list, other) || !sameSet(list, other) {
+			return fmt.Errorf("the table of top cards lists six-topping cards on %v for owner %d, and %v", list, o, other)
+		}
+		for m := t.single[o]; m != 0; m &= m - 1 {
+			if sym := bits.TrailingZeros64(m); t.singleAt[sym] != u.singleAt[sym] {
+				return fmt.Errorf("the table of top cards has the one-topping card of topping %d on zone %d, and %d", sym, t.singleAt[sym], u.singleAt[sym])
+			}
+		}
+	}
+	return nil
+}
+
+// sameSet reports whether a and b, lists without repeats, hold the same
+// elements.
+func sameSet(a, b []uint8) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	var in [pancakesMaxZones]bool
+	for _, x := range a {
+		in[x] = true
+	}
+	for _, x := range b {
+		if !in[x] {
+			return false
+		}
+	}
+	return true
 }
 
 // Setup checks the card source, the player count against the deck and the
@@ -280,18 +788,27 @@ func (anarchyPancakes) Setup(s *State) error {
 			s.addRoom(ZonePile, i, ShowTop, pancakesRoom)
 		}
 	}
-	draw, aside := s.zones[pancakesDraw].cards[:0], s.zones[pancakesAside].cards[:0]
-	for c := range s.cards.cards {
-		if c < planes {
-			draw = append(draw, int32(c))
-		} else {
-			aside = append(aside, int32(c))
-		}
+	// Both zones have room for the whole deck.
+	draw := s.zones[pancakesDraw].cards[:planes]
+	aside := s.zones[pancakesAside].cards[:s.cards.cards-planes]
+	for c := range draw {
+		draw[c] = int32(c)
+	}
+	for c := range aside {
+		aside[c] = int32(planes + c)
 	}
 	s.zones[pancakesDraw].cards, s.zones[pancakesAside].cards = draw, aside
 	s.shuffleCards(draw)
 	s.shuffleCards(aside)
 	s.round = 1
+	// The table of the game Reset replaced fitted the same deck and seats.
+	if t, _ := s.spareExtension().(*pancakesTable); t != nil || pancakesFits(s, planes, p) {
+		if t == nil {
+			t = &pancakesTable{}
+		}
+		t.layout(s)
+		s.SetExtension(t)
+	}
 	pancakesDeal(s, nil, false)
 	return nil
 }
@@ -299,26 +816,59 @@ func (anarchyPancakes) Setup(s *State) error {
 // pancakesDeal deals a round from the shuffled draw pile and set-aside
 // cards: two one-topping cards to each seat's places 0 and 1, one round at
 // a time, then five six-topping cards to places 2 to 6, then the Common
-// card. With record set it appends the moves to ev; Setup deals silently.
+// card, each from the top of its pile. With record set it appends the
+// moves to ev; Setup deals silently. The places are empty. The
+// pancakesTable, if any, is filled as the cards are dealt, its lists in
+// zone order, as Resync would fill them.
 func pancakesDeal(s *State, ev []Event, record bool) []Event {
-	p := s.Players()
-	deal := func(from, to, seat int) {
-		if record {
-			ev = s.move(ev, seat, from, to)
-		} else {
-			s.take(from, to)
-		}
+	p, x := s.Players(), s.cards
+	zones := s.zones
+	t := pancakesTableOf(s)
+	if t != nil {
+		t.count, t.single = [PancakesMaxPlayers + 1]pancakesCount{}, [PancakesMaxPlayers + 1]uint64{}
 	}
+	draw, aside := zones[pancakesDraw].cards, zones[pancakesAside].cards
 	for j := range pancakesHand {
-		from := pancakesAside
-		if j >= pancakesSingles {
-			from = pancakesDraw
-		}
 		for i := range p {
-			deal(from, pancakesFirst+i*pancakesHand+j, i)
+			z := pancakesFirst + i*pancakesHand + j
+			from := pancakesDraw
+			var c int32
+			if j < pancakesSingles {
+				from, c, aside = pancakesAside, aside[len(aside)-1], aside[:len(aside)-1]
+			} else {
+				c, draw = draw[len(draw)-1], draw[:len(draw)-1]
+			}
+			zones[z].cards = zones[z].cards[:1] // empty, with room: no write barrier
+			zones[z].cards[0] = c
+			if record {
+				ev = appendEvent(ev, EventMove, i, -1, int(c), 1, from, z)
+			}
+			if t != nil {
+				b := x.bits[c]
+				t.top[z] = b
+				if j < pancakesSingles {
+					t.single[i] |= b
+					t.singleAt[bits.TrailingZeros64(b)] = uint8(z)
+				} else {
+					t.six[i][j-pancakesSingles], t.atSix[z] = uint8(z), uint8(j-pancakesSingles)
+					t.count[i].add(b)
+				}
+			}
 		}
 	}
-	deal(pancakesDraw, pancakesCommon, NoSeat)
+	c := draw[len(draw)-1]
+	draw = draw[:len(draw)-1]
+	zones[pancakesCommon].cards = zones[pancakesCommon].cards[:1]
+	zones[pancakesCommon].cards[0] = c
+	if record {
+		ev = appendEvent(ev, EventMove, NoSeat, -1, int(c), 1, pancakesDraw, pancakesCommon)
+	}
+	// Shorter, same array: no write barrier, as in take.
+	zones[pancakesDraw].cards = zones[pancakesDraw].cards[:len(draw)]
+	zones[pancakesAside].cards = zones[pancakesAside].cards[:len(aside)]
+	if t != nil {
+		t.dealt(p, x.bits[c])
+	}
 	return ev
 }
 
@@ -331,21 +881,30 @@ func pancakesNewRound(s *State, ev []Event) []Event {
 	// card leaves the top of a zone that holds it for a deck whose room
 	// is the whole deck.
 	planes := int32(pancakesPlanes(s))
-	for z := pancakesCommon; z < len(s.zones); z++ {
+	zones := s.zones
+	// The two decks, as deck[0] and deck[1], filled without a branch on
+	// which one a card goes to: the two kinds of cards come mixed.
+	deck := [2][]int32{zones[pancakesDraw].cards, zones[pancakesAside].cards}
+	n := [2]int{len(deck[0]), len(deck[1])}
+	deck[0], deck[1] = deck[0][:cap(deck[0])], deck[1][:cap(deck[1])]
+	for z := pancakesCommon; z < len(zones); z++ {
 		if z == pancakesAside {
 			continue
 		}
-		c := s.zones[z].cards
+		c := zones[z].cards
 		for i := len(c) - 1; i >= 0; i-- {
-			card, to := c[i], pancakesDraw
+			card, k := c[i], 0
 			if card >= planes {
-				to = pancakesAside
+				k = 1
 			}
-			s.zones[to].cards = append(s.zones[to].cards, card)
-			ev = appendEvent(ev, EventMove, NoSeat, -1, int(card), 1, z, to)
+			deck[k][n[k]] = card
+			n[k]++
+			ev = appendEvent(ev, EventMove, NoSeat, -1, int(card), 1, z, pancakesDraw+k*(pancakesAside-pancakesDraw))
 		}
-		s.zones[z].cards = s.zones[z].cards[:0] // no write barrier, as in take
+		zones[z].cards = zones[z].cards[:0] // no write barrier, as in take
 	}
+	zones[pancakesDraw].cards = zones[pancakesDraw].cards[:n[0]]
+	zones[pancakesAside].cards = zones[pancakesAside].cards[:n[1]]
 	ev = s.shuffle(ev, pancakesDraw)
 	ev = s.shuffle(ev, pancakesAside)
 	return pancakesDeal(s, ev, true)
@@ -354,6 +913,17 @@ func pancakesNewRound(s *State, ev []Event) []Event {
 // pancakesLive reports whether the round can go on: some seat still in
 // can draw, or some seat has a claim.
 func pancakesLive(s *State) bool {
+	if t := pancakesTableOf(s); t != nil {
+		if len(s.zones[pancakesDraw].cards) > 0 {
+			for i := range s.seats {
+				if t.holds(i) {
+					return true
+				}
+			}
+		}
+		twice, _ := t.contested(len(s.seats))
+		return twice != 0
+	}
 	end := len(s.zones)
 	if len(s.zones[pancakesDraw].cards) > 0 {
 		for z := pancakesFirst; z < end; z++ {
@@ -409,6 +979,15 @@ func (anarchyPancakes) Check(s *State, a *Action) *Refusal {
 		return nil
 	}
 	// The engine has checked that both targets are zones of the table.
+	if t := pancakesTableOf(s); t != nil {
+		// A claim from one of the seat's stacks onto another owner's
+		// top card showing the topping, read from the table; any other
+		// is refused below, with its reason.
+		from, to := a.Target.z[0], a.Target.z[1]
+		if int(t.owner[from]) == a.Seat && int(t.owner[to]) != a.Seat && (t.top[from]&t.top[to])>>a.Symbol&1 != 0 {
+			return nil
+		}
+	}
 	from, to := &s.zones[a.Target.z[0]], &s.zones[a.Target.z[1]]
 	if from.Seat != a.Seat {
 		return refuse(CodeBadTarget, a, pancakesNotYours)
@@ -439,18 +1018,36 @@ func (anarchyPancakes) Check(s *State, a *Action) *Refusal {
 // just run out first in the round, ending the game when it reaches the
 // target; and starts a new round when the round is over or stuck.
 func (anarchyPancakes) Apply(s *State, a *Action, ev []Event) []Event {
+	t := pancakesTableOf(s)
 	if a.Kind == ActionDraw {
 		z := pancakesFirst
-		for z < len(s.zones) && (s.zones[z].Seat != a.Seat || len(s.zones[z].cards) > 0) {
-			z++
-		}
-		if z == len(s.zones) {
-			s.addZone(ZonePile, a.Seat, ShowTop)
+		if t != nil {
+			// The seat's lowest empty place, or a new one.
+			if j := bits.TrailingZeros64(^t.in[a.Seat]); j < int(t.places[a.Seat]) {
+				z = int(t.place[a.Seat][j])
+			} else {
+				z = s.addZone(ZonePile, a.Seat, ShowTop)
+				t.addPlace(a.Seat, z)
+			}
+		} else {
+			for z < len(s.zones) && (s.zones[z].Seat != a.Seat || len(s.zones[z].cards) > 0) {
+				z++
+			}
+			if z == len(s.zones) {
+				s.addZone(ZonePile, a.Seat, ShowTop)
+			}
 		}
 		ev = s.move(ev, a.Seat, pancakesDraw, z)
+		if t != nil {
+			t.set(s, z)
+		}
 	} else {
 		ev = claimed(ev, a)
-		ev = s.moveStack(ev, a.Seat, int(a.Target.z[0]), int(a.Target.z[1]))
+		from, to := int(a.Target.z[0]), int(a.Target.z[1])
+		ev = s.moveStack(ev, a.Seat, from, to)
+		if t != nil {
+			t.cover(from, to)
+		}
 		if !pancakesIn(s, a.Seat) {
 			// The first seat out in the round takes a butter pat; with
 			// "first" that is this seat, with "all" it is if nobody else
@@ -467,7 +1064,9 @@ func (anarchyPancakes) Apply(s *State, a *Action, ev []Event) []Event {
 			}
 		}
 	}
-	if !pancakesLive(s) {
+	// The round goes on, the usual case, if the seat that acted still has
+	// cards and may draw; otherwise ask pancakesLive.
+	if (len(s.zones[pancakesDraw].cards) == 0 || !pancakesIn(s, a.Seat)) && !pancakesLive(s) {
 		ev = pancakesNewRound(s, ev)
 	}
 	return ev
@@ -517,7 +1116,8 @@ func (anarchyPancakes) Result(s *State) *Result {
 // holding more places than seven plus the draw pile's cards after a deal;
 // the draw pile holds only six-topping cards and the set-aside pile exactly
 // the one-topping cards not dealt this round; the Common card is never
-// empty; no more butter pats than rounds; while the game runs, no seat has
+// empty; the pancakesTable, if any, mirrors the top cards; no more butter
+// pats than rounds; while the game runs, no seat has
 // reached the target, every seat has cards (with "first", which has also
 // handed out no pat this round; with "all", at least one seat has) and the
 // round can go on; once over, exactly one seat has reached the target.
@@ -572,6 +1172,9 @@ func (anarchyPancakes) Invariants(s *State) error {
 	if s.count(pancakesCommon) == 0 {
 		return errors.New("the Common card is missing")
 	}
+	if err := pancakesTableInvariant(s); err != nil {
+		return err
+	}
 	target := s.Option(pancakesOptPats)
 	pats, winners := 0, 0
 	for _, seat := range s.seats {
@@ -609,51 +1212,31 @@ func (anarchyPancakes) Invariants(s *State) error {
 	return nil
 }
 
+// pancakesTableInvariant checks that the pancakesTable of s, if it has one,
+// mirrors its table.
+func pancakesTableInvariant(s *State) error {
+	t := pancakesTableOf(s)
+	if t == nil {
+		return nil
+	}
+	var fresh pancakesTable
+	fresh.Resync(s)
+	return t.differs(&fresh, false)
+}
+
 // CanMove reports whether seat may draw (it has cards in front of it and
 // the draw pile is not empty) or has a claim: one of its top cards shares
 // a topping with the Common card or with another seat's top card.
 func (anarchyPancakes) CanMove(s *State, seat int) bool {
-	x := s.cards
-	common := s.top(pancakesCommon)
 	drawable := len(s.zones[pancakesDraw].cards) > 0
-	if drawable {
-		// The usual case: the seat may draw if it has cards in front of
-		// it, in its first seven places or in one added later.
-		first := pancakesFirst + pancakesHand*seat
-		for z := first; z < first+pancakesHand; z++ {
-			if len(s.zones[z].cards) > 0 {
-				return true
-			}
+	if t := pancakesTableOf(s); t != nil {
+		if drawable {
+			return t.holds(seat)
 		}
-		for z := pancakesFirst + pancakesHand*s.Players(); z < len(s.zones); z++ {
-			if s.zones[z].Seat == seat && len(s.zones[z].cards) > 0 {
-				return true
-			}
-		}
-		return false
+		twice, shown := t.contested(len(s.seats))
+		return shown[seat]&twice != 0
 	}
-	if x.words == 1 {
-		// One word per card: a claim exists exactly when the toppings of
-		// the seat's top cards meet those of the cards it may cover.
-		var own, others uint64
-		if common >= 0 {
-			others = x.bits[common]
-		}
-		in := false
-		for z := pancakesFirst; z < len(s.zones); z++ {
-			c := s.zones[z].cards
-			if len(c) == 0 {
-				continue
-			}
-			if b := x.bits[c[len(c)-1]]; s.zones[z].Seat == seat {
-				own |= b
-				in = true
-			} else {
-				others |= b
-			}
-		}
-		return in && (drawable || own&others != 0)
-	}
+	common := s.top(pancakesCommon)
 	for src := pancakesFirst; src < len(s.zones); src++ {
 		c := s.top(src)
 		if c < 0 || s.zones[src].Seat != seat {
@@ -671,99 +1254,35 @@ func (anarchyPancakes) CanMove(s *State, seat int) bool {
 	return false
 }
 
-// pancakesTries is how many random pairs of a stack and a place to cover
-// PickMove tries before it counts the claims.
-const pancakesTries = 16
-
-// pancakesOwn appends to dst the places where seat has a stack: its first
-// seven places and those added for it later, in zone order.
-func pancakesOwn(s *State, seat int, dst []int32) []int32 {
-	first := pancakesFirst + pancakesHand*seat
-	if cap(dst)-len(dst) >= pancakesHand {
-		// Without a branch per place, which the table would mispredict:
-		// write every place and keep those with a stack.
-		n := len(dst)
-		dst = dst[:n+pancakesHand]
-		for z := first; z < first+pancakesHand; z++ {
-			dst[n] = int32(z)
-			if len(s.zones[z].cards) > 0 {
-				n++
-			}
-		}
-		dst = dst[:n]
-	} else {
-		for z := first; z < first+pancakesHand; z++ {
-			if len(s.zones[z].cards) > 0 {
-				dst = append(dst, int32(z))
-			}
-		}
-	}
-	for z := pancakesFirst + pancakesHand*len(s.seats); z < len(s.zones); z++ {
-		if s.zones[z].Seat == seat && len(s.zones[z].cards) > 0 {
-			dst = append(dst, int32(z))
-		}
-	}
-	return dst
-}
-
 // PickMove picks one of seat's claims at random, or the draw when it has
-// none, without listing them. Any two cards of the table share at most one
-// topping (two six-topping cards exactly one, a one-topping card at most
-// its own, two one-topping cards none: pancakesShape checked it), so a
-// claim is a pair of one of the seat's stacks and a card it may cover that
-// share a topping. PickMove draws a stack of the seat and a zone among the
-// Common card and the places not among the seat's first seven, uniformly,
-// and keeps the first pair whose zone the seat may cover and whose top
-// cards share a topping: rejection sampling, which makes every claim
-// equally likely without looking at the rest of the table. After
-// pancakesTries misses it counts the claims and draws one of them, equally
-// likely too, so the mixture is uniform; and when there is none, the seat
-// draws if it may.
+// none. Any two cards of the table share at most one topping (two
+// six-topping cards exactly one, a one-topping card at most its own, two
+// one-topping cards none: pancakesShape checked it), so a claim is a pair
+// of one of the seat's stacks and a card it may cover that share a
+// topping. With a pancakesTable it counts them from the counts of each
+// topping and finds the one drawn without going over the table (see
+// pancakesTable.pick); without one it lists the seat's stacks and the cards
+// it may cover and counts the pairs.
 func (anarchyPancakes) PickMove(s *State, seat int, r Rand, a *Action) bool {
-	var ownBuf [64]int32
-	own := pancakesOwn(s, seat, ownBuf[:0])
-	if len(own) == 0 {
-		return false // out of the round: no claim, no draw
+	if t := pancakesTableOf(s); t != nil {
+		return t.pick(s, seat, r, a)
 	}
-	x := s.cards
-	// The zones a claim may cover, drawn as 0 for the Common card and
-	// 1 on for the places, pancakesFirst on, skipping the seat's first
-	// seven; a place added for the seat later is drawn and missed.
-	first := pancakesFirst + pancakesHand*seat
-	n := len(s.zones) - pancakesFirst + 1 - pancakesHand
-	for range pancakesTries {
-		k := uint32(r.IntN(len(own) * n))
-		src, dst := own[k/uint32(n)], pancakesCommon
-		if j := int(k % uint32(n)); j > 0 {
-			if dst = pancakesFirst + j - 1; dst >= first {
-				dst += pancakesHand
-			}
-		}
-		d := s.top(dst)
-		if d < 0 || s.zones[dst].Seat == seat {
-			continue
-		}
-		if sym := x.Common(s.top(int(src)), d); sym >= 0 {
-			t := Targets{n: 2}
-			t.z[0], t.z[1] = src, int32(dst)
-			s.setClaim(a, seat, sym, &t)
-			return true
-		}
-	}
-	if x.words == 1 {
-		if ok, done := pancakesPickCount(s, seat, r, own, a); done {
-			return ok
-		}
-	}
-	var coverBuf [64]int32
-	cover := coverBuf[:0]
+	var ownBuf, coverBuf [64]int32
+	own, cover := ownBuf[:0], coverBuf[:0]
 	if s.top(pancakesCommon) >= 0 {
 		cover = append(cover, pancakesCommon)
 	}
 	for z := pancakesFirst; z < len(s.zones); z++ {
-		if len(s.zones[z].cards) > 0 && s.zones[z].Seat != seat {
+		switch {
+		case len(s.zones[z].cards) == 0:
+		case s.zones[z].Seat == seat:
+			own = append(own, int32(z))
+		default:
 			cover = append(cover, int32(z))
 		}
+	}
+	if len(own) == 0 {
+		return false // out of the round: no claim, no draw
 	}
 	if pancakesPick(s, seat, r, own, cover, a) {
 		return true
@@ -775,117 +1294,11 @@ func (anarchyPancakes) PickMove(s *State, seat int, r Rand, a *Action) bool {
 	return false
 }
 
-// pancakesPickCount is the count of PickMove for cards whose toppings fit
-// one word, own being the places where seat has a stack. It counts, topping
-// by topping, the top cards seat may cover that show it, in four
-// bit-sliced counters (bit t of counter k is bit k of topping t's count),
-// in one pass over the places; a stack whose top card shows toppings T then
-// has as many claims as the counts of T add up to. It draws one claim of
-// all, each equally likely, from r (only when there are several), and
-// finds its stack, topping and covered card; with no claim, it writes the
-// draw when the draw pile is not empty. done is false, and nothing is
-// written, only when a topping shows on more than fifteen of the cards the
-// seat may cover, more than the counters hold: PickMove then counts the
-// claims pair by pair.
-func pancakesPickCount(s *State, seat int, r Rand, own []int32, a *Action) (ok, done bool) {
-	x := s.cards
-	zones := s.zones
-	var c1, c2, c4, c8, over uint64
-	if c := zones[pancakesCommon].cards; len(c) > 0 {
-		c1 = x.bits[c[len(c)-1]]
-	}
-	for z := pancakesFirst; z < len(zones); z++ {
-		c := zones[z].cards
-		if len(c) == 0 || zones[z].Seat == seat {
-			continue
-		}
-		// Add one to the count of every topping of b.
-		b := x.bits[c[len(c)-1]]
-		k1 := c1 & b
-		c1 ^= b
-		k2 := c2 & k1
-		c2 ^= k1
-		k4 := c4 & k2
-		c4 ^= k2
-		over |= c8 & k4
-		c8 ^= k4
-	}
-	if over != 0 {
-		return false, false
-	}
-	shown := c1 | c2 | c4 | c8
-	claims := func(b uint64) int {
-		return bits.OnesCount64(b&c1) + 2*bits.OnesCount64(b&c2) + 4*bits.OnesCount64(b&c4) + 8*bits.OnesCount64(b&c8)
-	}
-	total := 0
-	for _, z := range own {
-		total += claims(x.bits[s.top(int(z))] & shown)
-	}
-	if total == 0 {
-		if len(zones[pancakesDraw].cards) > 0 {
-			s.setDraw(a, seat)
-			return true, true
-		}
-		return false, true
-	}
-	n := 0
-	if total > 1 {
-		n = r.IntN(total)
-	}
-	for _, src := range own {
-		b := x.bits[s.top(int(src))] & shown
-		if k := claims(b); n >= k {
-			n -= k
-			continue
-		}
-		for ; b != 0; b &= b - 1 {
-			m := b & -b
-			if k := claims(m); n >= k {
-				n -= k
-				continue
-			}
-			// The n-th card seat may cover that shows topping m: the
-			// Common card first, then the places in zone order.
-			for dst := pancakesCommon; dst < len(zones); dst++ {
-				d := zones[dst].cards
-				if dst == pancakesAside || len(d) == 0 || zones[dst].Seat == seat || x.bits[d[len(d)-1]]&m == 0 {
-					continue
-				}
-				if n > 0 {
-					n--
-					continue
-				}
-				t := Targets{n: 2}
-				t.z[0], t.z[1] = src, int32(dst)
-				s.setClaim(a, seat, bits.TrailingZeros64(m), &t)
-				return true, true
-			}
-		}
-	}
-	panic("rules: anarchy-pancakes: claim out of range")
-}
-
 // Movers returns the seats that may draw or have a claim, as CanMove
-// answers seat by seat, in one pass over the places when a card's toppings
-// fit one word.
+// answers seat by seat, in one pass over the seats with a pancakesTable.
 func (g anarchyPancakes) Movers(s *State) uint64 {
-	if len(s.zones[pancakesDraw].cards) > 0 {
-		// The usual case: every seat with cards may draw. With round-end
-		// "first" that is every seat, since a round ends the moment one
-		// runs out.
-		if s.Option(pancakesOptRoundEnd) == pancakesEndFirst {
-			return s.everyone(true)
-		}
-		var in uint64
-		for z := pancakesFirst; z < len(s.zones); z++ {
-			if len(s.zones[z].cards) > 0 {
-				in |= 1 << s.zones[z].Seat
-			}
-		}
-		return in
-	}
-	x := s.cards
-	if x.words != 1 {
+	t := pancakesTableOf(s)
+	if t == nil {
 		var set uint64
 		for i := range s.seats {
 			if g.CanMove(s, i) {
@@ -894,28 +1307,24 @@ func (g anarchyPancakes) Movers(s *State) uint64 {
 		}
 		return set
 	}
-	var in uint64                        // seats with cards in front of them
-	var shown [PancakesMaxPlayers]uint64 // toppings on each seat's top cards
-	for z := pancakesFirst; z < len(s.zones); z++ {
-		if c := s.zones[z].cards; len(c) > 0 {
-			seat := s.zones[z].Seat
-			in |= 1 << seat
-			shown[seat] |= x.bits[c[len(c)-1]]
-		}
-	}
-	var common uint64
-	if c := s.top(pancakesCommon); c >= 0 {
-		common = x.bits[c]
-	}
 	var set uint64
-	for i := range s.seats {
-		others := common
-		for j := range s.seats {
-			if j != i {
-				others |= shown[j]
+	if len(s.zones[pancakesDraw].cards) > 0 {
+		// The usual case: every seat with cards may draw. With round-end
+		// "first" that is every seat, since a round ends the moment one
+		// runs out.
+		if s.Option(pancakesOptRoundEnd) == pancakesEndFirst {
+			return s.everyone(true)
+		}
+		for i := range s.seats {
+			if t.holds(i) {
+				set |= 1 << i
 			}
 		}
-		if shown[i]&others != 0 {
+		return set
+	}
+	twice, shown := t.contested(len(s.seats))
+	for i := range s.seats {
+		if shown[i]&twice != 0 {
 			set |= 1 << i
 		}
 	}
@@ -927,15 +1336,6 @@ func (g anarchyPancakes) Movers(s *State) uint64 {
 // none.
 func pancakesPick(s *State, seat int, r Rand, own, cover []int32, a *Action) bool {
 	x := s.cards
-	claim := func(src, dst int32, sym int) bool {
-		t := Targets{n: 2}
-		t.z[0], t.z[1] = src, dst
-		s.setClaim(a, seat, sym, &t)
-		return true
-	}
-	if x.words == 1 {
-		return pancakesPickWord(s, seat, r, own, cover, a)
-	}
 	total := 0
 	for _, src := range own {
 		for _, dst := range cover {
@@ -945,69 +1345,20 @@ func pancakesPick(s *State, seat int, r Rand, own, cover []int32, a *Action) boo
 	if total == 0 {
 		return false
 	}
-	n := r.IntN(total)
-	for _, src := range own {
-		for _, dst := range cover {
-			k := x.shared(s.top(int(src)), s.top(int(dst)))
-			if n < k {
-				var syms [1]int
-				return claim(src, dst, x.AppendCommon(syms[:0], s.top(int(src)), s.top(int(dst)))[n])
-			}
-			n -= k
-		}
-	}
-	panic("rules: anarchy-pancakes: claim out of range")
-}
-
-// pancakesPickWord is pancakesPick for cards whose toppings fit one word:
-// it reads every top card once, and two cards share a topping when their
-// words meet (in one topping at most, as pancakesShape checked).
-func pancakesPickWord(s *State, seat int, r Rand, own, cover []int32, a *Action) bool {
-	x := s.cards
-	var ownBuf, coverBuf [64]uint64
-	ob, cb := ownBuf[:0], coverBuf[:0]
-	var ownAll, coverAll uint64
-	for _, z := range own {
-		b := x.bits[s.top(int(z))]
-		ob, ownAll = append(ob, b), ownAll|b
-	}
-	for _, z := range cover {
-		b := x.bits[s.top(int(z))]
-		cb, coverAll = append(cb, b), coverAll|b
-	}
-	if ownAll&coverAll == 0 {
-		return false
-	}
-	total := 0
-	for _, o := range ob {
-		if o&coverAll == 0 {
-			continue
-		}
-		for _, c := range cb {
-			if o&c != 0 {
-				total++
-			}
-		}
-	}
 	n := 0
 	if total > 1 {
 		n = r.IntN(total)
 	}
-	for i, o := range ob {
-		if o&coverAll == 0 {
-			continue
-		}
-		for j, c := range cb {
-			if o&c == 0 {
-				continue
-			}
-			if n == 0 {
+	for _, src := range own {
+		for _, dst := range cover {
+			k := x.shared(s.top(int(src)), s.top(int(dst)))
+			if n < k {
 				t := Targets{n: 2}
-				t.z[0], t.z[1] = own[i], cover[j]
-				s.setClaim(a, seat, bits.TrailingZeros64(o&c), &t)
+				t.z[0], t.z[1] = src, dst
+				s.setClaim(a, seat, x.nthShared(s.top(int(src)), s.top(int(dst)), n), &t)
 				return true
 			}
-			n--
+			n -= k
 		}
 	}
 	panic("rules: anarchy-pancakes: claim out of range")

@@ -1212,13 +1212,13 @@ func TestPancakesNewPlace(t *testing.T) {
 	}
 }
 
-// TestPancakesPickCount checks the counting half of Anarchy Pancakes'
-// PickMove on its own, since the rejection sampling before it finds most
-// claims: on tables of random games where a seat has several claims, every
-// claim comes up about equally often (within five standard deviations) and
-// nothing else does; where it has none, the seat draws if the draw pile is
-// not empty and does nothing otherwise.
-func TestPancakesPickCount(t *testing.T) {
+// TestPancakesPick checks Anarchy Pancakes' PickMove both ways: read from
+// the pancakesTable, and going over the zones when a State has none. On
+// tables of random games where a seat has several claims, every claim comes
+// up about equally often (within five standard deviations) and nothing else
+// does; where it has none, the seat draws if the draw pile is not empty and
+// does nothing otherwise.
+func TestPancakesPick(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	x := pancakesTestDecks(t)[0]
 	for _, td := range pancakesTestDecks(t) {
@@ -1232,37 +1232,46 @@ func TestPancakesPickCount(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if pancakesTableOf(s) == nil {
+			t.Fatal("no pancakesTable on a plane deck")
+		}
 		for step := 0; !s.Over() && (tables < 8 || bare == 0); step++ {
 			seat := r.IntN(s.Players())
-			own := pancakesOwn(s, seat, nil)
+			bareState := s.Clone()
+			bareState.SetExtension(nil)
 			moves := s.Moves(seat, nil)
 			claims := slices.DeleteFunc(slices.Clone(moves), func(m Action) bool { return m.Kind != ActionClaim })
-			var a Action
 			switch {
 			case len(claims) == 0:
 				bare++
-				ok, done := pancakesPickCount(s, seat, r, own, &a)
-				want := len(own) > 0 && s.count(pancakesDraw) > 0
-				if !done || ok != want || ok && a != (Action{Kind: ActionDraw, Seat: seat, Version: s.Version()}) {
-					t.Fatalf("no claim: pancakesPickCount gave %+v, %v, %v; want the draw: %v", a, ok, done, want)
-				}
 			case len(claims) >= 2 && step%3 == 0:
 				tables++
-				const per = 400
-				counts := make([]int, len(claims))
-				for range per * len(claims) {
-					ok, done := pancakesPickCount(s, seat, r, own, &a)
-					i := slices.Index(claims, a)
-					if !ok || !done || i < 0 {
-						t.Fatalf("pancakesPickCount gave %+v, %v, %v; the claims are %+v", a, ok, done, claims)
+			}
+			for _, st := range []*State{s, bareState} {
+				switch {
+				case len(claims) == 0:
+					a, ok := st.PickMove(seat, r)
+					want := pancakesIn(s, seat) && s.count(pancakesDraw) > 0
+					if ok != want || ok && a != (Action{Kind: ActionDraw, Seat: seat, Version: s.Version()}) {
+						t.Fatalf("no claim, table %v: PickMove gave %+v, %v; want the draw: %v", st.ext != nil, a, ok, want)
 					}
-					counts[i]++
-				}
-				sd := math.Sqrt(per * (1 - 1/float64(len(claims))))
-				for i, c := range counts {
-					if math.Abs(float64(c)-per) > 5*sd {
-						t.Fatalf("claim %+v picked %d times of %d, want about %d; counts %v",
-							claims[i], c, per*len(claims), per, counts)
+				case len(claims) >= 2 && step%3 == 0:
+					const per = 400
+					counts := make([]int, len(claims))
+					for range per * len(claims) {
+						a, ok := st.PickMove(seat, r)
+						i := slices.Index(claims, a)
+						if !ok || i < 0 {
+							t.Fatalf("table %v: PickMove gave %+v, %v; the claims are %+v", st.ext != nil, a, ok, claims)
+						}
+						counts[i]++
+					}
+					sd := math.Sqrt(per * (1 - 1/float64(len(claims))))
+					for i, c := range counts {
+						if math.Abs(float64(c)-per) > 5*sd {
+							t.Fatalf("table %v: claim %+v picked %d times of %d, want about %d; counts %v",
+								st.ext != nil, claims[i], c, per*len(claims), per, counts)
+						}
 					}
 				}
 			}
@@ -1276,5 +1285,177 @@ func TestPancakesPickCount(t *testing.T) {
 	}
 	if tables < 8 || bare == 0 {
 		t.Errorf("%d tables with a choice of claims and %d without a claim; want 8 and some", tables, bare)
+	}
+}
+
+// TestPancakesTable checks that a game keeps a pancakesTable when its deck
+// allows one, and none when a card's toppings do not fit one word (the
+// order-8 plane) or a topping shows on more than 15 six-topping cards (a
+// fan of 20 two-topping cards all showing topping 0, where a fan of 15
+// keeps one); and that a game played without one plays like a game with
+// one: the same events for the same actions, the same answers to CanMove
+// and Movers, and PickMove among the moves, with the invariants, the
+// table's included, holding throughout.
+func TestPancakesTable(t *testing.T) {
+	g := mustGame(t, "anarchy-pancakes")
+	for _, td := range pancakesTestDecks(t) {
+		for p := PancakesMinPlayers; p <= PancakesMaxPlayers; p++ {
+			s, err := New(g, td.x, Config{Players: p})
+			if err != nil {
+				continue // too few cards for p players
+			}
+			if pancakesTableOf(s) == nil {
+				t.Errorf("%s, %d players: no pancakesTable", td.name, p)
+			}
+		}
+	}
+	fanOf := func(n int) *Index {
+		var fan [][]int
+		for i := 1; i <= n; i++ {
+			fan = append(fan, []int{0, i})
+		}
+		for sym := range n + 1 {
+			fan = append(fan, []int{sym})
+		}
+		x, err := NewIndex(pcCards{n + 1, fan})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	wide, err := NewIndex(WithSingles(mustDeck(t, 8, 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	decks := []struct {
+		x     *Index
+		table bool
+	}{{fanOf(15), true}, {fanOf(20), false}, {wide, false}}
+	for _, td := range pancakesTestDecks(t) {
+		decks = append(decks, struct {
+			x     *Index
+			table bool
+		}{td.x, true})
+	}
+	r := rand.New(rand.NewPCG(8, 9))
+	var buf []Action
+	for seed := range uint64(36) {
+		d, p := decks[seed%uint64(len(decks))], 2+int(seed)%2
+		if d.x.Len()-d.x.Symbols() < pancakesSixes*p+1 {
+			p = 2
+		}
+		s, err := New(g, d.x, Config{Players: p, Seed: seed, Options: map[string]string{"round-end": []string{"first", "all"}[seed/5%2]}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (pancakesTableOf(s) != nil) != d.table {
+			t.Fatalf("seed %d: pancakesTable %v on the deck of %d cards", seed, pancakesTableOf(s) != nil, d.x.Len())
+		}
+		bare := s.Clone()
+		bare.SetExtension(nil)
+		round := 0
+		for step := 0; !s.Over(); step++ {
+			if step > 5000 {
+				t.Fatalf("seed %d: no end after %d actions", seed, step)
+			}
+			if tb := pancakesTableOf(s); tb != nil && s.Round() != round {
+				// Just dealt: the table as read from the deal lists its
+				// cards in zone order, as Resync does.
+				round = s.Round()
+				var fresh pancakesTable
+				fresh.Resync(s)
+				if err := tb.differs(&fresh, true); err != nil {
+					t.Fatalf("seed %d, round %d: %v", seed, round, err)
+				}
+			}
+			if s.Movers() != bare.Movers() {
+				t.Fatalf("seed %d, version %d: Movers %b with the table, %b without", seed, s.Version(), s.Movers(), bare.Movers())
+			}
+			checkPicks(t, s, buf)
+			checkPicks(t, bare, buf)
+			var moves []Action
+			for seat := range p {
+				moves = s.Moves(seat, moves)
+			}
+			a := moves[r.IntN(len(moves))]
+			ev, err := s.Apply(a, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			evBare, err := bare.Apply(a, nil)
+			if err != nil || !reflect.DeepEqual(ev, evBare) {
+				t.Fatalf("seed %d, %+v: events %+v with the table, %+v, %v without", seed, a, ev, evBare, err)
+			}
+			for _, st := range []*State{s, bare} {
+				if err := CheckInvariants(st); err != nil {
+					t.Fatalf("seed %d, table %v: %v", seed, st.ext != nil, err)
+				}
+			}
+		}
+	}
+}
+
+// TestPancakesCount checks the bit-sliced counters against plain counts:
+// adding random cards, taking some away, summing two sets of counts, and
+// weighing sets of toppings.
+func TestPancakesCount(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 13))
+	for range 200 {
+		var c, d pancakesCount
+		var cn, dn [64]int
+		for range 200 {
+			b := r.Uint64() & r.Uint64()
+			switch k := r.IntN(3); {
+			case k == 0 && c.over(b) == 0:
+				c.add(b)
+				for sym := range 64 {
+					cn[sym] += int(b >> sym & 1)
+				}
+			case k == 1 && d.over(b) == 0 && c.over(b) == 0:
+				// Counted in both, so that d stays below c.
+				c.add(b)
+				d.add(b)
+				for sym := range 64 {
+					cn[sym] += int(b >> sym & 1)
+					dn[sym] += int(b >> sym & 1)
+				}
+			case k == 2:
+				// Take away what d can lose.
+				var m uint64
+				for sym := range 64 {
+					if dn[sym] > 0 {
+						m |= 1 << sym
+					}
+				}
+				b &= m
+				c.sub(b)
+				d.sub(b)
+				for sym := range 64 {
+					cn[sym] -= int(b >> sym & 1)
+					dn[sym] -= int(b >> sym & 1)
+				}
+			}
+		}
+		// c holds d's cards and others: d plus what c has beyond it.
+		var e pancakesCount
+		for sym := range 64 {
+			for range cn[sym] - dn[sym] {
+				e.add(1 << sym)
+			}
+		}
+		sum := d
+		sum.plus(&e)
+		w, want := r.Uint64(), 0
+		for sym := range 64 {
+			if c.at(sym) != cn[sym] || d.at(sym) != dn[sym] || sum.at(sym) != cn[sym] {
+				t.Fatalf("topping %d: counts %d, %d, %d; want %d, %d", sym, c.at(sym), d.at(sym), sum.at(sym), cn[sym], dn[sym])
+			}
+			if w>>sym&1 != 0 {
+				want += cn[sym]
+			}
+		}
+		if got := c.weigh(w); got != want {
+			t.Fatalf("weigh %x: %d, want %d", w, got, want)
+		}
 	}
 }

@@ -85,6 +85,7 @@ type State struct {
 	lenient Lenient     // the game as a Lenient, or nil
 	scratch []Action    // moves listed by CanMove and PickMove for a game without its own
 	ext     Extension   // the game's own state beside the table, or nil
+	spare   Extension   // during a Setup called by Reset, the Extension of the game before, for Setup to reuse
 	// arg holds the action Check, Apply and PickMove hand to the game by
 	// pointer: a pointer to their own copy, passed through an interface,
 	// would move that copy to the heap at every call.
@@ -154,16 +155,46 @@ func New(g Game, cards Cards, cfg Config) (*State, error) {
 	} else {
 		s = &State{seats: make([]Seat, cfg.Players), zones: make([]Zone, 0, 2*cfg.Players+4)}
 	}
-	s.game, s.info, s.cards, s.cfg, s.lockout, s.opts = g, info, idx, cfg, lockout, opts
-	s.checker, s.picker, s.finder = asChecker(g), asPicker(g), asFinder(g)
-	s.clock, _ = g.(Clock)
-	s.turner, _ = g.(Turner)
-	s.lenient, _ = g.(Lenient)
+	s.info, s.cards, s.cfg, s.lockout, s.opts = info, idx, cfg, lockout, opts
+	s.bind(g)
 	s.rng.Seed(cfg.Seed, seedStream)
 	if err := g.Setup(s); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// Reset sets s up afresh as New would with the same game, cards and
+// configuration but the given seed, reusing the memory of the game it held:
+// a loop playing game after game (a simulation) spares the allocations of
+// New. That game is lost, and so are the cards of the Zones read from it.
+// The error is the game's Setup's, which accepted the same configuration
+// before.
+func (s *State) Reset(seed uint64) error {
+	// What New sets, kept; everything else back to its zero value, as in
+	// New; the memory of the seats, zones and arena kept for Setup.
+	cfg, g := s.cfg, s.game
+	cfg.Seed = seed
+	clear(s.seats)
+	*s = State{info: s.info, cards: s.cards, cfg: cfg, lockout: s.lockout, opts: s.opts,
+		seats: s.seats, zones: s.zones[:0], arena: s.arena[:0], scratch: s.scratch[:0],
+		spare: s.ext}
+	s.bind(g)
+	s.rng.Seed(seed, seedStream)
+	err := s.game.Setup(s)
+	s.spare = nil
+	return err
+}
+
+// bind sets the game of s and the optional interfaces the game implements,
+// which the State asks for once rather than at every action. New and Reset
+// both call it, so a new optional interface is added here only.
+func (s *State) bind(g Game) {
+	s.game = g
+	s.checker, s.picker, s.finder = asChecker(g), asPicker(g), asFinder(g)
+	s.clock, _ = g.(Clock)
+	s.turner, _ = g.(Turner)
+	s.lenient, _ = g.(Lenient)
 }
 
 // stateBlock is a State allocated with the room for the seats and zones of

@@ -142,8 +142,7 @@ func (s *State) reserve(zones, cards int) {
 // addZone adds an empty zone and returns its number. Games call it from
 // Setup (or later, for zones that appear during play).
 func (s *State) addZone(kind ZoneKind, seat int, show Show) int {
-	s.zones = append(s.zones, Zone{Kind: kind, Seat: seat, Show: show, cards: s.carve()})
-	return len(s.zones) - 1
+	return s.appendZone(kind, seat, show, s.carve())
 }
 
 // addSlot adds an empty zone meant to hold one card at a time, such as a
@@ -159,8 +158,21 @@ func (s *State) addSlot(kind ZoneKind, seat int, show Show) int {
 // returns its number: for a zone that usually holds a few cards, such as a
 // place in front of a seat; given more, it grows on its own.
 func (s *State) addRoom(kind ZoneKind, seat int, show Show, k int) int {
-	s.zones = append(s.zones, Zone{Kind: kind, Seat: seat, Show: show, cards: s.carveFor(k)})
-	return len(s.zones) - 1
+	return s.appendZone(kind, seat, show, s.carveFor(k))
+}
+
+// appendZone appends a zone holding cards and returns its number. It
+// writes the zone field by field, for the reason appendClaim gives.
+func (s *State) appendZone(kind ZoneKind, seat int, show Show, cards []int32) int {
+	n := len(s.zones)
+	if n < cap(s.zones) {
+		s.zones = s.zones[:n+1]
+	} else {
+		s.zones = append(s.zones, Zone{})
+	}
+	z := &s.zones[n]
+	z.Kind, z.Seat, z.Show, z.cards = kind, seat, show, cards
+	return n
 }
 
 // dealAll puts every card of the deck into zone z, shuffled with the
@@ -225,7 +237,18 @@ func (s *State) moveStack(ev []Event, seat, from, to int) []Event {
 	if len(f) == 0 || from == to {
 		panic(fmt.Sprintf("rules: %s: moveStack from zone %d (%d cards) to zone %d", s.info.Name, from, len(f), to))
 	}
-	s.zones[to].cards = append(s.zones[to].cards, f...)
+	if t := s.zones[to].cards; len(f) <= 8 && cap(f) >= 8 && len(t)+8 <= cap(t) {
+		// A short stack, the usual case: eight cards copied whatever its
+		// height, the extra ones past the end of both zones, unseen,
+		// which costs less than a loop (whose end the processor cannot
+		// foresee) or a call to copy.
+		f8, u8 := f[:8], t[len(t):len(t)+8]
+		u8[0], u8[1], u8[2], u8[3] = f8[0], f8[1], f8[2], f8[3]
+		u8[4], u8[5], u8[6], u8[7] = f8[4], f8[5], f8[6], f8[7]
+		s.zones[to].cards = t[:len(t)+len(f)]
+	} else {
+		s.zones[to].cards = append(t, f...)
+	}
 	s.zones[from].cards = s.zones[from].cards[:0] // no write barrier, as in take
 	return appendEvent(ev, EventMove, seat, -1, int(f[len(f)-1]), len(f), from, to)
 }

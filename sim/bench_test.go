@@ -12,7 +12,8 @@ import (
 func benchPlayers(g rules.Game) int { return min(4, g.Info().MaxPlayers) }
 
 // benchGames plays complete games of every registered game on its default
-// deck with bots of the given level, setup included, one game an
+// deck with bots of the given level, setup included (each game set up in
+// the State of the game before, as Config.ReuseState does), one game an
 // iteration, and reports games and actions a second.
 func benchGames(b *testing.B, level string) {
 	l, err := bot.LookupLevel(level)
@@ -21,7 +22,7 @@ func benchGames(b *testing.B, level string) {
 	}
 	for _, g := range rules.Games() {
 		b.Run(g.Info().Name, func(b *testing.B) {
-			m, err := New(Config{Game: g, Rules: rules.Config{Players: benchPlayers(g)}, Bots: []bot.Level{l}})
+			m, err := New(Config{Game: g, Rules: rules.Config{Players: benchPlayers(g)}, Bots: []bot.Level{l}, ReuseState: true})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -35,6 +35,11 @@ type Config struct {
 	// or not, as a guard against a game that never ends; 0 means
 	// DefaultMaxSteps.
 	MaxSteps int
+	// ReuseState sets each game after the first up in the State of the
+	// game before (rules.State.Reset) instead of a new one, which spares
+	// the allocations of rules.New; an Outcome's State then holds its game
+	// only until the next Play.
+	ReuseState bool
 }
 
 // DefaultMaxSteps is the step limit of a game when Config.MaxSteps is 0.
@@ -62,13 +67,15 @@ type Outcome struct {
 	Time int64
 	// Wall is the real time the simulation took.
 	Wall time.Duration
-	// State is the final state.
+	// State is the final state. With Config.ReuseState it holds this
+	// game's end only until the next Play; Clone it to keep it longer.
 	State *rules.State
 }
 
 // Sim plays games of one configuration, one after the other, reusing its
-// bots and buffers. It is not safe for concurrent use; use one Sim per
-// goroutine (they may share nothing but the Config's values).
+// bots and buffers (and its State, with Config.ReuseState). It is not safe
+// for concurrent use; use one Sim per goroutine (they may share nothing but
+// the Config's values).
 type Sim struct {
 	cfg    Config
 	deck   record.Deck
@@ -78,6 +85,7 @@ type Sim struct {
 	plans  []bot.Plan
 	has    []bool
 	events []rules.Event
+	state  *rules.State // with ReuseState, the State of the last game, set up again by the next
 	pcg    rand.PCG
 	// strict submits stale plans to State.Apply instead of refusing them
 	// as too late itself; the outcome is the same, only slower. It also
@@ -180,9 +188,7 @@ func Run(cfg Config) (Outcome, error) {
 // or the game exceeds the step limit.
 func (m *Sim) Play(seed uint64) (Outcome, error) {
 	start := time.Now()
-	cfg := m.cfg.Rules
-	cfg.Seed = seed
-	s, err := rules.New(m.cfg.Game, m.cards, cfg)
+	s, err := m.setUp(seed)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -332,6 +338,29 @@ func (m *Sim) replan(s *rules.State, now int64, self int, out *Outcome) error {
 	return nil
 }
 
+// setUp returns the State of a new game with seed: with ReuseState, the
+// State of the game before, set up again, if there is one; otherwise a new
+// one.
+func (m *Sim) setUp(seed uint64) (*rules.State, error) {
+	if m.state != nil {
+		if err := m.state.Reset(seed); err != nil {
+			m.state = nil
+			return nil, err
+		}
+		return m.state, nil
+	}
+	cfg := m.cfg.Rules
+	cfg.Seed = seed
+	s, err := rules.New(m.cfg.Game, m.cards, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if m.cfg.ReuseState {
+		m.state = s
+	}
+	return s, nil
+}
+
 // end completes the outcome of the game s, over, that began at start, and
 // ends its record.
 func (m *Sim) end(s *rules.State, out Outcome, start time.Time) (Outcome, error) {
@@ -475,7 +504,11 @@ func (m *Sim) tieBreakSet(able uint64) int {
 	if able&(able-1) == 0 {
 		return bits.TrailingZeros64(able)
 	}
-	for k := m.draw(bits.OnesCount64(able)); k > 0; k-- {
+	k := m.draw(bits.OnesCount64(able))
+	if able == 1<<len(m.bots)-1 {
+		return k // every seat, the usual case
+	}
+	for ; k > 0; k-- {
 		able &= able - 1
 	}
 	return bits.TrailingZeros64(able)

@@ -178,6 +178,53 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
+// TestReuseState plays the same seeds with and without Config.ReuseState,
+// with instant and with hard bots, recording: the games, the final states
+// and the records are the same, and the Sim that reuses its State hands
+// back the same State every game.
+func TestReuseState(t *testing.T) {
+	for _, g := range rules.Games() {
+		for _, level := range []string{"instant", "hard"} {
+			var bufs [2]bytes.Buffer
+			var sims [2]*Sim
+			for i := range sims {
+				cfg := Config{Game: g, Rules: rules.Config{Players: min(4, g.Info().MaxPlayers)}, Bots: []bot.Level{mustLevel(t, level)},
+					Record: record.NewWriter(&bufs[i]), ReuseState: i == 1}
+				if i > 0 {
+					cfg.Cards = sims[0].Cards()
+				}
+				m, err := New(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sims[i] = m
+			}
+			var last *rules.State
+			for seed := range uint64(6) {
+				a, err1 := sims[0].Play(seed)
+				b, err2 := sims[1].Play(seed)
+				if err1 != nil || err2 != nil {
+					t.Fatal(err1, err2)
+				}
+				if !a.State.Equal(b.State) || a.State == b.State {
+					t.Fatalf("%s/%s seed %d: the reused State ended elsewhere", g.Info().Name, level, seed)
+				}
+				if seed > 0 && b.State != last {
+					t.Fatalf("%s/%s seed %d: a new State although ReuseState is set", g.Info().Name, level, seed)
+				}
+				last = b.State
+				a.Wall, b.Wall, a.State, b.State = 0, 0, nil, nil
+				if !reflect.DeepEqual(a, b) {
+					t.Fatalf("%s/%s seed %d: %+v, reusing the State %+v", g.Info().Name, level, seed, a, b)
+				}
+			}
+			if bufs[0].String() != bufs[1].String() {
+				t.Fatalf("%s/%s: the records differ", g.Info().Name, level)
+			}
+		}
+	}
+}
+
 // TestStrict plays the same games with stale plans refused by the
 // simulator and by State.Apply: the outcomes are identical, and bots did
 // come too late.

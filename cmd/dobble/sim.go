@@ -124,6 +124,7 @@ func runSim(args []string, _ io.Reader, stdout, _ io.Writer) error {
 		return usagef("sim: --seed %s: not a seed; use a whole number from 0 to %d", *seed, uint64(math.MaxUint64))
 	}
 	cfg.Rules.Seed = first
+	cfg.ReuseState = true // each game's line is written before the next is played
 	var out *recordFile
 	if *recordPath != "" {
 		if out, err = createRecord(*recordPath); err != nil {
