@@ -263,8 +263,35 @@ func (st *stepper) apply(a Action) bool {
 		t.Fatalf("accepted %+v, events %+v: %v", a, ev, err)
 	}
 	checkViews(t, s)
+	checkPublic(t, s, ev)
 	checkPicks(t, s, st.buf)
 	return true
+}
+
+// checkPublic checks State.Public's promise: when it reports true, every
+// seat's view is the spectator's bar its Seat, and every event of ev reads
+// the same to every seat as to a spectator.
+func checkPublic(t testing.TB, s *State, ev []Event) {
+	t.Helper()
+	if !s.Public() {
+		return
+	}
+	public, err := json.Marshal(s.View(Spectator))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seat := range s.Players() {
+		v := s.View(seat)
+		v.Seat = Spectator
+		if b, _ := json.Marshal(v); string(b) != string(public) {
+			t.Fatalf("version %d: Public, but seat %d sees\n%s\nand a spectator\n%s", s.Version(), seat, b, public)
+		}
+		for _, e := range ev {
+			if got, want := s.EventFor(e, seat), s.EventFor(e, Spectator); !reflect.DeepEqual(got, want) {
+				t.Fatalf("version %d: Public, but seat %d reads event %+v, a spectator %+v", s.Version(), seat, got, want)
+			}
+		}
+	}
 }
 
 // tick applies the clock's tick when the deadline of st's game has come at

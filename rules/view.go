@@ -125,3 +125,23 @@ func (s *State) EventFor(e Event, seat int) Event {
 	}
 	return e
 }
+
+// Public reports whether every seat now sees the table as a spectator does:
+// no zone shows a card to its owner alone and the game shows no state of
+// its own per seat (it is not a Viewer). Then View(seat) differs from
+// View(Spectator) only in its Seat, and EventFor gives every seat the
+// events a spectator gets, so a server can build and encode one view for
+// everyone.
+func (s *State) Public() bool {
+	if _, ok := s.game.(Viewer); ok {
+		return false
+	}
+	for i := range s.zones {
+		switch s.zones[i].Show {
+		case ShowHidden, ShowTop, ShowAll:
+		default:
+			return false
+		}
+	}
+	return true
+}
