@@ -101,6 +101,7 @@ type Room struct {
 	bots     []*botSeat
 	rec      *tableRecord
 	ev       []rules.Event
+	buf      []byte // scratch space for encoding frames
 	closed   bool
 	timer    *time.Timer
 }
@@ -671,7 +672,7 @@ func (r *Room) doAction(seat int, in *input) *protoError {
 			return errNotAllowed("the game has not started (the room is in phase %s)", r.phase)
 		}
 		r.m.metrics.Claims.WithLabelValues(code.String()).Inc()
-		in.peer.Send(encode(msgRefused{Type: "refused", ID: in.id, Table: r.table(), Code: code,
+		in.peer.Send(r.refusedFrame(&msgRefused{ID: in.id, Table: r.table(), Code: code,
 			Reason: reason, Version: in.version, Current: st.Version()}))
 		return nil
 	}
@@ -714,7 +715,7 @@ func (r *Room) apply(p *Peer, seat, table int, a rules.Action, id string, now ti
 			r.rec.w.Refused(ga, &gr)
 		}
 		if p != nil {
-			p.Send(encode(msgRefused{Type: "refused", ID: id, Table: r.base + current, Code: ref.Code, Reason: ref.Reason(),
+			p.Send(r.refusedFrame(&msgRefused{ID: id, Table: r.base + current, Code: ref.Code, Reason: ref.Reason(),
 				Version: ref.Version, Current: st.Version(), LockedUntil: ref.LockedUntil}))
 		}
 		r.replan(now, seat)
@@ -891,13 +892,16 @@ func (r *Room) broadcastUpdate(st *rules.State, at []int, table int, atMs int64,
 		}
 		return slices.Index(at, member)
 	}
-	r.perView(seatOf, func(gs int) []byte {
-		events := make([]rules.Event, len(ev))
-		for i, e := range ev {
-			events[i] = st.EventFor(e, gs)
-		}
-		return encode(msgUpdate{Type: "update", Table: table, Version: st.Version(), At: atMs, Events: events, View: st.View(gs)})
-	})
+	u := newUpdateFrames(st, table, atMs, ev, r.buf)
+	r.perView(seatOf, u.frame)
+	r.buf = u.buf
+}
+
+// refusedFrame is the encoded refused message m.
+func (r *Room) refusedFrame(m *msgRefused) []byte {
+	m.Type = "refused"
+	r.buf = appendRefused(r.buf[:0], m)
+	return slices.Clone(r.buf)
 }
 
 // newToken returns a seat's secret token: 128 bits from crypto/rand.
