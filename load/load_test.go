@@ -315,3 +315,32 @@ func TestDecode(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDecodeUpdate measures what a client spends reading one update
+// of a Tower of four, the message the load receives most.
+func BenchmarkDecodeUpdate(b *testing.B) {
+	g, _ := rules.Lookup("tower")
+	d, err := room.NewDecks().Get("classic", false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, err := rules.New(g, d.Cards, rules.Config{Players: 4, Seed: 7})
+	if err != nil {
+		b.Fatal(err)
+	}
+	frame, _ := json.Marshal(struct {
+		Type    string        `json:"type"`
+		Table   int           `json:"table"`
+		Version uint64        `json:"version"`
+		At      int64         `json:"at"`
+		Events  []rules.Event `json:"events"`
+		View    rules.View    `json:"view"`
+	}{"update", 0, st.Version(), 1200, []rules.Event{{Kind: rules.EventClaim, Seat: 2, Symbol: 5}, {Kind: rules.EventMove, Seat: 2, From: 0, To: 3, Card: 9, Count: 1}}, st.View(1)})
+	b.ReportAllocs()
+	for b.Loop() {
+		var m message
+		if err := decode(frame, &m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
