@@ -310,8 +310,10 @@ func TestDecode(t *testing.T) {
 		if err := json.Unmarshal(b, &want); err != nil {
 			t.Fatal(err)
 		}
-		want.Reason = "" // the scanner leaves out what the clients do not use
-		for _, m := range []*message{&got, &want} { // [] and null are the same to the clients
+		// The scanner leaves out what the clients do not use, and [] and
+		// null are the same to them.
+		want.Reason = ""
+		for _, m := range []*message{&got, &want} {
 			if len(m.Events) == 0 {
 				m.Events = nil
 			}
