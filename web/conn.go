@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"io"
 	"net"
@@ -36,9 +37,10 @@ import (
 
 // conn is one WebSocket connection.
 type conn struct {
-	s *server
-	c *websocket.Conn
-	p *room.Peer
+	s    *server
+	c    *websocket.Conn
+	wire *wire // under c: the messages are written straight to it
+	p    *room.Peer
 
 	finished chan struct{} // closed once the connection is closed on the server's side
 
@@ -55,10 +57,6 @@ type conn struct {
 
 // sweepsPerPing is how many sweeps make one ping interval.
 const sweepsPerPing = 4
-
-// flushTimeout bounds the close handshake's writing of the frames queued
-// before a close.
-const flushTimeout = time.Second
 
 // run reads the connection until it ends, handing each frame to the
 // Manager, then waits for the writer to close it.
@@ -134,7 +132,7 @@ func (cn *conn) write() {
 		}
 		for _, b := range batch {
 			cn.writing.Store(true)
-			err := c.Write(context.Background(), websocket.MessageText, b)
+			err := cn.wire.writeText(b)
 			cn.writes.Add(1)
 			cn.writing.Store(false)
 			if err != nil {
@@ -255,21 +253,27 @@ func (s *server) sweep() bool {
 	return true
 }
 
-// The buffers of a connection, for reading and for writing: a client's
-// messages are small (a claim is about 100 bytes), and a frame written is
-// one update, its view included.
-const (
-	readBuffer  = 1024
-	writeBuffer = 4096
-)
+// readBuffer is the size of a connection's read buffer: a client's
+// messages are small (a claim is about 100 bytes).
+const readBuffer = 1024
 
-// smallBuffers is a ResponseWriter whose Hijack hands the WebSocket
-// library buffers of the sizes above instead of net/http's, which it would
-// otherwise keep for the life of the connection.
-type smallBuffers struct{ http.ResponseWriter }
+// controlBuffer is the size of the write buffer left to the WebSocket
+// library, which writes only control frames (pings, pongs, closes) of at
+// most 127 bytes: each reaches the wire in one piece.
+const controlBuffer = 256
+
+// takeover is a ResponseWriter whose Hijack hands the WebSocket library
+// small buffers instead of net/http's (which it would keep for the life
+// of the connection) and the connection wrapped in a wire, through which
+// the library writes its control frames and the connection's writer its
+// messages, each frame whole.
+type takeover struct {
+	http.ResponseWriter
+	wire *wire
+}
 
 // Hijack takes the connection over from net/http.
-func (w smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+func (w *takeover) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	h, ok := w.ResponseWriter.(http.Hijacker)
 	if !ok {
 		return nil, nil, errors.New("web: this connection cannot be taken over for a WebSocket")
@@ -288,5 +292,45 @@ func (w smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		c.Close()
 		return nil, nil, err
 	}
-	return c, bufio.NewReadWriter(r, bufio.NewWriterSize(c, writeBuffer)), nil
+	w.wire = &wire{Conn: c}
+	return w.wire, bufio.NewReadWriter(r, bufio.NewWriterSize(w.wire, controlBuffer)), nil
+}
+
+// wire is a connection whose writes, one frame each, do not interleave.
+type wire struct {
+	net.Conn
+	mu sync.Mutex
+}
+
+// Write writes p, one or more whole frames.
+func (w *wire) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.Conn.Write(p)
+}
+
+// frames holds the buffers messages are framed in.
+var frames = sync.Pool{New: func() any { return new([]byte) }}
+
+// writeText writes p as one text frame (RFC 6455 §5.2: final, unmasked,
+// no extension) in a single write.
+func (w *wire) writeText(p []byte) error {
+	bp := frames.Get().(*[]byte)
+	f := append((*bp)[:0], 0x81)
+	switch n := len(p); {
+	case n < 126:
+		f = append(f, byte(n))
+	case n < 1<<16:
+		f = append(f, 126, byte(n>>8), byte(n))
+	default:
+		f = append(f, 127)
+		f = binary.BigEndian.AppendUint64(f, uint64(n))
+	}
+	f = append(f, p...)
+	_, err := w.Write(f)
+	if cap(f) <= 64<<10 {
+		*bp = f
+		frames.Put(bp)
+	}
+	return err
 }

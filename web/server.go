@@ -236,14 +236,15 @@ func (s *server) ws(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusServiceUnavailable, "the server has its most connections open; try again later")
 		return
 	}
-	c, err := websocket.Accept(smallBuffers{w}, r, nil)
+	t := &takeover{ResponseWriter: w}
+	c, err := websocket.Accept(t, r, nil)
 	if err != nil {
 		s.conns.Add(-1)
 		return
 	}
 	s.o.Metrics.Connections.Inc()
 	c.SetReadLimit(room.MaxFrame)
-	cn := &conn{s: s, c: c, p: s.o.Manager.NewPeer(), finished: make(chan struct{})}
+	cn := &conn{s: s, c: c, wire: t.wire, p: s.o.Manager.NewPeer(), finished: make(chan struct{})}
 	s.watch(cn)
 	cn.p.SetWriter(func() { go cn.write() })
 	go cn.run()
