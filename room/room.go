@@ -104,6 +104,7 @@ type Room struct {
 	buf      []byte // scratch space for encoding frames
 	closed   bool
 	timer    *time.Timer
+	armed    time.Time // when the timer fires, zero when it is stopped
 }
 
 // tableRecord is the record of the table being played.
@@ -165,6 +166,7 @@ func (r *Room) stop() { r.quitOne.Do(func() { close(r.quit) }) }
 func (r *Room) run() {
 	defer r.m.wg.Done()
 	r.timer = time.NewTimer(time.Hour)
+	r.timer.Stop()
 	defer r.timer.Stop()
 	for !r.closed {
 		select {
@@ -179,6 +181,7 @@ func (r *Room) run() {
 				r.leave(p, true, time.Now())
 			}
 		case <-r.timer.C:
+			r.armed = time.Time{}
 		case <-r.quit:
 			r.close("the server is shutting down")
 		}
@@ -220,12 +223,18 @@ func (r *Room) tick(now time.Time) {
 	if r.closed {
 		return
 	}
+	// Most requests (a person's claim at a table without bots) change no
+	// deadline: the timer is left as it is.
 	next := r.nextTime()
-	if next.IsZero() {
-		r.timer.Reset(time.Hour)
-		return
+	switch {
+	case next.Equal(r.armed):
+	case next.IsZero():
+		r.timer.Stop()
+		r.armed = time.Time{}
+	default:
+		r.timer.Reset(max(0, next.Sub(time.Now())))
+		r.armed = next
 	}
-	r.timer.Reset(max(0, next.Sub(time.Now())))
 }
 
 // due does the first thing whose time has come and reports whether there
