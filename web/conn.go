@@ -118,8 +118,8 @@ func readFrame(r io.Reader, b []byte) ([]byte, error) {
 // there are none, and closes the connection once the Peer is closed.
 func (cn *conn) write() {
 	c, p := cn.c, cn.p
-	var frames [8][]byte
-	batch := frames[:0]
+	var held [8][]byte
+	batch := held[:0]
 	for {
 		batch = p.Take(batch)
 		if len(batch) == 0 {
@@ -309,13 +309,13 @@ func (w *wire) Write(p []byte) (int, error) {
 	return w.Conn.Write(p)
 }
 
-// frames holds the buffers messages are framed in.
-var frames = sync.Pool{New: func() any { return new([]byte) }}
+// framePool holds the buffers messages are framed in.
+var framePool = sync.Pool{New: func() any { return new([]byte) }}
 
 // writeText writes p as one text frame (RFC 6455 §5.2: final, unmasked,
 // no extension) in a single write.
 func (w *wire) writeText(p []byte) error {
-	bp := frames.Get().(*[]byte)
+	bp := framePool.Get().(*[]byte)
 	f := append((*bp)[:0], 0x81)
 	switch n := len(p); {
 	case n < 126:
@@ -330,7 +330,7 @@ func (w *wire) writeText(p []byte) error {
 	_, err := w.Write(f)
 	if cap(f) <= 64<<10 {
 		*bp = f
-		frames.Put(bp)
+		framePool.Put(bp)
 	}
 	return err
 }
