@@ -22,9 +22,10 @@ import (
 // sweptServer is a server whose sweeps the test makes, one call at a
 // time: its own would come only every quarter of an hour.
 type sweptServer struct {
-	t  *testing.T
-	s  *server
-	ws string
+	t    *testing.T
+	s    *server
+	ws   string
+	seen map[*conn]bool // the connections connect returned
 }
 
 func startSwept(t *testing.T) *sweptServer {
@@ -55,7 +56,7 @@ func startSwept(t *testing.T) *sweptServer {
 		srv.Close()
 		st.Close()
 	})
-	return &sweptServer{t: t, s: s, ws: "ws://" + ln.Addr().String() + "/ws"}
+	return &sweptServer{t: t, s: s, ws: "ws://" + ln.Addr().String() + "/ws", seen: map[*conn]bool{}}
 }
 
 // connect dials the server, says hello and returns the client's end and
@@ -78,10 +79,13 @@ func (ss *sweptServer) connect(read bool) (*websocket.Conn, *conn) {
 		ss.s.sw.mu.Lock()
 		defer ss.s.sw.mu.Unlock()
 		for c := range ss.s.sw.live {
-			cn = c
+			if !ss.seen[c] {
+				cn = c
+			}
 		}
 		return cn != nil
 	})
+	ss.seen[cn] = true
 	if read {
 		go func() {
 			for {
@@ -163,6 +167,15 @@ func TestQuietConnectionIsPingedAndClosedWhenItDoesNotAnswer(t *testing.T) {
 	open(t, alive, "pings answered")
 	if now, heard := ss.s.sweeps.Load(), alive.heard.Load(); now-heard > sweepsPerPing {
 		t.Fatalf("sweep %d: the connection was last heard of at sweep %d", now, heard)
+	}
+
+	// The server answers a client's ping through the same wire as its
+	// messages.
+	c, _ := ss.connect(true)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := c.Ping(ctx); err != nil {
+		t.Fatalf("the server did not answer a ping: %v", err)
 	}
 
 	// One that does not read is pinged once it has been quiet for a
