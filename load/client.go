@@ -1,15 +1,12 @@
 package load
 
 import (
-	"context"
 	"encoding/json"
-	"io"
+	"errors"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/coder/websocket"
 )
 
 // message is a server message, with the fields the clients use.
@@ -44,7 +41,7 @@ type lobbyRoom struct {
 // and a timer that sends its next claim when its reaction time is up.
 type client struct {
 	r    *runner
-	conn *websocket.Conn
+	conn *wsConn
 	ctl  chan *message // ramp-up answers: welcome, joined, errors
 	lost atomic.Bool   // the connection ended
 
@@ -52,6 +49,9 @@ type client struct {
 	seat  int   // the session seat, from joined
 	table int   // the table being played
 	view  *view // the latest view of that table, nil between tables
+	// spare is a view no longer in use, whose lists the next update is
+	// read into; it belongs to the goroutine reading the connection.
+	spare *view
 	timer *time.Timer
 	// The planned action: the frame to send, when, and its plan number
 	// (plan counts plans; a plan is void once plan has moved on).
@@ -69,7 +69,7 @@ type client struct {
 // send writes one frame; a failure counts as an error unless the run is
 // closing.
 func (c *client) send(b []byte) {
-	if err := c.conn.Write(context.Background(), websocket.MessageText, b); err != nil && !c.r.closing.Load() && !c.lost.Load() {
+	if err := c.conn.write(opText, b); err != nil && !c.r.closing.Load() && !c.lost.Load() {
 		c.r.fail("write")
 	}
 }
@@ -99,6 +99,7 @@ func (c *client) await(typ string) (*message, string) {
 func (c *client) read() {
 	defer close(c.ctl)
 	buf := make([]byte, 0, 2048)
+	var events []event
 	for {
 		var err error
 		buf, err = c.receive(buf[:0])
@@ -113,8 +114,9 @@ func (c *client) read() {
 			}
 			if !c.r.closing.Load() {
 				kind := "connection lost"
-				if s := websocket.CloseStatus(err); s != -1 {
-					kind = "closed by the server: " + strconv.Itoa(int(s))
+				var ce *closeError
+				if errors.As(err, &ce) {
+					kind = "closed by the server: " + strconv.Itoa(ce.code) + " " + ce.reason
 				}
 				c.r.fail(kind)
 				if pending {
@@ -124,8 +126,15 @@ func (c *client) read() {
 			return
 		}
 		now := time.Now()
-		var m message
-		if err := decode(buf, &m); err != nil {
+		m := message{Events: events}
+		spare := c.spare
+		c.spare = nil
+		err = decode(buf, &m, spare)
+		if m.View != spare {
+			c.spare = spare
+		}
+		events = m.Events[:0]
+		if err != nil {
 			c.r.fail("bad message")
 			continue
 		}
@@ -134,25 +143,7 @@ func (c *client) read() {
 }
 
 // receive reads the next message, appending it to b.
-func (c *client) receive(b []byte) ([]byte, error) {
-	_, rd, err := c.conn.Reader(context.Background())
-	if err != nil {
-		return b, err
-	}
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := rd.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return b, err
-		}
-	}
-}
+func (c *client) receive(b []byte) ([]byte, error) { return c.conn.read(b) }
 
 // handle acts on one message received at now.
 func (c *client) handle(m *message, now time.Time) {
@@ -173,10 +164,12 @@ func (c *client) handle(m *message, now time.Time) {
 	defer c.mu.Unlock()
 	switch m.Type {
 	case "state":
+		c.recycle(c.view)
 		c.table, c.view = m.Table, m.View
 		c.replan()
 	case "update":
 		if m.Table != c.table || m.View == nil {
+			c.recycle(m.View)
 			return
 		}
 		if c.pending && c.view != nil && len(m.Events) > 0 && m.Events[0].Seat == c.view.Seat &&
@@ -184,6 +177,7 @@ func (c *client) handle(m *message, now time.Time) {
 			c.settle(now)
 			r.accepted.Add(1)
 		}
+		c.recycle(c.view)
 		c.view = m.View
 		c.replan()
 	case "refused":
@@ -205,6 +199,7 @@ func (c *client) handle(m *message, now time.Time) {
 		}
 		r.fail("error: " + m.Code)
 	case "over":
+		c.recycle(c.view)
 		c.view = nil
 		c.replan()
 		if c.seat == 0 {
@@ -224,6 +219,14 @@ func (c *client) handle(m *message, now time.Time) {
 	case "countdown", "presence", "pong", "joined", "welcome":
 	default:
 		r.fail("unexpected message: " + m.Type)
+	}
+}
+
+// recycle keeps v, a view no longer in use, to read the next update
+// into.
+func (c *client) recycle(v *view) {
+	if c.spare == nil {
+		c.spare = v
 	}
 }
 

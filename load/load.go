@@ -200,8 +200,10 @@ type Report struct {
 	P99Ms float64 `json:"p99_ms"`
 	MaxMs float64 `json:"max_ms"`
 	// Errors counts everything that went wrong, ErrorKinds by kind
-	// ("connect", "closed", "refused:notAMatch", "error:busy",
-	// "unsettled"…).
+	// ("connect: HTTP 503", "closed by the server: 1008 slow consumer: …"
+	// with the status and reason of the server's close, "connection lost"
+	// for a connection that ended without one, "refused: notAMatch",
+	// "error: busy", "unsettled" for a claim never answered…).
 	Errors     int64            `json:"errors"`
 	ErrorKinds map[string]int64 `json:"error_kinds"`
 	// ServerClaims is the server's count of claims and draws (every

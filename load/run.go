@@ -7,13 +7,10 @@ import (
 	"net"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/coder/websocket"
 )
 
 // stepTimeout bounds each step of the ramp-up (a dial, an answer to hello,
@@ -25,7 +22,7 @@ type runner struct {
 	cfg    Config
 	target *target
 	http   *http.Client
-	dial   *websocket.DialOptions
+	dial   func(ctx context.Context, network, addr string) (net.Conn, error)
 
 	playing  atomic.Bool // the rooms have started: messages go to play
 	stopping atomic.Bool // the measured phase is over: no new claims
@@ -63,13 +60,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	t, _ := parseTarget(cfg.URL)
 	n := cfg.Rooms * cfg.PlayersPerRoom
-	tr := &http.Transport{DialContext: sourceDialer(t, n), MaxIdleConnsPerHost: 1}
+	dial := sourceDialer(t, n)
+	tr := &http.Transport{DialContext: dial, MaxIdleConnsPerHost: 1}
 	defer tr.CloseIdleConnections()
 	r := &runner{
-		cfg: cfg, target: t, http: &http.Client{Transport: tr},
+		cfg: cfg, target: t, http: &http.Client{Transport: tr}, dial: dial,
 		errors: map[string]int64{},
 	}
-	r.dial = &websocket.DialOptions{HTTPClient: &http.Client{Transport: tr}}
 	progress := func(format string, args ...any) {
 		if cfg.Progress != nil {
 			cfg.Progress(fmt.Sprintf(format, args...))
@@ -86,7 +83,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		r.closing.Store(true)
 		for _, c := range clients {
 			if c != nil {
-				c.conn.CloseNow()
+				c.conn.close()
 			}
 		}
 	}()
@@ -280,21 +277,20 @@ func sourceDialer(t *target, n int) func(ctx context.Context, network, addr stri
 func (r *runner) connect(ctx context.Context, i int) (*client, string) {
 	dctx, cancel := context.WithTimeout(ctx, stepTimeout)
 	defer cancel()
-	conn, resp, err := websocket.Dial(dctx, r.target.ws, r.dial)
+	conn, err := dialWS(dctx, r.dial, r.target.hostport, r.target.path)
 	if err != nil {
-		if resp != nil {
-			return nil, "connect: HTTP " + strconv.Itoa(resp.StatusCode)
+		if s, ok := err.(errStatus); ok {
+			return nil, "connect: " + s.Error()
 		}
 		msg := err.Error()
 		return nil, "connect:" + msg[strings.LastIndex(msg, ": ")+1:]
 	}
-	conn.SetReadLimit(1 << 22)
 	c := &client{r: r, conn: conn, ctl: make(chan *message, 8), seat: -1, table: -1}
 	go c.read()
 	c.send(fmt.Appendf(nil, `{"type":"hello","v":1,"name":"load %d","lang":"en"}`, i))
 	if _, kind := c.await("welcome"); kind != "" {
 		c.lost.Store(true)
-		conn.CloseNow()
+		conn.close()
 		return nil, kind
 	}
 	return c, ""

@@ -198,8 +198,10 @@ func name(b []byte) string {
 }
 
 // decode reads a server message into m: update and refused messages with
-// the scanner, the others with encoding/json.
-func decode(b []byte, m *message) error {
+// the scanner, the others with encoding/json. The view of an update is
+// read into spare, when given, reusing its lists.
+func decode(b []byte, m *message, spare *view) error {
+	m.View = nil
 	s := scanner{b: b}
 	// The server writes "type" first.
 	s.expect('{')
@@ -245,7 +247,11 @@ func decode(b []byte, m *message) error {
 				m.Events = append(m.Events, e)
 			})
 		case "view":
-			m.View = s.view()
+			if spare == nil {
+				spare = &view{}
+			}
+			m.View = spare
+			s.view(spare)
 		default:
 			s.skip()
 		}
@@ -253,9 +259,19 @@ func decode(b []byte, m *message) error {
 	return s.err
 }
 
-// view reads a rules.View.
-func (s *scanner) view() *view {
-	v := &view{}
+// grow returns xs one element longer, reusing the element beyond its
+// length when its array has one.
+func grow[T any](xs []T) []T {
+	if len(xs) < cap(xs) {
+		return xs[:len(xs)+1]
+	}
+	var zero T
+	return append(xs, zero)
+}
+
+// view reads a rules.View into v, reusing its lists.
+func (s *scanner) view(v *view) {
+	*v = view{Zones: v.Zones[:0]}
 	s.object(func(k []byte) {
 		switch string(k) {
 		case "game":
@@ -267,8 +283,11 @@ func (s *scanner) view() *view {
 		case "over":
 			v.Over = s.bool()
 		case "zones":
+			v.Zones = v.Zones[:0]
 			s.array(func() {
-				var z zone
+				v.Zones = grow(v.Zones)
+				z := &v.Zones[len(v.Zones)-1]
+				*z = zone{Cards: z.Cards[:0]}
 				s.object(func(k []byte) {
 					switch string(k) {
 					case "kind":
@@ -278,8 +297,11 @@ func (s *scanner) view() *view {
 					case "count":
 						z.Count = s.int()
 					case "cards":
+						z.Cards = z.Cards[:0]
 						s.array(func() {
-							var c card
+							z.Cards = grow(z.Cards)
+							c := &z.Cards[len(z.Cards)-1]
+							c.Symbols = c.Symbols[:0]
 							s.object(func(k []byte) {
 								if string(k) != "symbols" {
 									s.skip()
@@ -287,17 +309,14 @@ func (s *scanner) view() *view {
 								}
 								s.array(func() { c.Symbols = append(c.Symbols, s.int()) })
 							})
-							z.Cards = append(z.Cards, c)
 						})
 					default:
 						s.skip()
 					}
 				})
-				v.Zones = append(v.Zones, z)
 			})
 		default:
 			s.skip()
 		}
 	})
-	return v
 }

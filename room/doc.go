@@ -6,8 +6,10 @@
 // start, a seat's actions (claim, draw, flip, lay, stop, write, guess,
 // discard, take), pick, leave, ping. A connection is a Peer: the
 // transport (package web) reads frames and hands them to Handle, and writes
-// what arrives on the Peer's bounded output queue. A Peer whose queue is
-// full is closed as a slow consumer instead of slowing anyone down.
+// what arrives on the Peer's bounded output queue, with a writer the Peer
+// starts when frames arrive and that stops when none are left. A Peer whose
+// queue is full is closed as a slow consumer instead of slowing anyone
+// down.
 //
 // One goroutine owns each Room, with a session.Session inside (a plain
 // rules.State adapter for a one-seat learning game). Every request for a
@@ -25,6 +27,7 @@
 //
 // Each broadcast is encoded once per distinct view: one encoding per seat
 // at the table and one shared by spectators and by seats that sit out a
-// tie-break. Finished games go to a Saver (package store) with their
+// tie-break; an update, when every seat sees the same table, once for all
+// (frame.go), by hand rather than by encoding/json. Finished games go to a Saver (package store) with their
 // record in the format of package record.
 package room

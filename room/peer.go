@@ -22,19 +22,23 @@ const (
 )
 
 // Peer is one connection as the rooms see it: a bounded queue of encoded
-// frames to write, and a close signal. The transport waits on Ready, takes
-// the waiting frames with Take and writes them in order, and stops when
-// Done is closed, closing the connection with CloseStatus. Send never
-// blocks: a frame that finds the queue full closes the Peer as a slow
-// consumer. The queue holds memory only for the frames waiting in it, so
-// that an idle connection costs little.
+// frames to write, and a close signal. Send never blocks: a frame that
+// finds the queue full closes the Peer as a slow consumer. The queue holds
+// memory only for the frames waiting in it, and no goroutine waits on an
+// idle Peer: the transport gives SetWriter a function that starts a
+// writer, which the Peer calls when frames arrive and none is at work, and
+// when it is closed. The writer takes the waiting frames with Take and
+// writes them in order until Take returns none; it then stops, unless the
+// Peer is closed (Done), when it closes the connection with CloseStatus.
 type Peer struct {
-	mu    sync.Mutex
-	queue [][]byte
-	limit int
-	ready chan struct{}
-	done  chan struct{}
-	once  sync.Once
+	mu     sync.Mutex
+	queue  [][]byte
+	limit  int
+	busy   bool   // a writer has been started and has not stopped
+	closed bool   // Close was called: Send refuses frames
+	start  func() // starts a writer; set by SetWriter
+	done   chan struct{}
+	once   sync.Once
 
 	closeCode   int
 	closeReason string
@@ -54,19 +58,47 @@ type Peer struct {
 
 // NewPeer returns a Peer whose output queue holds queue frames.
 func NewPeer(queue int) *Peer {
-	return &Peer{limit: queue, ready: make(chan struct{}, 1), done: make(chan struct{})}
+	return &Peer{limit: queue, done: make(chan struct{})}
 }
 
-// Ready receives a value when frames are waiting to be taken.
-func (p *Peer) Ready() <-chan struct{} { return p.ready }
+// SetWriter sets the function that starts a writer for the Peer; it is
+// called without the Peer's lock held, never while an earlier writer is at
+// work, and at once when frames are already waiting or the Peer is
+// closed.
+func (p *Peer) SetWriter(start func()) {
+	p.mu.Lock()
+	p.start = start
+	kick := p.wake()
+	p.mu.Unlock()
+	if kick {
+		start()
+	}
+}
+
+// wake reports whether a writer must be started now, and marks the Peer
+// busy if so; p.mu is held.
+func (p *Peer) wake() bool {
+	if p.busy || p.start == nil || (len(p.queue) == 0 && !p.closed) {
+		return false
+	}
+	p.busy = true
+	return true
+}
 
 // Take empties buf, moves the waiting frames into it, in order, and
-// returns it.
+// returns it. When no frame is waiting it returns an empty list, and the
+// writer must stop: the Peer starts a new one when frames arrive. A closed
+// Peer stays busy: its writer, having taken everything, closes the
+// connection.
 func (p *Peer) Take(buf [][]byte) [][]byte {
+	clear(buf)
 	p.mu.Lock()
 	buf = append(buf[:0], p.queue...)
 	clear(p.queue)
 	p.queue = p.queue[:0]
+	if len(buf) == 0 && !p.closed {
+		p.busy = false
+	}
 	p.mu.Unlock()
 	return buf
 }
@@ -75,11 +107,18 @@ func (p *Peer) Take(buf [][]byte) [][]byte {
 func (p *Peer) Done() <-chan struct{} { return p.done }
 
 // Close closes the Peer with a WebSocket status and reason, once; later
-// calls change nothing.
+// calls change nothing. The frames already queued are still written.
 func (p *Peer) Close(code int, reason string) {
 	p.once.Do(func() {
+		p.mu.Lock()
 		p.closeCode, p.closeReason = code, reason
+		p.closed = true
 		close(p.done)
+		kick := p.wake()
+		p.mu.Unlock()
+		if kick {
+			p.start()
+		}
 	})
 }
 
@@ -94,12 +133,11 @@ func (p *Peer) CloseStatus() (int, string) {
 // closed as a slow consumer and the frame is dropped; it reports whether b
 // was queued.
 func (p *Peer) Send(b []byte) bool {
-	select {
-	case <-p.done:
-		return false
-	default:
-	}
 	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return false
+	}
 	if len(p.queue) >= p.limit {
 		p.mu.Unlock()
 		if p.onSlow != nil {
@@ -109,10 +147,10 @@ func (p *Peer) Send(b []byte) bool {
 		return false
 	}
 	p.queue = append(p.queue, b)
+	kick := p.wake()
 	p.mu.Unlock()
-	select {
-	case p.ready <- struct{}{}:
-	default:
+	if kick {
+		p.start()
 	}
 	return true
 }

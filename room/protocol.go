@@ -58,6 +58,11 @@ type request struct {
 	Game    string            `json:"game"`
 	Options map[string]string `json:"options"`
 	Nonce   json.RawMessage   `json:"nonce"`
+
+	// What Seat, Symbol, Table and Version point to when fastParse
+	// read them.
+	seat, symbol, table int
+	version             uint64
 }
 
 // RoomSpec is the "room" object of a create request.
@@ -104,9 +109,16 @@ func parse(b []byte) (*request, *protoError) {
 	if !utf8.Valid(b) {
 		return nil, errf(CodeBadMessage, "the frame is not UTF-8 text")
 	}
+	// The frames that come by the thousand (claims) are flat objects of
+	// plain strings and whole numbers, which fastParse reads; anything
+	// else it leaves to encoding/json.
+	var r request
+	if fastParse(b, &r) {
+		return r.check()
+	}
+	r = request{}
 	// One pass: a frame that is not JSON fails with a syntax error, one
 	// that is JSON but not an object with a type error at its top level.
-	var r request
 	if err := json.Unmarshal(b, &r); err != nil {
 		var te *json.UnmarshalTypeError
 		var se *json.SyntaxError
@@ -123,6 +135,11 @@ func parse(b []byte) (*request, *protoError) {
 	if i := bytes.IndexFunc(b, func(c rune) bool { return !unicode.IsSpace(c) }); i < 0 || b[i] != '{' {
 		return nil, errf(CodeBadMessage, "a message is a JSON object with a \"type\"")
 	}
+	return r.check()
+}
+
+// check checks the fields every message has.
+func (r *request) check() (*request, *protoError) {
 	if len(r.ID) > 64 {
 		return nil, errf(CodeBadMessage, "\"id\" is %d bytes; at most 64", len(r.ID))
 	}
@@ -131,7 +148,7 @@ func parse(b []byte) (*request, *protoError) {
 	}
 	for _, t := range knownTypes {
 		if r.Type == t {
-			return &r, nil
+			return r, nil
 		}
 	}
 	return nil, errf(CodeBadMessage, "unknown type %q; types: %s", r.Type, strings.Join(knownTypes, ", "))
@@ -302,4 +319,177 @@ func encode(v any) []byte {
 // errorFrame is the encoded error message for e, echoing id.
 func errorFrame(e *protoError, id string) []byte {
 	return encode(msgError{Type: "error", ID: id, Code: e.code, Message: e.msg})
+}
+
+// fastParse reads frame b into r when it is a JSON object whose keys are
+// fields of a request spelled as the protocol spells them and whose values
+// are strings without escapes, whole numbers of at most 18 digits, or
+// (for "target") arrays of them: it then sets what json.Unmarshal would
+// and reports true. For anything else it reports false, leaving r in any
+// state, and the frame goes to encoding/json. b is valid UTF-8.
+func fastParse(b []byte, r *request) bool {
+	i := skipSpace(b, 0)
+	if i == len(b) || b[i] != '{' {
+		return false
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return false // no "type": encoding/json says so
+	}
+	for {
+		key, j, ok := plainString(b, i)
+		if !ok {
+			return false
+		}
+		i = skipSpace(b, j)
+		if i == len(b) || b[i] != ':' {
+			return false
+		}
+		i = skipSpace(b, i+1)
+		switch string(key) {
+		case "type", "id", "name", "lang", "token", "game", "room":
+			v, j, ok := plainString(b, i)
+			if !ok {
+				return false
+			}
+			switch string(key) {
+			case "type":
+				r.Type = string(v)
+			case "id":
+				r.ID = string(v)
+			case "name":
+				r.Name = string(v)
+			case "lang":
+				r.Lang = string(v)
+			case "token":
+				r.Token = string(v)
+			case "game":
+				r.Game = string(v)
+			case "room":
+				r.Room = append(json.RawMessage(nil), b[i:j]...)
+			}
+			i = j
+		case "v", "seat", "symbol", "table":
+			n, j, ok := wholeNumber(b, i)
+			if !ok {
+				return false
+			}
+			switch string(key) {
+			case "v":
+				r.V = n
+			case "seat":
+				r.seat, r.Seat = n, &r.seat
+			case "symbol":
+				r.symbol, r.Symbol = n, &r.symbol
+			case "table":
+				r.table, r.Table = n, &r.table
+			}
+			i = j
+		case "version":
+			n, j, ok := wholeNumber(b, i)
+			if !ok || n < 0 {
+				return false
+			}
+			r.version, r.Version = uint64(n), &r.version
+			i = j
+		case "target":
+			if i == len(b) || b[i] != '[' {
+				return false
+			}
+			r.Target = r.Target[:0]
+			if r.Target == nil {
+				r.Target = make([]int, 0, 2)
+			}
+			i = skipSpace(b, i+1)
+			if i < len(b) && b[i] == ']' {
+				i++
+				break
+			}
+			for {
+				n, j, ok := wholeNumber(b, i)
+				if !ok {
+					return false
+				}
+				r.Target = append(r.Target, n)
+				i = skipSpace(b, j)
+				if i == len(b) {
+					return false
+				}
+				if b[i] == ']' {
+					i++
+					break
+				}
+				if b[i] != ',' {
+					return false
+				}
+				i = skipSpace(b, i+1)
+			}
+		default:
+			return false
+		}
+		i = skipSpace(b, i)
+		if i == len(b) {
+			return false
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+			continue
+		case '}':
+			return skipSpace(b, i+1) == len(b)
+		}
+		return false
+	}
+}
+
+// skipSpace returns the index of the first byte from i on that is not
+// JSON white space.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// plainString reads a JSON string without escapes or control characters
+// at b[i]: its bytes without the quotes, and the index after it.
+func plainString(b []byte, i int) ([]byte, int, bool) {
+	if i == len(b) || b[i] != '"' {
+		return nil, 0, false
+	}
+	for j := i + 1; j < len(b); j++ {
+		switch c := b[j]; {
+		case c == '"':
+			return b[i+1 : j], j + 1, true
+		case c == '\\' || c < 0x20:
+			return nil, 0, false
+		}
+	}
+	return nil, 0, false
+}
+
+// wholeNumber reads a JSON integer of at most 18 digits at b[i], and
+// returns the index after it; a number with a fraction or an exponent is
+// not one.
+func wholeNumber(b []byte, i int) (int, int, bool) {
+	neg := i < len(b) && b[i] == '-'
+	if neg {
+		i++
+	}
+	start, n := i, 0
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		n = n*10 + int(b[i]-'0')
+		i++
+	}
+	digits := i - start
+	if digits == 0 || digits > 18 || (b[start] == '0' && digits > 1) {
+		return 0, 0, false
+	}
+	if i < len(b) && (b[i] == '.' || b[i] == 'e' || b[i] == 'E') {
+		return 0, 0, false
+	}
+	if neg {
+		n = -n
+	}
+	return n, i, true
 }

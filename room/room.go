@@ -102,8 +102,10 @@ type Room struct {
 	bots     []*botSeat
 	rec      *tableRecord
 	ev       []rules.Event
+	buf      []byte // scratch space for encoding frames
 	closed   bool
 	timer    *time.Timer
+	armed    time.Time // when the timer fires, zero when it is stopped
 }
 
 // tableRecord is the record of the table being played.
@@ -165,6 +167,7 @@ func (r *Room) stop() { r.quitOne.Do(func() { close(r.quit) }) }
 func (r *Room) run() {
 	defer r.m.wg.Done()
 	r.timer = time.NewTimer(time.Hour)
+	r.timer.Stop()
 	defer r.timer.Stop()
 	for !r.closed {
 		select {
@@ -179,6 +182,7 @@ func (r *Room) run() {
 				r.leave(p, true, time.Now())
 			}
 		case <-r.timer.C:
+			r.armed = time.Time{}
 		case <-r.quit:
 			r.close("the server is shutting down")
 		}
@@ -220,12 +224,18 @@ func (r *Room) tick(now time.Time) {
 	if r.closed {
 		return
 	}
+	// Most requests (a person's claim at a table without bots) change no
+	// deadline: the timer is left as it is.
 	next := r.nextTime()
-	if next.IsZero() {
-		r.timer.Reset(time.Hour)
-		return
+	switch {
+	case next.Equal(r.armed):
+	case next.IsZero():
+		r.timer.Stop()
+		r.armed = time.Time{}
+	default:
+		r.timer.Reset(max(0, next.Sub(time.Now())))
+		r.armed = next
 	}
-	r.timer.Reset(max(0, next.Sub(time.Now())))
 }
 
 // due does the first thing whose time has come and reports whether there
@@ -697,7 +707,7 @@ func (r *Room) doAction(seat int, in *input) *protoError {
 			return errNotAllowed("the game has not started (the room is in phase %s)", r.phase)
 		}
 		r.m.metrics.Claims.WithLabelValues(code.String()).Inc()
-		in.peer.Send(encode(msgRefused{Type: "refused", ID: in.id, Table: r.table(), Code: code,
+		in.peer.Send(r.refusedFrame(&msgRefused{ID: in.id, Table: r.table(), Code: code,
 			Reason: reason, Version: in.version, Current: st.Version()}))
 		return nil
 	}
@@ -736,7 +746,7 @@ func (r *Room) apply(p *Peer, seat, table int, a rules.Action, id string, now ti
 			r.rec.w.Refused(ga, &gr)
 		}
 		if p != nil {
-			p.Send(encode(msgRefused{Type: "refused", ID: id, Table: r.base + current, Code: ref.Code, Reason: ref.Reason(),
+			p.Send(r.refusedFrame(&msgRefused{ID: id, Table: r.base + current, Code: ref.Code, Reason: ref.Reason(),
 				Version: ref.Version, Current: st.Version(), LockedUntil: ref.LockedUntil}))
 		}
 		r.replan(now, seat)
@@ -915,13 +925,16 @@ func (r *Room) broadcastUpdate(st *rules.State, at []int, table int, atMs int64,
 		}
 		return slices.Index(at, member)
 	}
-	r.perView(seatOf, func(gs int) []byte {
-		events := make([]rules.Event, len(ev))
-		for i, e := range ev {
-			events[i] = st.EventFor(e, gs)
-		}
-		return encode(msgUpdate{Type: "update", Table: table, Version: st.Version(), At: atMs, Events: events, View: st.View(gs)})
-	})
+	u := newUpdateFrames(st, table, atMs, ev, r.buf)
+	r.perView(seatOf, u.frame)
+	r.buf = u.buf
+}
+
+// refusedFrame is the encoded refused message m.
+func (r *Room) refusedFrame(m *msgRefused) []byte {
+	m.Type = "refused"
+	r.buf = appendRefused(r.buf[:0], m)
+	return slices.Clone(r.buf)
 }
 
 // newToken returns a seat's secret token: 128 bits from crypto/rand.

@@ -1,10 +1,8 @@
 package web
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"io/fs"
 	"net/http"
 	"strconv"
@@ -37,26 +35,35 @@ type Options struct {
 	Metrics *room.Metrics
 	// MaxConns is the most WebSocket connections open at once.
 	MaxConns int
-	// PingEvery is how often the server pings each connection; one that
-	// has not answered a ping within twice that is closed.
+	// PingEvery is how long a connection may be quiet before the server
+	// pings it; one that has not answered a ping, or has taken no data,
+	// within twice that is closed.
 	PingEvery time.Duration
 }
 
 // server is the handler's state.
 type server struct {
-	o     Options
-	conns atomic.Int64
-	index []byte
+	o      Options
+	conns  atomic.Int64
+	index  []byte
+	sw     sweeper
+	sweeps atomic.Int64 // sweeps made so far: the connections' clock
 }
 
 // Handler returns the HTTP handler of a dobble server.
 func Handler(o Options) (http.Handler, error) {
+	_, h, err := newServer(o)
+	return h, err
+}
+
+// newServer returns the handler's state and the handler.
+func newServer(o Options) (*server, http.Handler, error) {
 	if o.PingEvery <= 0 {
 		o.PingEvery = 20 * time.Second
 	}
 	index, err := fs.ReadFile(Static(), "index.html")
 	if err != nil {
-		return nil, errors.New("web: the embedded client has no index.html")
+		return nil, nil, errors.New("web: the embedded client has no index.html")
 	}
 	s := &server{o: o, index: index}
 	mux := http.NewServeMux()
@@ -75,7 +82,7 @@ func Handler(o Options) (http.Handler, error) {
 		w.Write([]byte("ok\n"))
 	})
 	mux.Handle("GET /metrics", promhttp.HandlerFor(o.Gatherer, promhttp.HandlerOpts{}))
-	return mux, nil
+	return s, mux, nil
 }
 
 // page serves the client's page for a share link.
@@ -221,136 +228,24 @@ func (s *server) steps(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, rep)
 }
 
-// ws upgrades to a WebSocket and runs the connection.
+// ws upgrades to a WebSocket and runs the connection on a goroutine of its
+// own, so that the request's goroutine and everything it holds end here.
 func (s *server) ws(w http.ResponseWriter, r *http.Request) {
 	if n := s.conns.Add(1); s.o.MaxConns > 0 && n > int64(s.o.MaxConns) {
 		s.conns.Add(-1)
 		httpError(w, http.StatusServiceUnavailable, "the server has its most connections open; try again later")
 		return
 	}
-	defer s.conns.Add(-1)
-	c, err := websocket.Accept(w, r, nil)
+	t := &takeover{ResponseWriter: w}
+	c, err := websocket.Accept(t, r, nil)
 	if err != nil {
+		s.conns.Add(-1)
 		return
 	}
 	s.o.Metrics.Connections.Inc()
-	defer s.o.Metrics.Connections.Dec()
 	c.SetReadLimit(room.MaxFrame)
-	m := s.o.Manager
-	p := m.NewPeer()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		s.write(c, p)
-	}()
-	// The reads have no deadline of their own (the pings find a dead
-	// peer) and reuse one buffer: Handle keeps nothing of a frame.
-	var buf []byte
-	for {
-		typ, r, err := c.Reader(context.Background())
-		if err == nil {
-			buf, err = readFrame(r, buf[:0])
-		}
-		if err != nil {
-			break
-		}
-		if typ != websocket.MessageText {
-			m.HandleBinary(p, time.Now())
-		} else {
-			m.Handle(p, buf, time.Now())
-		}
-		select {
-		case <-p.Done():
-		default:
-			continue
-		}
-		break
-	}
-	m.Gone(p)
-	<-done
-	c.CloseNow()
-}
-
-// readFrame appends what r holds to b.
-func readFrame(r io.Reader, b []byte) ([]byte, error) {
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return b, err
-		}
-	}
-}
-
-// writeTimeout is how long one frame may take to be written before the
-// connection is given up.
-const writeTimeout = 10 * time.Second
-
-// write writes p's frames to c, pings it, and closes it when p is closed.
-// One timer, armed while a frame is being written, closes a connection
-// whose writes block.
-func (s *server) write(c *websocket.Conn, p *room.Peer) {
-	stuck := time.AfterFunc(time.Hour, func() {
-		p.Close(room.StatusPolicy, "write failed")
-		c.CloseNow()
-	})
-	stuck.Stop()
-	defer stuck.Stop()
-	ctx := context.Background()
-	ping := time.NewTicker(s.o.PingEvery)
-	defer ping.Stop()
-	pinging := make(chan error, 1)
-	inFlight := false
-	var batch [][]byte
-	for {
-		select {
-		case <-p.Ready():
-			batch = p.Take(batch)
-			for i, b := range batch {
-				batch[i] = nil
-				stuck.Reset(writeTimeout)
-				err := c.Write(ctx, websocket.MessageText, b)
-				stuck.Stop()
-				if err != nil {
-					p.Close(room.StatusPolicy, "write failed")
-					c.CloseNow()
-					return
-				}
-			}
-		case <-ping.C:
-			if inFlight {
-				continue
-			}
-			inFlight = true
-			go func() {
-				pctx, cancel := context.WithTimeout(ctx, 2*s.o.PingEvery)
-				defer cancel()
-				pinging <- c.Ping(pctx)
-			}()
-		case err := <-pinging:
-			inFlight = false
-			if err != nil {
-				p.Close(room.StatusPolicy, "no answer to ping")
-			}
-		case <-p.Done():
-			// Flush what was queued before the close (the error that
-			// caused it), briefly, then close with the Peer's status.
-			flush, cancel := context.WithTimeout(ctx, time.Second)
-			for _, b := range p.Take(batch) {
-				if c.Write(flush, websocket.MessageText, b) != nil {
-					break
-				}
-			}
-			cancel()
-			code, reason := p.CloseStatus()
-			c.Close(websocket.StatusCode(code), reason)
-			return
-		}
-	}
+	cn := &conn{s: s, c: c, wire: t.wire, p: s.o.Manager.NewPeer(), finished: make(chan struct{})}
+	s.watch(cn)
+	cn.p.SetWriter(func() { go cn.write() })
+	go cn.run()
 }

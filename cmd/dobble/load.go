@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"syscall"
@@ -16,7 +17,7 @@ import (
 
 const loadSynopsis = `dobble load --url ws://127.0.0.1:PORT/ws [--rooms R] [--players-per-room P]
            [--game NAME] [--deck DECK] [--duration D] [--reaction MIN-MAX]
-           [--dials N] [--format text|json]
+           [--dials N] [--format text|json] [--cpuprofile FILE]
 
 Measures a dobble server on this machine under R×P players: opens R×P
 WebSocket clients (at most --dials connecting at once), creates R private
@@ -49,6 +50,7 @@ func runLoad(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	reaction := fs.String("reaction", (load.DefaultReactionMin).String()+"-"+load.DefaultReactionMax.String(), "a client's reaction time after each view, MIN-MAX (uniform)")
 	dials := fs.Int("dials", load.DefaultDials, fmt.Sprintf("connections and joins in flight at once during the ramp-up (1 to %d)", load.MaxDials))
 	format := fs.String("format", "text", "output format: text or json")
+	profile := fs.String("cpuprofile", "", "write a CPU profile of the load itself (all its clients) to this file, for go tool pprof")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -77,6 +79,17 @@ func runLoad(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	// Each client holds one file; the process itself uses a few more.
 	if err := raiseFileLimit(uint64(cfg.Rooms*cfg.PlayersPerRoom) + 16); err != nil {
 		return fmt.Errorf("load: %d connections: %w", cfg.Rooms*cfg.PlayersPerRoom, err)
+	}
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err != nil {
+			return usagef("load: --cpuprofile: %v", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("load: --cpuprofile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

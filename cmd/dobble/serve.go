@@ -93,7 +93,7 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	lockout := num("lockout", "DOBBLE_LOCKOUT", int(def.Lockout), "default lock-out after a wrong claim, in ms (0 to 5000; -1 none); a room may set its own")
 	rate := flt("rate", "DOBBLE_RATE", def.Rate, "messages a second a connection may send")
 	burst := num("burst", "DOBBLE_BURST", def.Burst, "messages a connection may send at once")
-	ping := dur("ping", "DOBBLE_PING", 20*time.Second, "how often connections are pinged; one silent for twice that is closed")
+	ping := dur("ping", "DOBBLE_PING", 20*time.Second, "how long a connection may be quiet before it is pinged; one that answers no ping, or takes no data, for twice that is closed")
 	pprof := str("pprof", "DOBBLE_PPROF", "", "also serve Go's profiles (/debug/pprof/) on this loopback address, such as 127.0.0.1:6060")
 	if err := fs.parse(args); err != nil {
 		return nil, err

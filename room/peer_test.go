@@ -1,0 +1,76 @@
+package room
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestPeerStartsOneWriterAtATime follows a Peer through frames, idle
+// spells and its close: a writer is started when frames arrive and none is
+// at work, stops when Take finds nothing, and is started once more to
+// close the connection.
+func TestPeerStartsOneWriterAtATime(t *testing.T) {
+	p := NewPeer(3)
+	if !p.Send([]byte("early")) {
+		t.Fatal("a frame sent before the transport set its writer was dropped")
+	}
+	starts := 0
+	p.SetWriter(func() { starts++ })
+	if starts != 1 {
+		t.Fatalf("a frame waiting when the writer was set: %d starts, want 1", starts)
+	}
+	p.Send([]byte("a"))
+	if starts != 1 {
+		t.Fatalf("a frame sent while a writer is at work started another (%d starts)", starts)
+	}
+	if got := p.Take(nil); len(got) != 2 || string(got[0]) != "early" || string(got[1]) != "a" {
+		t.Fatalf("Take = %q, want [early a]", got)
+	}
+	if got := p.Take(nil); len(got) != 0 {
+		t.Fatalf("Take of an empty queue = %q", got)
+	}
+	p.Send([]byte("b"))
+	if starts != 2 {
+		t.Fatalf("a frame sent to an idle Peer: %d starts, want 2", starts)
+	}
+	if got := p.Take(make([][]byte, 0, 4)); len(got) != 1 || string(got[0]) != "b" {
+		t.Fatalf("Take = %q, want [b]", got)
+	}
+	p.Take(nil)
+	p.Close(StatusGoingAway, "bye")
+	if starts != 3 {
+		t.Fatalf("closing an idle Peer: %d starts, want 3 (its writer closes the connection)", starts)
+	}
+	if p.Send([]byte("late")) {
+		t.Fatal("a closed Peer queued a frame")
+	}
+	p.Take(nil)
+	p.Close(StatusNormal, "again")
+	if starts != 3 {
+		t.Fatalf("a closed Peer started %d writers, want 3", starts)
+	}
+	if code, reason := p.CloseStatus(); code != StatusGoingAway || reason != "bye" {
+		t.Fatalf("closed with %d %q, want the first close", code, reason)
+	}
+}
+
+// TestPeerQueueOverflowIsASlowConsumer checks that a full queue closes the
+// Peer instead of blocking or growing.
+func TestPeerQueueOverflowIsASlowConsumer(t *testing.T) {
+	p := NewPeer(2)
+	p.SetWriter(func() {})
+	for i := range 2 {
+		if !p.Send([]byte{byte(i)}) {
+			t.Fatalf("frame %d dropped", i)
+		}
+	}
+	if p.Send([]byte("over")) {
+		t.Fatal("a frame beyond the queue's length was queued")
+	}
+	if code, reason := p.CloseStatus(); code != StatusPolicy || !strings.Contains(reason, "slow consumer") {
+		t.Fatalf("closed with %d %q", code, reason)
+	}
+	if got := p.Take(nil); len(got) != 2 {
+		t.Fatalf("the frames queued before the close: %d, want 2 (they are still written)", len(got))
+	}
+}
