@@ -87,20 +87,26 @@ func (p *Peer) wake() bool {
 
 // Take empties buf, moves the waiting frames into it, in order, and
 // returns it. When no frame is waiting it returns an empty list, and the
-// writer must stop: the Peer starts a new one when frames arrive. A closed
-// Peer stays busy: its writer, having taken everything, closes the
-// connection.
-func (p *Peer) Take(buf [][]byte) [][]byte {
+// writer must stop: the Peer starts a new one when frames arrive or when
+// it is closed. A closed Peer stays busy: its writer, having taken
+// everything, is told so by last and closes the connection. Only that
+// writer does, so the connection is closed once and after every frame
+// queued before Close.
+func (p *Peer) Take(buf [][]byte) (frames [][]byte, last bool) {
 	clear(buf)
 	p.mu.Lock()
 	buf = append(buf[:0], p.queue...)
 	clear(p.queue)
 	p.queue = p.queue[:0]
-	if len(buf) == 0 && !p.closed {
-		p.busy = false
+	if len(buf) == 0 {
+		if p.closed {
+			last = true
+		} else {
+			p.busy = false
+		}
 	}
 	p.mu.Unlock()
-	return buf
+	return buf, last
 }
 
 // Done is closed when the Peer is closed.

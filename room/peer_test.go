@@ -23,20 +23,22 @@ func TestPeerStartsOneWriterAtATime(t *testing.T) {
 	if starts != 1 {
 		t.Fatalf("a frame sent while a writer is at work started another (%d starts)", starts)
 	}
-	if got := p.Take(nil); len(got) != 2 || string(got[0]) != "early" || string(got[1]) != "a" {
+	if got, _ := p.Take(nil); len(got) != 2 || string(got[0]) != "early" || string(got[1]) != "a" {
 		t.Fatalf("Take = %q, want [early a]", got)
 	}
-	if got := p.Take(nil); len(got) != 0 {
-		t.Fatalf("Take of an empty queue = %q", got)
+	if got, last := p.Take(nil); len(got) != 0 || last {
+		t.Fatalf("Take of an empty queue = %q, last %v", got, last)
 	}
 	p.Send([]byte("b"))
 	if starts != 2 {
 		t.Fatalf("a frame sent to an idle Peer: %d starts, want 2", starts)
 	}
-	if got := p.Take(make([][]byte, 0, 4)); len(got) != 1 || string(got[0]) != "b" {
+	if got, _ := p.Take(make([][]byte, 0, 4)); len(got) != 1 || string(got[0]) != "b" {
 		t.Fatalf("Take = %q, want [b]", got)
 	}
-	p.Take(nil)
+	if _, last := p.Take(nil); last {
+		t.Fatal("the writer of an open Peer was told to close the connection")
+	}
 	p.Close(StatusGoingAway, "bye")
 	if starts != 3 {
 		t.Fatalf("closing an idle Peer: %d starts, want 3 (its writer closes the connection)", starts)
@@ -44,7 +46,9 @@ func TestPeerStartsOneWriterAtATime(t *testing.T) {
 	if p.Send([]byte("late")) {
 		t.Fatal("a closed Peer queued a frame")
 	}
-	p.Take(nil)
+	if got, last := p.Take(nil); len(got) != 0 || !last {
+		t.Fatalf("the closing writer's Take = %q, last %v; want nothing and last", got, last)
+	}
 	p.Close(StatusNormal, "again")
 	if starts != 3 {
 		t.Fatalf("a closed Peer started %d writers, want 3", starts)
@@ -70,7 +74,40 @@ func TestPeerQueueOverflowIsASlowConsumer(t *testing.T) {
 	if code, reason := p.CloseStatus(); code != StatusPolicy || !strings.Contains(reason, "slow consumer") {
 		t.Fatalf("closed with %d %q", code, reason)
 	}
-	if got := p.Take(nil); len(got) != 2 {
-		t.Fatalf("the frames queued before the close: %d, want 2 (they are still written)", len(got))
+	if got, last := p.Take(nil); len(got) != 2 || last {
+		t.Fatalf("the frames queued before the close: %d (last %v), want 2 (they are still written)", len(got), last)
+	}
+	if _, last := p.Take(nil); !last {
+		t.Fatal("after the frames, the writer was not told to close the connection")
+	}
+}
+
+// TestPeerCloseRacingAnIdleWriter checks the hand-over when Close comes
+// just after a writer found the queue empty: that writer is not the one to
+// close the connection (it was told it may stop); the writer Close starts
+// is, once, after the frames queued before the Close.
+func TestPeerCloseRacingAnIdleWriter(t *testing.T) {
+	p := NewPeer(4)
+	starts := 0
+	p.SetWriter(func() { starts++ })
+	p.Send([]byte("a"))
+	if got, last := p.Take(nil); len(got) != 1 || last {
+		t.Fatalf("Take = %q, last %v", got, last)
+	}
+	// The first writer finds the queue empty and stops...
+	if _, last := p.Take(nil); last {
+		t.Fatal("an idle writer of an open Peer was told to close")
+	}
+	// ...while a frame and the Close arrive: one more writer starts.
+	p.Send([]byte("b"))
+	p.Close(StatusNormal, "bye")
+	if starts != 2 {
+		t.Fatalf("%d writers started, want 2", starts)
+	}
+	if got, last := p.Take(nil); len(got) != 1 || string(got[0]) != "b" || last {
+		t.Fatalf("the second writer's first Take = %q, last %v; want [b], not last", got, last)
+	}
+	if _, last := p.Take(nil); !last {
+		t.Fatal("the second writer was not told to close after the frames")
 	}
 }

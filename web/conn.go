@@ -121,13 +121,13 @@ func (cn *conn) write() {
 	var held [8][]byte
 	batch := held[:0]
 	for {
-		batch = p.Take(batch)
+		var last bool
+		batch, last = p.Take(batch)
+		if last {
+			cn.close()
+			return
+		}
 		if len(batch) == 0 {
-			select {
-			case <-p.Done():
-				cn.close()
-			default:
-			}
 			return
 		}
 		for _, b := range batch {
