@@ -33,6 +33,9 @@ type falsePokerPlay struct {
 	places, hand     []int // the bot's hand: place and card, in place order
 }
 
+// reset has the layout read again.
+func (f *falsePokerPlay) reset() { f.zones = 0 }
+
 func (f *falsePokerPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 	if s.Over() || s.Turn() != b.seat {
 		return false

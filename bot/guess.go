@@ -29,6 +29,9 @@ type guessPlay struct {
 	card  []int    // room for a card's symbols
 }
 
+// reset has the next plan start the round afresh.
+func (g *guessPlay) reset() { g.round = -1 }
+
 func (g *guessPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 	if s.Over() {
 		return false

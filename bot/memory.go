@@ -24,6 +24,15 @@ type memoryPlay struct {
 	up, free, all, unknown []int
 }
 
+// reset forgets every card; the layout stays, as the same game with the
+// same number of seats lays out the same zones (layout checks).
+func (m *memoryPlay) reset() {
+	m.version = ^uint64(0)
+	for z := range m.known {
+		m.known[z] = -1
+	}
+}
+
 // layout finds the zones of the table, the first time and if their number
 // changes (the layout is fixed for a game and its number of seats).
 func (m *memoryPlay) layout(s *rules.State) {

@@ -29,6 +29,9 @@ type reflectionPlay struct {
 	centre int
 }
 
+// reset has the layout read again and the round started afresh.
+func (r *reflectionPlay) reset() { r.zones = 0 }
+
 func (r *reflectionPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 	if s.Over() {
 		return false
