@@ -26,15 +26,38 @@ const bluffRate = 0.2
 // falsePokerPlay is a bot's play of False Poker; it keeps nothing between
 // turns but room to work in.
 type falsePokerPlay struct {
-	zones            int   // the number of zones the layout below was read from
-	rowZone          int   // the row
-	handZones        []int // the bot's places in hand, in zone order
-	row, shared, sym []int
-	places, hand     []int // the bot's hand: place and card, in place order
+	zones     int   // the number of zones the layout below was read from
+	rowZone   int   // the row
+	handZones []int // the bot's places in hand, in zone order
+	// The row as last read, the symbol each card shares with the one
+	// before, and how many of those repeat an earlier one: the row only
+	// grows within a round, so a plan works out only the cards laid since.
+	row, shared []int
+	repeats     int
+	cur, sym    []int
+	places      []int // the bot's hand: place and card, in place order
+	hand        []int
 }
 
-// reset has the layout read again.
-func (f *falsePokerPlay) reset() { f.zones = 0 }
+// reset has the layout and the row read again.
+func (f *falsePokerPlay) reset() { f.zones, f.row, f.shared, f.repeats = 0, f.row[:0], f.shared[:0], 0 }
+
+// read takes in the row zn, face up to everyone: the cards laid since the
+// last read, or the whole row when it was dealt anew.
+func (f *falsePokerPlay) read(x *rules.Index, zn rules.Zone) {
+	f.cur = zn.AppendCards(f.cur[:0])
+	if len(f.cur) < len(f.row) || !slices.Equal(f.cur[:len(f.row)], f.row) {
+		f.row, f.shared, f.repeats = f.row[:0], f.shared[:0], 0
+	}
+	for i := max(len(f.row), 1); i < len(f.cur); i++ {
+		sym := x.Common(f.cur[i-1], f.cur[i])
+		if slices.Contains(f.shared, sym) {
+			f.repeats++
+		}
+		f.shared = append(f.shared, sym)
+	}
+	f.row, f.cur = f.cur, f.row
+}
 
 func (f *falsePokerPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 	if s.Over() || s.Turn() != b.seat {
@@ -60,24 +83,20 @@ func (f *falsePokerPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 	if f.rowZone < 0 {
 		return false
 	}
-	f.row = s.Zone(f.rowZone).AppendCards(f.row[:0])
+	f.read(x, s.Zone(f.rowZone))
 	f.places, f.hand = f.places[:0], f.hand[:0]
 	for _, z := range f.handZones {
 		if c := s.TopFor(z, b.seat); c >= 0 {
 			f.places, f.hand = append(f.places, z), append(f.hand, c)
 		}
 	}
-	row := f.row
-	shared := f.shared[:0]
+	row, shared := f.row, f.shared
 	repeat := false
-	for i := 1; i < len(row); i++ {
-		sym := x.Common(row[i-1], row[i])
-		if slices.Contains(shared, sym) && b.remembers() {
+	for range f.repeats {
+		if b.remembers() {
 			repeat = true
 		}
-		shared = append(shared, sym)
 	}
-	f.shared = shared
 	f.sym = x.AppendCard(f.sym[:0], row[0])
 	k := float64(len(f.sym))
 	cmp := k * k // the end of the row, then the hand against it
