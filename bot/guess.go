@@ -92,8 +92,7 @@ func (g *guessPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 	case b.level.WrongRate <= 0.03:
 		threshold = 2
 	}
-	deckLeft := s.Zone(0).Len()
-	if g.n > threshold && (deckLeft > 0 || g.n >= 6) {
+	if g.n > threshold && (g.n >= 6 || s.ZoneLen(0) > 0) { // cards left to turn
 		return false
 	}
 	cmp := float64(g.n * 2)

@@ -80,7 +80,7 @@ func (m *memoryPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 	m.up = up
 	free, all := m.free[:0], m.all[:0]
 	for _, z := range m.places {
-		if s.Zone(z).Len() > 0 {
+		if s.ZoneLen(z) > 0 {
 			all = append(all, z)
 			if !rules.MemoryMarked(s, z) {
 				free = append(free, z)

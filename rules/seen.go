@@ -16,6 +16,10 @@ func (s *State) TopFor(z, seat int) int {
 	return int(zn.cards[len(zn.cards)-1])
 }
 
+// ZoneLen returns the number of cards in zone z, face up or not, as
+// View shows every seat (ZoneView.Count).
+func (s *State) ZoneLen(z int) int { return len(s.zones[z].cards) }
+
 // FalsePokerFree returns how many markers seat has off the row in a game
 // of False Poker, as FalsePokerView.Free shows everyone.
 func FalsePokerFree(s *State, seat int) int { return fpFree(s, s.ext.(*fpExt), seat) }
