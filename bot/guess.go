@@ -26,7 +26,7 @@ type guessPlay struct {
 	flips int      // flips taken in
 	cand  []uint64 // the symbols the secret may be, a bit each
 	n     int      // how many they are
-	card  []int    // room for a card's symbols
+	card  []uint64 // room for a card's symbols, a bit each
 }
 
 // reset has the next plan start the round afresh.
@@ -54,24 +54,12 @@ func (g *guessPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 		if !b.instant && b.rng.Float64() < b.level.WrongRate {
 			continue // misread
 		}
-		g.card = x.AppendCard(g.card[:0], f.Card)
-		if f.Secret {
-			// Only the card's symbols may be the secret.
-			var on [8]uint64
-			keep := on[:0]
-			if len(g.cand) > len(on) {
-				keep = make([]uint64, 0, len(g.cand))
-			}
-			keep = keep[:len(g.cand)]
-			for _, sym := range g.card {
-				keep[sym>>6] |= 1 << (sym & 63)
-			}
-			for w := range g.cand {
-				g.cand[w] &= keep[w]
-			}
-		} else {
-			for _, sym := range g.card {
-				g.cand[sym>>6] &^= 1 << (sym & 63)
+		g.card = x.AppendBits(g.card[:0], f.Card)
+		for w, m := range g.card {
+			if f.Secret {
+				g.cand[w] &= m // only the card's symbols may be the secret
+			} else {
+				g.cand[w] &^= m
 			}
 		}
 		if sym := f.Eliminated; sym >= 0 {
