@@ -68,9 +68,11 @@ type Bot struct {
 	sv       survey
 
 	// The strategy of a game played with one (HasStrategy), with what it
-	// remembers of the game on state game.
-	strat strategy
-	game  *rules.State
+	// remembers of the game on state game; stratName is the game it is
+	// for. A reseeded bot keeps it, forgotten, for the next game.
+	strat     strategy
+	stratName string
+	game      *rules.State
 }
 
 // botStream is the PCG stream constant mixed with the seat; changing it
@@ -94,7 +96,7 @@ func (b *Bot) Reseed(seed uint64) {
 	b.seed = seed
 	b.pcg.Seed(seed, b.stream())
 	b.surveyed = nil
-	b.strat, b.game = nil, nil
+	b.game = nil // the strategy forgets the game before it plans again
 }
 
 // stream returns the second word of the bot's PCG seed: botStream mixed

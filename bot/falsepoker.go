@@ -24,38 +24,81 @@ func init() { strategies["false-poker"] = func() strategy { return &falsePokerPl
 const bluffRate = 0.2
 
 // falsePokerPlay is a bot's play of False Poker; it keeps nothing between
-// turns.
-type falsePokerPlay struct{}
+// turns but room to work in.
+type falsePokerPlay struct {
+	zones     int   // the number of zones the layout below was read from
+	rowZone   int   // the row
+	handZones []int // the bot's places in hand, in zone order
+	// The row as last read, the symbol each card shares with the one
+	// before, and how many of those repeat an earlier one: the row only
+	// grows within a round, so a plan works out only the cards laid since.
+	row, shared []int
+	repeats     int
+	cur, sym    []int
+	places      []int // the bot's hand: place and card, in place order
+	hand        []int
+}
 
-func (falsePokerPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
+// reset has the layout and the row read again.
+func (f *falsePokerPlay) reset() { f.zones, f.row, f.shared, f.repeats = 0, f.row[:0], f.shared[:0], 0 }
+
+// read takes in the row zn, face up to everyone: the cards laid since the
+// last read, or the whole row when it was dealt anew.
+func (f *falsePokerPlay) read(x *rules.Index, zn rules.Zone) {
+	f.cur = zn.AppendCards(f.cur[:0])
+	if len(f.cur) < len(f.row) || !slices.Equal(f.cur[:len(f.row)], f.row) {
+		f.row, f.shared, f.repeats = f.row[:0], f.shared[:0], 0
+	}
+	for i := max(len(f.row), 1); i < len(f.cur); i++ {
+		sym := x.Common(f.cur[i-1], f.cur[i])
+		if slices.Contains(f.shared, sym) {
+			f.repeats++
+		}
+		f.shared = append(f.shared, sym)
+	}
+	f.row, f.cur = f.cur, f.row
+}
+
+func (f *falsePokerPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 	if s.Over() || s.Turn() != b.seat {
 		return false
 	}
-	v := s.View(b.seat)
-	fv, _ := v.Extra.(rules.FalsePokerView)
+	// The bot reads the table as View(b.seat) shows it: the row, face up
+	// to all, its own hand through TopFor, and its free markers, which
+	// everyone sees.
 	x := s.Cards()
-	var row []int
-	hand := map[int]int{} // place -> card
-	for _, z := range v.Zones {
-		switch {
-		case z.Kind == rules.ZoneRow:
-			for _, c := range z.Cards {
-				row = append(row, c.Card)
+	if f.zones != s.Zones() {
+		// The layout is fixed for a game and its number of seats.
+		f.zones, f.rowZone, f.handZones = s.Zones(), -1, f.handZones[:0]
+		for z := range s.Zones() {
+			zn := s.Zone(z)
+			switch {
+			case zn.Kind == rules.ZoneRow && zn.Show == rules.ShowAll:
+				f.rowZone = z
+			case zn.Kind == rules.ZoneHand && zn.Seat == b.seat:
+				f.handZones = append(f.handZones, z)
 			}
-		case z.Kind == rules.ZoneHand && z.Seat == b.seat && len(z.Cards) > 0:
-			hand[z.Zone] = z.Cards[0].Card
 		}
 	}
-	var shared []int
+	if f.rowZone < 0 {
+		return false
+	}
+	f.read(x, s.Zone(f.rowZone))
+	f.places, f.hand = f.places[:0], f.hand[:0]
+	for _, z := range f.handZones {
+		if c := s.TopFor(z, b.seat); c >= 0 {
+			f.places, f.hand = append(f.places, z), append(f.hand, c)
+		}
+	}
+	row, shared := f.row, f.shared
 	repeat := false
-	for i := 1; i < len(row); i++ {
-		sym := x.Common(row[i-1], row[i])
-		if slices.Contains(shared, sym) && b.remembers() {
+	for range f.repeats {
+		if b.remembers() {
 			repeat = true
 		}
-		shared = append(shared, sym)
 	}
-	k := float64(len(x.AppendCard(nil, row[0])))
+	f.sym = x.AppendCard(f.sym[:0], row[0])
+	k := float64(len(f.sym))
 	cmp := k * k // the end of the row, then the hand against it
 	decide, at := b.think(now, cmp)
 	act := func(a rules.Action) bool {
@@ -63,22 +106,17 @@ func (falsePokerPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 		b.setPlan(p, s, a, decide, at, cmp)
 		return true
 	}
-	if repeat || len(hand) == 0 || fv.Free[b.seat] <= 0 {
+	if repeat || len(f.hand) == 0 || rules.FalsePokerFree(s, b.seat) <= 0 {
 		return act(rules.Action{Kind: rules.ActionStop})
 	}
-	places := make([]int, 0, len(hand))
-	for z := range hand {
-		places = append(places, z)
-	}
-	slices.Sort(places)
 	last := row[len(row)-1]
-	for _, z := range places {
-		if !slices.Contains(shared, x.Common(last, hand[z])) {
+	for i, z := range f.places {
+		if !slices.Contains(shared, x.Common(last, f.hand[i])) {
 			return act(rules.Action{Kind: rules.ActionLay, Target: rules.To(z)})
 		}
 	}
 	if !b.instant && b.rng.Float64() < bluffRate {
-		return act(rules.Action{Kind: rules.ActionLay, Target: rules.To(places[b.rng.IntN(len(places))])})
+		return act(rules.Action{Kind: rules.ActionLay, Target: rules.To(f.places[b.rng.IntN(len(f.places))])})
 	}
 	return act(rules.Action{Kind: rules.ActionStop})
 }

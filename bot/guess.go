@@ -1,7 +1,7 @@
 package bot
 
 import (
-	"slices"
+	"math/bits"
 
 	"github.com/dobble-dev/dobble/rules"
 )
@@ -22,10 +22,15 @@ func init() { strategies["guess"] = func() strategy { return &guessPlay{round: -
 
 // guessPlay is a bot's deduction in the current round of Guess.
 type guessPlay struct {
-	round      int
-	flips      int   // flips taken in
-	candidates []int // symbols the secret may be
+	round int
+	flips int      // flips taken in
+	cand  []uint64 // the symbols the secret may be, a bit each
+	n     int      // how many they are
+	card  []uint64 // room for a card's symbols, a bit each
 }
+
+// reset has the next plan start the round afresh.
+func (g *guessPlay) reset() { g.round = -1 }
 
 func (g *guessPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 	if s.Over() {
@@ -33,26 +38,39 @@ func (g *guessPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 	}
 	x := s.Cards()
 	if s.Round() != g.round {
-		g.round, g.flips, g.candidates = s.Round(), 0, g.candidates[:0]
-		for sym := range x.Symbols() {
-			g.candidates = append(g.candidates, sym)
+		g.round, g.flips, g.n, g.cand = s.Round(), 0, x.Symbols(), g.cand[:0]
+		for w := 0; w < x.Symbols(); w += 64 {
+			g.cand = append(g.cand, ^uint64(0)>>max(0, 64-(x.Symbols()-w)))
 		}
 	}
 	if !s.CanMove(b.seat) {
 		return false
 	}
-	v := s.View(b.seat)
-	gv, _ := v.Extra.(rules.GuessView)
-	for ; g.flips < len(gv.Flips); g.flips++ {
-		f := gv.Flips[g.flips]
+	// The flips and the deck's count are what View(b.seat) shows
+	// everyone; the bot reads them from the State rather than build a View.
+	flips := rules.GuessFlips(s)
+	for ; g.flips < len(flips); g.flips++ {
+		f := flips[g.flips]
 		if !b.instant && b.rng.Float64() < b.level.WrongRate {
 			continue // misread
 		}
-		g.candidates = slices.DeleteFunc(g.candidates, func(sym int) bool {
-			return sym == f.Eliminated || x.Has(f.Card, sym) != f.Secret
-		})
+		g.card = x.AppendBits(g.card[:0], f.Card)
+		for w, m := range g.card {
+			if f.Secret {
+				g.cand[w] &= m // only the card's symbols may be the secret
+			} else {
+				g.cand[w] &^= m
+			}
+		}
+		if sym := f.Eliminated; sym >= 0 {
+			g.cand[sym>>6] &^= 1 << (sym & 63)
+		}
+		g.n = 0
+		for _, m := range g.cand {
+			g.n += bits.OnesCount64(m)
+		}
 	}
-	if len(g.candidates) == 0 {
+	if g.n == 0 {
 		return false // misread into a corner: wait for the round to end
 	}
 	threshold := 3
@@ -62,13 +80,27 @@ func (g *guessPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 	case b.level.WrongRate <= 0.03:
 		threshold = 2
 	}
-	deckLeft := v.Zones[0].Count
-	if len(g.candidates) > threshold && (deckLeft > 0 || len(g.candidates) >= 6) {
+	if g.n > threshold && (g.n >= 6 || s.ZoneLen(0) > 0) { // cards left to turn
 		return false
 	}
-	cmp := float64(len(g.candidates) * 2)
+	cmp := float64(g.n * 2)
 	decide, at := b.think(now, cmp)
-	sym := g.candidates[b.rng.IntN(len(g.candidates))]
+	sym := g.nth(b.rng.IntN(g.n))
 	b.setPlan(p, s, rules.Action{Kind: rules.ActionGuess, Seat: b.seat, Symbol: sym}, decide, at, cmp)
 	return true
+}
+
+// nth returns the k-th symbol the secret may be, in increasing order.
+func (g *guessPlay) nth(k int) int {
+	for w, m := range g.cand {
+		if c := bits.OnesCount64(m); k >= c {
+			k -= c
+			continue
+		}
+		for ; k > 0; k-- {
+			m &= m - 1
+		}
+		return w<<6 + bits.TrailingZeros64(m)
+	}
+	return -1
 }

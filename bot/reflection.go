@@ -14,31 +14,58 @@ func init() { strategies["reflection"] = func() strategy { return &reflectionPla
 // reflectionPlay is a bot's memory of the current round of Reflection.
 type reflectionPlay struct {
 	round  int
-	seen   map[int]bool // study places already looked at this round
-	cards  []int        // the study cards the bot remembers
-	answer []int        // what it means to write, worked out in the answer phase
+	seen   []bool // by zone: study places already looked at this round
+	cards  []int  // the study cards the bot remembers
+	answer []int  // what it means to write, worked out in the answer phase
+	fifth  []int  // the fifth card's symbols
 	worked bool
 	next   int  // the answer the bot is writing
 	kept   Plan // and its plan, kept while another seat's writes change the version
 	has    bool
+	// The layout, fixed for a game: the study places and the fifth card's
+	// face-up place.
+	zones  int
+	study  []int
+	centre int
 }
+
+// reset has the layout read again and the round started afresh.
+func (r *reflectionPlay) reset() { r.zones = 0 }
 
 func (r *reflectionPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 	if s.Over() {
 		return false
 	}
-	if s.Round() != r.round {
-		*r = reflectionPlay{round: s.Round(), seen: map[int]bool{}}
+	if r.zones != s.Zones() {
+		r.zones, r.study, r.centre = s.Zones(), r.study[:0], -1
+		for z := range s.Zones() {
+			switch s.Zone(z).Kind {
+			case rules.ZoneStudy:
+				r.study = append(r.study, z)
+			case rules.ZoneCentre:
+				r.centre = z
+			}
+		}
+		r.round = -1
 	}
-	v := s.View(b.seat)
-	rv, _ := v.Extra.(rules.ReflectionView)
-	switch rv.Phase {
+	if s.Round() != r.round {
+		// A new round: forget the last, keeping the room to work in.
+		seen := r.seen[:0]
+		for range s.Zones() {
+			seen = append(seen, false)
+		}
+		*r = reflectionPlay{round: s.Round(), seen: seen, cards: r.cards[:0], answer: r.answer[:0], fifth: r.fifth[:0],
+			zones: r.zones, study: r.study, centre: r.centre}
+	}
+	// The bot reads only what View(b.seat) shows: the phase, its own
+	// answers, and the cards face up to it (TopFor).
+	switch rules.ReflectionPhase(s) {
 	case "study":
-		for _, z := range v.Zones {
-			if z.Kind == rules.ZoneStudy && len(z.Cards) > 0 && !r.seen[z.Zone] {
-				r.seen[z.Zone] = true
+		for _, z := range r.study {
+			if c := s.TopFor(z, b.seat); c >= 0 && !r.seen[z] {
+				r.seen[z] = true
 				if b.remembers() {
-					r.cards = append(r.cards, z.Cards[0].Card)
+					r.cards = append(r.cards, c)
 				}
 			}
 		}
@@ -47,17 +74,17 @@ func (r *reflectionPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 	default:
 		return false
 	}
-	var fifth []int
-	for _, z := range v.Zones {
-		if z.Kind == rules.ZoneCentre && len(z.Cards) > 0 {
-			fifth = z.Cards[0].Symbols
-		}
+	if r.centre < 0 {
+		return false
 	}
-	if len(fifth) == 0 {
+	c := s.TopFor(r.centre, b.seat)
+	if c < 0 {
 		return false
 	}
 	if !r.worked {
 		r.worked = true
+		r.fifth = s.Cards().AppendCard(r.fifth[:0], c)
+		fifth := r.fifth
 		for _, c := range r.cards {
 			for _, sym := range fifth {
 				if s.Cards().Has(c, sym) {
@@ -70,7 +97,7 @@ func (r *reflectionPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 			r.answer = append(r.answer, fifth[b.rng.IntN(len(fifth))])
 		}
 	}
-	n := len(rv.Answers)
+	n := rules.ReflectionWritten(s, b.seat)
 	if n >= len(r.answer) {
 		return false
 	}
@@ -82,7 +109,7 @@ func (r *reflectionPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 		p.Decide, p.Action.At = max(p.Decide, now), max(p.Action.At, now)
 		return true
 	}
-	k := float64(len(fifth))
+	k := float64(len(r.fifth))
 	decide, at := b.think(now, k*k/2)
 	b.setPlan(p, s, rules.Action{Kind: rules.ActionWrite, Seat: b.seat, Symbol: r.answer[n]}, decide, at, k*k/2)
 	r.next, r.kept, r.has = n, *p, true

@@ -11,6 +11,9 @@ type strategy interface {
 	// reports whether there is one; it may also just take in what the
 	// table shows now and wait.
 	plan(b *Bot, p *Plan, s *rules.State, now int64) bool
+	// reset forgets the game played, as a new strategy would, for another
+	// game of the same kind; it keeps its room to work in.
+	reset()
 }
 
 // strategies makes the strategy of each game played with one, by the
@@ -27,18 +30,24 @@ func HasStrategy(g rules.Game) bool {
 	return ok
 }
 
-// strategyFor returns the bot's strategy for the game on s, a fresh one
-// when s is another game than the one it was playing, or nil when the game
-// has none.
+// strategyFor returns the bot's strategy for the game on s, one that has
+// forgotten the game before when s is another game than the one it was
+// playing (or the bot was reseeded), or nil when the game has none.
 func (b *Bot) strategyFor(s *rules.State) strategy {
 	if b.game == s && b.strat != nil {
 		return b.strat
 	}
-	f, ok := strategies[s.Info().Name]
+	name := s.Info().Name
+	if b.strat != nil && b.stratName == name {
+		b.strat.reset()
+		b.game = s
+		return b.strat
+	}
+	f, ok := strategies[name]
 	if !ok {
 		return nil
 	}
-	b.strat, b.game = f(), s
+	b.strat, b.stratName, b.game = f(), name, s
 	return b.strat
 }
 

@@ -88,6 +88,13 @@ func (x *Index) AppendCard(dst []int, i int) []int {
 	return dst
 }
 
+// AppendBits appends the symbols of card i as a bit set to dst, symbol s
+// being bit s%64 of word s/64, (Symbols()+63)/64 words in all, and
+// returns the extended slice.
+func (x *Index) AppendBits(dst []uint64, i int) []uint64 {
+	return append(dst, x.bits[i*x.words:(i+1)*x.words]...)
+}
+
 // Has reports whether card i shows symbol s. A symbol outside
 // 0..Symbols()-1 is on no card. O(1).
 func (x *Index) Has(i, s int) bool {

@@ -453,6 +453,15 @@ func TestIndexMatchesDeck(t *testing.T) {
 					t.Fatalf("order %d: Has(%d, %d) = %v", tc[0], i, s, x.Has(i, s))
 				}
 			}
+			set := x.AppendBits([]uint64{7}, i)
+			if len(set) != 1+(d.Symbols()+63)/64 || set[0] != 7 {
+				t.Fatalf("order %d card %d: AppendBits gave %d words after the one given, want %d", tc[0], i, len(set)-1, (d.Symbols()+63)/64)
+			}
+			for s := range len(set[1:]) * 64 {
+				if on := set[1+s/64]>>(s%64)&1 != 0; on != d.Has(i, s) {
+					t.Fatalf("order %d card %d: AppendBits says symbol %d is on it: %v", tc[0], i, s, on)
+				}
+			}
 			for j := 0; j < d.Len(); j++ {
 				if i == j {
 					continue

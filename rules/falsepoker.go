@@ -247,7 +247,8 @@ func (falsePoker) Apply(s *State, a *Action, ev []Event) []Event {
 // symbol with the card before repeats an earlier shared symbol, or -1.
 func fpRepeat(s *State) int {
 	row := s.zones[fpRow].cards
-	var seen []int
+	var buf [64]int
+	seen := buf[:0]
 	for i := 1; i < len(row); i++ {
 		sym := s.cards.Common(int(row[i-1]), int(row[i]))
 		if slices.Contains(seen, sym) {

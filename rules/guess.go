@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 )
 
@@ -286,25 +287,44 @@ func (guess) Apply(s *State, a *Action, ev []Event) []Event {
 }
 
 // guessEliminate picks, with the state's random source, a symbol neither on
-// card nor the secret nor eliminated already, or -1 when none is left.
+// card nor the secret nor eliminated already, or -1 when none is left. It
+// works a word of 64 symbols at a time: those left are the ones off the
+// card, less the secret and the eliminated ones.
 func guessEliminate(s *State, e *guessExt, card int) int {
-	n := 0
-	for sym := range s.cards.symbols {
-		if sym != e.secret && !s.cards.Has(card, sym) && !slices.Contains(e.eliminated, sym) {
-			n++
+	x := s.cards
+	var buf [8]uint64
+	left := buf[:0]
+	if x.words > len(buf) {
+		left = make([]uint64, 0, x.words)
+	}
+	left = append(left, x.bits[card*x.words:(card+1)*x.words]...)
+	for w := range left {
+		left[w] = ^left[w]
+		if rest := x.symbols - w<<6; rest < 64 {
+			left[w] &= 1<<rest - 1
 		}
+	}
+	for _, sym := range e.eliminated {
+		left[sym>>6] &^= 1 << (sym & 63)
+	}
+	left[e.secret>>6] &^= 1 << (e.secret & 63)
+	n := 0
+	for _, m := range left {
+		n += bits.OnesCount64(m)
 	}
 	if n == 0 {
 		return -1
 	}
 	k := s.intN(n)
-	for sym := range s.cards.symbols {
-		if sym != e.secret && !s.cards.Has(card, sym) && !slices.Contains(e.eliminated, sym) {
-			if k == 0 {
-				return sym
-			}
-			k--
+	for w, m := range left {
+		if c := bits.OnesCount64(m); k >= c {
+			k -= c
+			continue
 		}
+		for ; k > 0; k-- {
+			m &= m - 1
+		}
+		return w<<6 + bits.TrailingZeros64(m)
 	}
 	panic("rules: guess: eliminated symbol out of range")
 }

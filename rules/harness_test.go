@@ -390,6 +390,17 @@ func checkViews(t testing.TB, s *State) {
 				t.Fatalf("view for seat %d, zone %d (%s, %v): count %d cards %v, want count %d cards %v",
 					seat, zi, z.Kind, z.Show, zv.Count, got, z.Len(), want)
 			}
+			top := -1
+			if len(got) > 0 {
+				top = got[len(got)-1]
+			}
+			if s.TopFor(zi, seat) != top || s.ZoneLen(zi) != zv.Count {
+				t.Fatalf("seat %d, zone %d (%s, %v): TopFor %d and ZoneLen %d, the view shows top %d and count %d",
+					seat, zi, z.Kind, z.Show, s.TopFor(zi, seat), s.ZoneLen(zi), top, zv.Count)
+			}
+		}
+		if err := checkSeen(s, seat, v); err != nil {
+			t.Fatalf("version %d, seat %d: %v", s.Version(), seat, err)
 		}
 	}
 	if _, err := json.Marshal(s.View(Spectator)); err != nil {
@@ -402,6 +413,46 @@ func checkViews(t testing.TB, s *State) {
 			}
 		}
 	}
+}
+
+// checkSeen checks that the accessors bots read a game's own state through
+// (FalsePokerFree, GuessFlips, MemoryMarked, MemoryLast, ReflectionPhase,
+// ReflectionWritten) tell exactly what v, seat's view, shows.
+func checkSeen(s *State, seat int, v View) error {
+	switch x := v.Extra.(type) {
+	case FalsePokerView:
+		for i, n := range x.Free {
+			if FalsePokerFree(s, i) != n {
+				return fmt.Errorf("FalsePokerFree(%d) = %d, the view shows %d", i, FalsePokerFree(s, i), n)
+			}
+		}
+	case GuessView:
+		if !slices.Equal(GuessFlips(s), x.Flips) {
+			return fmt.Errorf("GuessFlips %v, the view shows %v", GuessFlips(s), x.Flips)
+		}
+	case MemoryView:
+		for z := range s.Zones() {
+			if MemoryMarked(s, z) != slices.Contains(x.Marked, z) {
+				return fmt.Errorf("MemoryMarked(%d) = %v, the view shows markers on %v", z, MemoryMarked(s, z), x.Marked)
+			}
+		}
+		if l, ok := MemoryLast(s); ok != (x.Last != nil) || ok && l != *x.Last {
+			return fmt.Errorf("MemoryLast %+v %v, the view shows %+v", l, ok, x.Last)
+		}
+	case ReflectionView:
+		if ReflectionPhase(s) != x.Phase {
+			return fmt.Errorf("ReflectionPhase %q, the view shows %q", ReflectionPhase(s), x.Phase)
+		}
+		for i, n := range x.Written {
+			if ReflectionWritten(s, i) != n {
+				return fmt.Errorf("ReflectionWritten(%d) = %d, the view shows %d", i, ReflectionWritten(s, i), n)
+			}
+		}
+		if seat >= 0 && ReflectionWritten(s, seat) != len(x.Answers) {
+			return fmt.Errorf("ReflectionWritten(%d) = %d, the seat sees %d answers of its own", seat, ReflectionWritten(s, seat), len(x.Answers))
+		}
+	}
+	return nil
 }
 
 // viewChecks holds, by game name, a check of what a game shows a seat

@@ -177,7 +177,7 @@ func (reflection) Setup(s *State) error {
 	}
 	s.take(reflStock, reflFifthUp)
 	s.round = 1
-	s.SetExtension(&reflExt{answers: make([][]int, s.Players())})
+	s.SetExtension(&reflExt{answers: reflAnswers(s.Players())})
 	return nil
 }
 
@@ -246,7 +246,7 @@ func (reflection) Apply(s *State, a *Action, ev []Event) []Event {
 // deals the next round.
 func reflScore(s *State, e *reflExt, at int64, ev []Event) []Event {
 	fifth := s.top(reflFifthUp)
-	r := &ReflectionRound{Round: s.round, Answers: e.answers, Points: make([]int, len(s.seats))}
+	r := &ReflectionRound{Round: s.round, Answers: e.answers, Points: make([]int, len(s.seats)), Shared: make([]int, 0, reflFour)}
 	for i := range reflFour {
 		r.Shared = append(r.Shared, s.cards.Common(fifth, s.top(reflDown+i)))
 	}
@@ -258,7 +258,7 @@ func reflScore(s *State, e *reflExt, at int64, ev []Event) []Event {
 		ev[len(ev)-1].Round = s.round
 		done = done || s.seats[seat].Tally >= target
 	}
-	e.last, e.answers = r, make([][]int, len(s.seats))
+	e.last, e.answers = r, reflAnswers(len(s.seats))
 	if done {
 		return s.finish(ev)
 	}
@@ -282,6 +282,16 @@ func reflScore(s *State, e *reflExt, at int64, ev []Event) []Event {
 	ev = appendEvent(ev, EventPhase, NoSeat, -1, -1, reflLook, -1, -1)
 	ev[len(ev)-1].Round = s.round
 	return ev
+}
+
+// reflAnswers returns a round's empty answers for p seats, with room for
+// four each in one array.
+func reflAnswers(p int) [][]int {
+	ans, room := make([][]int, p), make([]int, p*reflFour)
+	for i := range ans {
+		ans[i] = room[i*reflFour : i*reflFour : (i+1)*reflFour]
+	}
+	return ans
 }
 
 // reflPoints scores answers against the round on the table: each symbol

@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 )
 
 // Tower-7 (RULES.md §4.1), the Russian sheet's extra game #6, «Башня».
@@ -233,16 +234,36 @@ func (g tower7) Movers(s *State) uint64 {
 // the other seats and draws one of them.
 func (tower7) PickMove(s *State, seat int, r Rand, a *Action) bool {
 	x := s.cards
+	// The tops are read once, and each pair's count kept for the draw.
+	var own, owns [tower7Hand]int
+	var other, others [tower7Hand * (tower7MaxPlayers - 1)]int
+	var shared [tower7Hand * tower7Hand * (tower7MaxPlayers - 1)]uint8 // kept in a one-word deck, where a pair shares at most 64
+	no, nd := 0, 0
+	for z := range tower7Hand * len(s.seats) {
+		c := s.top(z)
+		switch {
+		case c < 0:
+		case s.zones[z].Seat == seat:
+			own[no], owns[no] = c, z
+			no++
+		default:
+			other[nd], others[nd] = c, z
+			nd++
+		}
+	}
 	total := 0
-	for src := tower7Hand * seat; src < tower7Hand*(seat+1); src++ {
-		c := s.top(src)
-		if c < 0 {
+	for i := range no {
+		if x.words > 1 {
+			for _, d := range other[:nd] {
+				total += x.shared(own[i], d)
+			}
 			continue
 		}
-		for z := range tower7Hand * len(s.seats) {
-			if d := s.top(z); d >= 0 && s.zones[z].Seat != seat {
-				total += x.shared(c, d)
-			}
+		// Up to 64 symbols: a card is one word.
+		a, row := x.bits[own[i]], shared[i*nd:(i+1)*nd]
+		for j, d := range other[:nd] {
+			row[j] = uint8(bits.OnesCount64(a & x.bits[d]))
+			total += int(row[j])
 		}
 	}
 	if total == 0 {
@@ -252,23 +273,19 @@ func (tower7) PickMove(s *State, seat int, r Rand, a *Action) bool {
 	if total > 1 {
 		n = r.IntN(total)
 	}
-	for src := tower7Hand * seat; src < tower7Hand*(seat+1); src++ {
-		c := s.top(src)
-		if c < 0 {
-			continue
-		}
-		for z := range tower7Hand * len(s.seats) {
-			d := s.top(z)
-			if d < 0 || s.zones[z].Seat == seat {
-				continue
+	for i := range no {
+		for j := range nd {
+			k := int(shared[i*nd+j])
+			if x.words > 1 {
+				k = x.shared(own[i], other[j])
 			}
-			if k := x.shared(c, d); n >= k {
+			if n >= k {
 				n -= k
 				continue
 			}
 			t := Targets{n: 2}
-			t.z[0], t.z[1] = int32(src), int32(z)
-			s.setClaim(a, seat, x.nthShared(c, d, n), &t)
+			t.z[0], t.z[1] = int32(owns[i]), int32(others[j])
+			s.setClaim(a, seat, x.nthShared(own[i], other[j], n), &t)
 			return true
 		}
 	}
