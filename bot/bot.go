@@ -71,6 +71,7 @@ type Bot struct {
 	// remembers of the game on state game; stratName is the game it is
 	// for. A reseeded bot keeps it, forgotten, for the next game.
 	strat     strategy
+	active    strategy // strat while playing a game that has one, else nil
 	stratName string
 	game      *rules.State
 }

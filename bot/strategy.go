@@ -32,23 +32,27 @@ func HasStrategy(g rules.Game) bool {
 
 // strategyFor returns the bot's strategy for the game on s, one that has
 // forgotten the game before when s is another game than the one it was
-// playing (or the bot was reseeded), or nil when the game has none.
+// playing (or the bot was reseeded), or nil when the game has none. After
+// the first plan of a game it answers from what it found then, without
+// looking the game up again.
 func (b *Bot) strategyFor(s *rules.State) strategy {
-	if b.game == s && b.strat != nil {
-		return b.strat
+	if b.game == s {
+		return b.active
 	}
+	b.game, b.active = s, nil
 	name := s.Info().Name
 	if b.strat != nil && b.stratName == name {
 		b.strat.reset()
-		b.game = s
-		return b.strat
+		b.active = b.strat
+		return b.active
 	}
 	f, ok := strategies[name]
 	if !ok {
 		return nil
 	}
-	b.strat, b.stratName, b.game = f(), name, s
-	return b.strat
+	b.strat, b.stratName = f(), name
+	b.active = b.strat
+	return b.active
 }
 
 // recall returns the probability that the bot remembers a card it was
