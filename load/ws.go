@@ -14,6 +14,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/dobble-dev/dobble/internal/wsframe"
 )
 
 // The clients speak WebSocket (RFC 6455) through the small implementation
@@ -111,16 +113,7 @@ func (w *wsConn) close() { w.c.Close() }
 func (w *wsConn) write(op byte, p []byte) error {
 	w.wmu.Lock()
 	defer w.wmu.Unlock()
-	f := append(w.wbuf[:0], 0x80|op)
-	switch n := len(p); {
-	case n < 126:
-		f = append(f, 0x80|byte(n))
-	case n < 1<<16:
-		f = append(f, 0x80|126, byte(n>>8), byte(n))
-	default:
-		f = append(f, 0x80|127)
-		f = binary.BigEndian.AppendUint64(f, uint64(n))
-	}
+	f := wsframe.AppendHeader(w.wbuf[:0], op, len(p), true)
 	mask := rand.Uint32()
 	f = binary.LittleEndian.AppendUint32(f, mask)
 	start := len(f)

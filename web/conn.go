@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"io"
 	"net"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/dobble-dev/dobble/internal/wsframe"
 	"github.com/dobble-dev/dobble/room"
 )
 
@@ -316,16 +316,7 @@ var framePool = sync.Pool{New: func() any { return new([]byte) }}
 // no extension) in a single write.
 func (w *wire) writeText(p []byte) error {
 	bp := framePool.Get().(*[]byte)
-	f := append((*bp)[:0], 0x81)
-	switch n := len(p); {
-	case n < 126:
-		f = append(f, byte(n))
-	case n < 1<<16:
-		f = append(f, 126, byte(n>>8), byte(n))
-	default:
-		f = append(f, 127)
-		f = binary.BigEndian.AppendUint64(f, uint64(n))
-	}
+	f := wsframe.AppendHeader((*bp)[:0], wsframe.Text, len(p), false)
 	f = append(f, p...)
 	_, err := w.Write(f)
 	if cap(f) <= 64<<10 {

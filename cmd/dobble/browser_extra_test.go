@@ -1,12 +1,8 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -307,69 +303,18 @@ func TestBrowserExtraGames(t *testing.T) {
 	desktop.t, phone.t = t, t
 }
 
-// storedActions waits until the server has stored the first table of a
-// game called name (not a tie-break) and counts the accepted actions of
-// game seat in its record by kind, and the clock's ticks.
+// storedActions counts the accepted actions of game seat by kind in the
+// stored record of the first table of name (see storedRecord), and the
+// clock's ticks.
 func storedActions(t *testing.T, base, name string, seat int) (kinds map[string]int, ticks int) {
 	t.Helper()
-	get := func(path string) []byte {
-		resp, err := http.Get(base + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
-		if err != nil || resp.StatusCode != http.StatusOK {
-			t.Fatalf("GET %s: %d %v", path, resp.StatusCode, err)
-		}
-		return b
-	}
-	var id int64
-	deadline := time.Now().Add(10 * time.Second)
-	for id == 0 {
-		var list struct {
-			Games []struct {
-				ID       int64  `json:"id"`
-				Game     string `json:"game"`
-				TieBreak bool   `json:"tieBreak"`
-			} `json:"games"`
-		}
-		if err := json.Unmarshal(get("/api/history?limit=100"), &list); err != nil {
-			t.Fatal(err)
-		}
-		for _, g := range list.Games {
-			if g.Game == name && !g.TieBreak {
-				id = g.ID
-				break
-			}
-		}
-		if id == 0 {
-			if time.Now().After(deadline) {
-				t.Fatalf("no %s was stored within 10 s", name)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
 	kinds = map[string]int{}
-	sc := bufio.NewScanner(bytes.NewReader(get(fmt.Sprintf("/api/history/%d", id))))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var line struct {
-			Type   string `json:"type"`
-			Action struct {
-				Kind string `json:"kind"`
-				Seat int    `json:"seat"`
-			} `json:"action"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
-			t.Fatalf("record of game %d: %v", id, err)
-		}
+	for _, a := range storedRecord(t, base, name) {
 		switch {
-		case line.Type != "action":
-		case line.Action.Kind == "tick":
+		case a.Kind == "tick":
 			ticks++
-		case line.Action.Seat == seat:
-			kinds[line.Action.Kind]++
+		case a.Seat == seat:
+			kinds[a.Kind]++
 		}
 	}
 	return kinds, ticks

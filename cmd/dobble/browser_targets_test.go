@@ -100,10 +100,17 @@ func TestBrowserTargetGames(t *testing.T) {
 	}
 }
 
-// storedClaims waits until the server has stored the first table of a
-// game called name (not a tie-break) and counts the accepted claims of
-// game seat in its record, and those that name a target.
-func storedClaims(t *testing.T, base, name string, seat int) (claims, targeted int) {
+// storedAction is one accepted action of a stored game record.
+type storedAction struct {
+	Kind   string `json:"kind"`
+	Seat   int    `json:"seat"`
+	Target []int  `json:"target"`
+}
+
+// storedRecord waits until the server has stored the first table of a
+// game called name (not a tie-break) and returns the accepted actions of
+// its record, in order, the clock's ticks among them.
+func storedRecord(t *testing.T, base, name string) []storedAction {
 	t.Helper()
 	get := func(path string) []byte {
 		resp, err := http.Get(base + path)
@@ -143,23 +150,33 @@ func storedClaims(t *testing.T, base, name string, seat int) (claims, targeted i
 			time.Sleep(50 * time.Millisecond)
 		}
 	}
+	var actions []storedAction
 	sc := bufio.NewScanner(bytes.NewReader(get(fmt.Sprintf("/api/history/%d", id))))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		var line struct {
-			Type   string `json:"type"`
-			Action struct {
-				Kind   string `json:"kind"`
-				Seat   int    `json:"seat"`
-				Target []int  `json:"target"`
-			} `json:"action"`
+			Type   string       `json:"type"`
+			Action storedAction `json:"action"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
 			t.Fatalf("record of game %d: %v", id, err)
 		}
-		if line.Type == "action" && line.Action.Kind == "claim" && line.Action.Seat == seat {
+		if line.Type == "action" {
+			actions = append(actions, line.Action)
+		}
+	}
+	return actions
+}
+
+// storedClaims counts the accepted claims of game seat in the stored
+// record of the first table of name (see storedRecord), and those that
+// name a target.
+func storedClaims(t *testing.T, base, name string, seat int) (claims, targeted int) {
+	t.Helper()
+	for _, a := range storedRecord(t, base, name) {
+		if a.Kind == "claim" && a.Seat == seat {
 			claims++
-			if len(line.Action.Target) > 0 {
+			if len(a.Target) > 0 {
 				targeted++
 			}
 		}
