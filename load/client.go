@@ -22,7 +22,6 @@ type message struct {
 	Seat    int             `json:"seat"`
 	Table   int             `json:"table"`
 	Elapsed int64           `json:"elapsed"`
-	At      int64           `json:"at"`
 	Events  []event         `json:"events"`
 	View    *view           `json:"view"`
 	Picker  int             `json:"picker"`

@@ -183,8 +183,7 @@ func (s *scanner) skip() {
 
 // names are the strings the scanner meets again and again: game names and
 // zone and event kinds, kept once rather than allocated for every message.
-// The names of the claim games' updates come first, the most frequent
-// first.
+// Those of the claim games' updates come first, the most frequent first.
 var names = []string{"pile", "centre", "claim", "move", "tower", "stock", "won", "over", "tooLate", "gameOver",
 	"well", "duel", "hot-potato", "poisoned-gift", "catch-them-all", "subway-rescue", "triplets", "learning",
 	"anarchy-pancakes", "tower-7", "aside", "ring", "layout", "slot", "lost", "out", "shuffle", "round",
@@ -234,8 +233,6 @@ func decode(b []byte, m *message, spare *view) error {
 			m.Code = name(s.rawString())
 		case "table":
 			m.Table = s.int()
-		case "at":
-			m.At = int64(s.int())
 		case "events":
 			m.Events = m.Events[:0]
 			s.array(func() {
