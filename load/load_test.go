@@ -161,7 +161,9 @@ func TestRunEveryGame(t *testing.T) {
 // that let a test play them to the end a few times in a short while: the
 // shortest phases of Reflection, to 4 points (one round of perfect
 // answers); Guess's cards turned every 200 ms from a deck of three symbols
-// a card, so that few cards tell the secret.
+// a card, so that few cards tell the secret; Collect the Symbols on that
+// deck of seven cards too, whose piles run out often, so that seats take
+// each other's discards.
 var shortExtras = map[string]struct {
 	deck     string
 	options  map[string]string
@@ -171,7 +173,7 @@ var shortExtras = map[string]struct {
 	"guess":           {"order-2", map[string]string{"interval": "200"}, 5 * time.Second},
 	"memory":          {"", nil, time.Second},
 	"false-poker":     {"", nil, time.Second},
-	"collect-symbols": {"order-3", nil, time.Second},
+	"collect-symbols": {"order-2", nil, 2 * time.Second},
 }
 
 // TestRunExtraGames plays each extra mini-game, whose seats flip, lay,
