@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/dobble-dev/dobble/rules"
 )
 
 // message is a server message, with the fields the clients use.
@@ -19,6 +21,7 @@ type message struct {
 	Room    json.RawMessage `json:"room"`
 	Seat    int             `json:"seat"`
 	Table   int             `json:"table"`
+	Elapsed int64           `json:"elapsed"`
 	Events  []event         `json:"events"`
 	View    *view           `json:"view"`
 	Picker  int             `json:"picker"`
@@ -38,7 +41,7 @@ type lobbyRoom struct {
 }
 
 // client is one player: a WebSocket connection, read by its own goroutine,
-// and a timer that sends its next claim when its reaction time is up.
+// and a timer that sends its next action when its reaction time is up.
 type client struct {
 	r    *runner
 	conn *wsConn
@@ -46,21 +49,26 @@ type client struct {
 	lost atomic.Bool   // the connection ended
 
 	mu    sync.Mutex
-	seat  int   // the session seat, from joined
-	table int   // the table being played
-	view  *view // the latest view of that table, nil between tables
+	seat  int       // the session seat, from joined
+	table int       // the table being played
+	view  *view     // the latest view of that table, nil between tables
+	start time.Time // when the table began, by this machine's clock
+	mind  mind      // what the player remembers of the table
 	// spare is a view no longer in use, whose lists the next update is
 	// read into; it belongs to the goroutine reading the connection.
 	spare *view
 	timer *time.Timer
-	// The planned action: the frame to send, when, and its plan number
-	// (plan counts plans; a plan is void once plan has moved on).
-	next    []byte
-	due     time.Time
-	plan    uint64
-	planned uint64
-	// The claim in flight: its id and when it was sent.
+	// The planned action: the frame to send, its kind, when, and its
+	// plan number (plan counts plans; a plan is void once plan has moved
+	// on).
+	next     []byte
+	nextKind rules.ActionKind
+	due      time.Time
+	plan     uint64
+	planned  uint64
+	// The action in flight: its kind, id and when it was sent.
 	pending bool
+	kind    rules.ActionKind
 	id      string
 	sent    time.Time
 	ids     uint64
@@ -166,30 +174,37 @@ func (c *client) handle(m *message, now time.Time) {
 	case "state":
 		c.recycle(c.view)
 		c.table, c.view = m.Table, m.View
+		c.start = now.Add(-time.Duration(m.Elapsed) * time.Millisecond)
+		c.mind.reset()
+		if c.view != nil {
+			c.mind.observe(c.view)
+		}
 		c.replan()
 	case "update":
 		if m.Table != c.table || m.View == nil {
 			c.recycle(m.View)
 			return
 		}
-		if c.pending && c.view != nil && len(m.Events) > 0 && m.Events[0].Seat == c.view.Seat &&
-			(m.Events[0].Kind == "claim" || m.Events[0].Kind == "move") {
+		if c.pending && c.view != nil && len(m.Events) > 0 && m.Events[0].Seat == c.view.Seat && ownEvent(m.Events[0].Kind) {
+			r.kinds[c.kind].accepted.Add(1)
 			c.settle(now)
-			r.accepted.Add(1)
 		}
 		c.recycle(c.view)
 		c.view = m.View
+		c.mind.observe(c.view)
 		c.replan()
 	case "refused":
 		if !c.pending || m.ID != c.id {
-			r.fail("refused: not a claim in flight")
+			r.fail("refused: not an action in flight")
 			return
 		}
+		k := c.kind
 		c.settle(now)
-		if m.Code == "tooLate" || m.Code == "gameOver" {
-			r.late.Add(1)
-		} else {
-			r.fail("refused: " + m.Code)
+		switch m.Code {
+		case "tooLate", "gameOver", "timeUp":
+			r.kinds[k].late.Add(1)
+		default:
+			r.fail("refused " + k.String() + ": " + m.Code)
 		}
 		c.replan()
 	case "error":
@@ -230,11 +245,23 @@ func (c *client) recycle(v *view) {
 	}
 }
 
-// settle ends the claim in flight, answered at now; c.mu is held.
+// ownEvent reports whether an update whose first event is of kind k, by
+// the seat itself, holds an action of the seat's own: a claim, a draw, a
+// lay, a discard or a take (move), a flip, a write, a guess or a STOP. The
+// clock's ticks begin otherwise, or name no seat.
+func ownEvent(k string) bool {
+	switch k {
+	case "claim", "move", "flip", "write", "guess", "stop":
+		return true
+	}
+	return false
+}
+
+// settle ends the action in flight, answered at now; c.mu is held.
 func (c *client) settle(now time.Time) {
 	c.pending = false
 	c.r.inFlight.Add(-1)
-	c.r.hist.add(now.Sub(c.sent))
+	c.r.kinds[c.kind].hist.add(now.Sub(c.sent))
 }
 
 // cancel drops the planned action, at the end of the run.
@@ -245,9 +272,11 @@ func (c *client) cancel() {
 	c.mu.Unlock()
 }
 
-// replan voids the planned action and, unless a claim is in flight, plans
-// the next one from the current view: the action, and a reaction time
-// after which fire sends it. c.mu is held.
+// replan voids the planned action and, unless an action is in flight,
+// plans the next one from the current view: the action, and a reaction
+// time after which fire sends it. An action that the game's clock ends
+// (a turn, Reflection's answer phase) is planned to go before the
+// deadline. c.mu is held.
 func (c *client) replan() {
 	c.plan++
 	c.next = nil
@@ -255,17 +284,29 @@ func (c *client) replan() {
 	if c.pending || v == nil || v.Over || v.Seat < 0 || c.r.stopping.Load() {
 		return
 	}
-	a, ok := choose(v)
+	a, ok := decide(v, &c.mind)
 	if !ok {
 		return
 	}
+	now := time.Now()
+	d := c.r.cfg.reaction()
+	if v.Deadline > 0 && (a.kind == rules.ActionFlip || a.kind == rules.ActionLay || a.kind == rules.ActionStop || a.kind == rules.ActionWrite) {
+		left := c.start.Add(time.Duration(v.Deadline) * time.Millisecond).Sub(now)
+		if left <= 0 {
+			return // the clock's tick comes first, with a new view
+		}
+		d = min(d, left*3/4)
+	}
 	c.ids++
 	b := make([]byte, 0, 128)
-	if a.draw {
-		b = append(b, `{"type":"draw"`...)
-	} else {
-		b = append(b, `{"type":"claim","symbol":`...)
+	b = append(b, `{"type":"`...)
+	b = append(b, a.kind.String()...)
+	b = append(b, '"')
+	if a.kind.HasSymbol() {
+		b = append(b, `,"symbol":`...)
 		b = strconv.AppendInt(b, int64(a.symbol), 10)
+	}
+	if a.target != nil {
 		b = append(b, `,"target":[`...)
 		for i, z := range a.target {
 			if i > 0 {
@@ -282,9 +323,8 @@ func (c *client) replan() {
 	b = append(b, `,"id":"`...)
 	b = strconv.AppendUint(b, c.ids, 10)
 	b = append(b, `"}`...)
-	c.next, c.planned = b, c.plan
-	d := c.r.cfg.reaction()
-	c.due = time.Now().Add(d)
+	c.next, c.nextKind, c.planned = b, a.kind, c.plan
+	c.due = now.Add(d)
 	if c.timer == nil {
 		c.timer = time.AfterFunc(d, c.fire)
 	} else {
@@ -303,9 +343,10 @@ func (c *client) fire() {
 	b := c.next
 	c.next = nil
 	c.pending = true
+	c.kind = c.nextKind
 	c.id = strconv.FormatUint(c.ids, 10)
 	c.r.inFlight.Add(1)
-	c.r.claims.Add(1)
+	c.r.kinds[c.kind].sent.Add(1)
 	c.sent = time.Now()
 	c.mu.Unlock()
 	c.send(b)

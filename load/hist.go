@@ -79,3 +79,16 @@ func (h *histogram) quantile(q float64) time.Duration {
 	}
 	return time.Duration(h.max.Load()) * time.Microsecond
 }
+
+// merge adds the durations counted by o to h.
+func (h *histogram) merge(o *histogram) {
+	for i := range o.counts {
+		if n := o.counts[i].Load(); n > 0 {
+			h.counts[i].Add(n)
+		}
+	}
+	h.n.Add(o.n.Load())
+	if m := o.max.Load(); m > h.max.Load() {
+		h.max.Store(m)
+	}
+}

@@ -2,11 +2,15 @@
 // fast it answers them. Run opens many real WebSocket clients against a
 // server on this machine, seats them in rooms through the protocol of
 // docs/PROTOCOL.md (hello, create, join, start), and has them play as
-// people would: each client finds a correct match in the view it was sent,
-// claims it after a human-like reaction time, and the host starts a rematch
-// whenever a session ends. It counts claims and games, times every claim
+// people would: each client chooses its action from the view it was sent
+// (a correct match to claim; in the extra mini-games a flip, a lay or
+// STOP on its turn, an answer, a guess, a discard or a take, with what it
+// remembers of the views before) and sends it after a human-like reaction
+// time, and the host starts a rematch whenever a session ends. Timed games
+// move on by the server's clock: a client with nothing to do waits for
+// the next view. It counts actions by kind and games, times every action
 // from the moment it is sent to the message that settles it, counts errors
-// by kind, and reads the server's memory from its /metrics.
+// and refusals by kind, and reads the server's memory from its /metrics.
 //
 // A run has three phases: every client connects and says hello (at most
 // Dials at a time), every room is created and filled, then every host
@@ -20,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -63,10 +68,15 @@ type Config struct {
 	// Deck is the deck the rooms play with, as create names it (an
 	// edition or order-Q[-M]); empty means the server's default.
 	Deck string
+	// Options are the game's options by name (rules.Info.Options), such
+	// as Reflection's phase lengths; the server checks their values.
+	Options map[string]string
 	// Duration is how long the rooms play once started.
 	Duration time.Duration
-	// ReactionMin and ReactionMax bound the time a client takes to claim
-	// after it receives a view, drawn uniformly for every view.
+	// ReactionMin and ReactionMax bound the time a client takes to act
+	// after it receives a view, drawn uniformly for every view. An action
+	// the game's clock would end (a turn, an answer phase) goes before
+	// the deadline, at three quarters of the time left at the latest.
 	ReactionMin, ReactionMax time.Duration
 	// Dials is the most connections (and room joins) in flight at once
 	// during the ramp-up; 0 means DefaultDials.
@@ -75,26 +85,27 @@ type Config struct {
 	Progress func(line string)
 }
 
-// ClaimGames lists the games the load clients play: those played with
-// claims alone (and draws), not the extra mini-games whose seats flip,
-// lay, write, guess or discard (rules.Info.Acts).
-func ClaimGames() []string {
+// Games lists the games the load clients play: every game of claims
+// (choose) and the extra mini-games decide plays.
+func Games() []string {
 	var names []string
 	for _, g := range rules.Games() {
-		if len(g.Info().Acts) == 0 {
+		if playable(g.Info().Name) {
 			names = append(names, g.Info().Name)
 		}
 	}
 	return names
 }
 
-// actsText names a game's action kinds, such as "flip".
-func actsText(acts []rules.ActionKind) string {
-	var names []string
-	for _, k := range acts {
-		names = append(names, k.String())
+// playable reports whether the clients know how to play game.
+func playable(game string) bool {
+	switch game {
+	case "learning", "tower", "well", "duel", "hot-potato", "poisoned-gift", "catch-them-all", "subway-rescue",
+		"triplets", "tower-7", "anarchy-pancakes",
+		"reflection", "guess", "memory", "false-poker", "collect-symbols":
+		return true
 	}
-	return strings.Join(names, ", ")
+	return false
 }
 
 // Validate reports the first setting out of range, saying what is
@@ -109,9 +120,13 @@ func (c *Config) Validate() error {
 	}
 	info := g.Info()
 	c.Game = info.Name
-	if len(info.Acts) > 0 {
-		return fmt.Errorf("--game %s: its players %s; the load clients only claim matches (and draw), so play a game of claims: %s",
-			info.Name, actsText(info.Acts), strings.Join(ClaimGames(), ", "))
+	if !playable(info.Name) {
+		return fmt.Errorf("--game %s: the load clients do not know how to play it; play one of %s", info.Name, strings.Join(Games(), ", "))
+	}
+	for name := range c.Options {
+		if !slices.ContainsFunc(info.Options, func(o rules.Option) bool { return o.Name == name }) {
+			return fmt.Errorf("--option %s: %s has no such option; %s", name, info.Name, optionNames(info))
+		}
 	}
 	switch {
 	case c.Rooms < 1:
@@ -128,6 +143,18 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("dials %d: use 1 to %d", c.Dials, MaxDials)
 	}
 	return nil
+}
+
+// optionNames says which options a game takes.
+func optionNames(info rules.Info) string {
+	if len(info.Options) == 0 {
+		return "it takes none"
+	}
+	var names []string
+	for _, o := range info.Options {
+		names = append(names, o.Name)
+	}
+	return "it takes " + strings.Join(names, ", ")
 }
 
 // ParseReaction reads a reaction range, MIN-MAX as Go durations
@@ -183,9 +210,11 @@ type Report struct {
 	// counted then.
 	Connections       int `json:"connections"`
 	ServerConnections int `json:"server_connections"`
-	// Claims counts the claims (and draws) sent while measuring, Accepted
+	// Claims counts the actions sent while measuring (claims, draws,
+	// flips, lays, STOPs, answers, guesses, discards, takes), Accepted
 	// those the server accepted, Late those refused as too late (another
-	// player was faster, or the game ended first): both are part of play.
+	// player or the game's clock was faster, or the game ended first):
+	// both are part of play. Actions splits them by kind.
 	Claims     int64   `json:"claims"`
 	Accepted   int64   `json:"accepted"`
 	Late       int64   `json:"late"`
@@ -193,21 +222,27 @@ type Report struct {
 	// Games counts the games (tables) played to the end.
 	Games     int64   `json:"games"`
 	GamesPerS float64 `json:"games_per_s"`
-	// Latency from sending a claim to receiving the message that settles
-	// it (the update holding it, or its refusal), in milliseconds.
+	// Latency from sending an action to receiving the message that
+	// settles it (the update holding it, or its refusal), in
+	// milliseconds, over every kind.
 	P50Ms float64 `json:"p50_ms"`
 	P90Ms float64 `json:"p90_ms"`
 	P99Ms float64 `json:"p99_ms"`
 	MaxMs float64 `json:"max_ms"`
+	// Actions reports each kind of action sent, by its name ("claim",
+	// "flip"…).
+	Actions map[string]*ActionReport `json:"actions"`
 	// Errors counts everything that went wrong, ErrorKinds by kind
 	// ("connect: HTTP 503", "closed by the server: 1008 slow consumer: …"
 	// with the status and reason of the server's close, "connection lost"
-	// for a connection that ended without one, "refused: notAMatch",
-	// "error: busy", "unsettled" for a claim never answered…).
+	// for a connection that ended without one, "refused claim: notAMatch"
+	// or "refused flip: notYourTurn" with the kind of action refused,
+	// "error: busy", "unsettled" for an action never answered…).
 	Errors     int64            `json:"errors"`
 	ErrorKinds map[string]int64 `json:"error_kinds"`
-	// ServerClaims is the server's count of claims and draws (every
-	// outcome), ServerGames its count of games, both from its metrics.
+	// ServerClaims is the server's count of the seats' actions (every
+	// kind, every outcome), ServerGames its count of games, both from its
+	// metrics.
 	ServerClaims int64 `json:"server_claims"`
 	ServerGames  int64 `json:"server_games"`
 	// ServerMemory is the server's memory at the end of the measured
@@ -219,11 +254,23 @@ type Report struct {
 	// ServerCPU is the processor time the server used while measuring
 	// (from its metrics, 0 when they have none), ClientCPU the time this
 	// process used for all its clients: on a shared machine, CPU time a
-	// claim is steadier than claims a second.
+	// an action is steadier than actions a second.
 	ServerCPU float64 `json:"server_cpu_s"`
 	ClientCPU float64 `json:"client_cpu_s"`
 	ConnBytes int64   `json:"conn_bytes"`
 	RoomBytes int64   `json:"room_bytes"`
+}
+
+// ActionReport is what a run measured of one kind of action: the actions
+// sent, accepted and too late, and the latency from sending one to the
+// message that settled it, in milliseconds.
+type ActionReport struct {
+	Sent     int64   `json:"sent"`
+	Accepted int64   `json:"accepted"`
+	Late     int64   `json:"late"`
+	P50Ms    float64 `json:"p50_ms"`
+	P99Ms    float64 `json:"p99_ms"`
+	MaxMs    float64 `json:"max_ms"`
 }
 
 // errStopped is returned when the context ends a run during the ramp-up.

@@ -3,10 +3,13 @@ package load
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -133,17 +136,12 @@ func TestRunCountsWhatTheServerCounts(t *testing.T) {
 
 // TestRunEveryGame plays every game of claims in one room for a short
 // while: the clients find a correct action in every game's views (a wrong
-// claim would be refused and counted as an error). A game played with
-// other actions is refused at once, naming the games the clients play.
+// claim would be refused and counted as an error).
 func TestRunEveryGame(t *testing.T) {
 	srv := startServer(t)
 	for _, g := range rules.Games() {
 		info := g.Info()
-		if len(info.Acts) > 0 {
-			cfg := Config{URL: srv.ws, Rooms: 1, PlayersPerRoom: max(2, info.MinPlayers), Game: info.Name, Duration: time.Second, ReactionMax: time.Millisecond}
-			if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "tower") {
-				t.Errorf("%s: a load of a game the clients cannot play: %v", info.Name, err)
-			}
+		if _, extra := shortExtras[info.Name]; extra {
 			continue
 		}
 		cfg := Config{URL: srv.ws, Rooms: 1, PlayersPerRoom: max(info.MinPlayers, min(3, info.MaxPlayers)), Game: info.Name,
@@ -157,6 +155,91 @@ func TestRunEveryGame(t *testing.T) {
 				rep.Claims, rep.Accepted, rep.Late, rep.ServerClaims, rep.ErrorKinds)
 		}
 	}
+}
+
+// shortExtras are the extra mini-games with the decks, options and times
+// that let a test play them to the end a few times in a short while: the
+// shortest phases of Reflection, to 4 points (one round of perfect
+// answers); Guess's cards turned every 200 ms from a deck of three symbols
+// a card, so that few cards tell the secret; Collect the Symbols on that
+// deck of seven cards too, whose piles run out often, so that seats take
+// each other's discards.
+var shortExtras = map[string]struct {
+	deck     string
+	options  map[string]string
+	duration time.Duration
+}{
+	"reflection":      {"", map[string]string{"look": "1000", "study": "1000", "answer": "5000", "target": "4"}, 3500 * time.Millisecond},
+	"guess":           {"order-2", map[string]string{"interval": "200"}, 5 * time.Second},
+	"memory":          {"", nil, time.Second},
+	"false-poker":     {"", nil, time.Second},
+	"collect-symbols": {"order-2", nil, 2 * time.Second},
+}
+
+// TestRunExtraGames plays each extra mini-game, whose seats flip, lay,
+// stop, write, guess, discard or take, in two rooms of three on a server
+// of its own: every action the clients choose from their views is
+// accepted or too late (a seat following the turn is never refused as
+// out of turn), every kind of action the game takes is sent and accepted,
+// the counts equal the server's metrics, and games end and rematches
+// start while the run lasts.
+func TestRunExtraGames(t *testing.T) {
+	for _, g := range rules.Games() {
+		info := g.Info()
+		short, ok := shortExtras[info.Name]
+		if !ok {
+			continue
+		}
+		t.Run(info.Name, func(t *testing.T) {
+			srv := startServer(t)
+			cfg := Config{URL: srv.ws, Rooms: 2, PlayersPerRoom: 3, Game: info.Name, Deck: short.deck, Options: short.options,
+				Duration: short.duration, ReactionMin: time.Millisecond, ReactionMax: 3 * time.Millisecond}
+			rep, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkReport(t, srv, cfg, rep)
+			t.Logf("%d games, %d actions (%d late):%s", rep.Games, rep.Claims, rep.Late, actionsText(rep))
+			for _, k := range info.Acts {
+				if a := rep.Actions[k.String()]; a == nil || a.Accepted == 0 {
+					t.Errorf("no %s accepted: %+v", k, a)
+				}
+			}
+			for k, a := range rep.Actions {
+				// Claims are also made in tie-breaks, which are games of
+				// claims.
+				if kind := mustKind(t, k); kind != rules.ActionClaim && !slices.Contains(info.Acts, kind) {
+					t.Errorf("%d actions of kind %s, which %s does not take", a.Sent, k, info.Name)
+				}
+				if a.Accepted+a.Late != a.Sent || a.MaxMs <= 0 {
+					t.Errorf("%s: %+v: not every action settled", k, a)
+				}
+			}
+			if rep.Games < int64(cfg.Rooms) {
+				t.Errorf("%d games ended in %d rooms", rep.Games, cfg.Rooms)
+			}
+		})
+	}
+}
+
+// actionsText lists a report's actions by kind.
+func actionsText(rep *Report) string {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(rep.Actions)) {
+		a := rep.Actions[k]
+		fmt.Fprintf(&b, " %s %d/%d/%d", k, a.Sent, a.Accepted, a.Late)
+	}
+	return b.String()
+}
+
+// mustKind returns the action kind named name.
+func mustKind(t *testing.T, name string) rules.ActionKind {
+	t.Helper()
+	var k rules.ActionKind
+	if err := k.UnmarshalText([]byte(name)); err != nil {
+		t.Fatal(err)
+	}
+	return k
 }
 
 // TestRunCancelled ends the measured phase early through the context:
@@ -198,6 +281,8 @@ func TestValidate(t *testing.T) {
 		{func(c *Config) { c.Rooms = 0 }, "--rooms 0: use 1 or more"},
 		{func(c *Config) { c.PlayersPerRoom = 9 }, "tower takes 2 to 8 players"},
 		{func(c *Config) { c.Game = "chess" }, "--game"},
+		{func(c *Config) { c.Options = map[string]string{"study": "1000"} }, "--option study: tower has no such option; it takes none"},
+		{func(c *Config) { c.Game, c.Options = "reflection", map[string]string{"speed": "1"} }, "--option speed: reflection has no such option; it takes look, study, answer, target"},
 		{func(c *Config) { c.Rooms, c.PlayersPerRoom = 100_000, 4 }, "at most 200000"},
 		{func(c *Config) { c.Duration = 0 }, "--duration 0s"},
 		{func(c *Config) { c.ReactionMin = 2 * time.Second }, "--reaction 2s-1s"},
@@ -208,6 +293,14 @@ func TestValidate(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.says) {
 			t.Errorf("%+v: error %v, want one saying %q", c, err, tc.says)
 		}
+	}
+	// Every game the server offers is one the clients play.
+	var all []string
+	for _, g := range rules.Games() {
+		all = append(all, g.Info().Name)
+	}
+	if got := Games(); !slices.Equal(got, all) {
+		t.Errorf("the clients play %v; the server offers %v", got, all)
 	}
 	for _, u := range []string{"ws://localhost:1/ws", "ws://[::1]:1/ws", "ws://127.9.9.9:1"} {
 		c := good
@@ -261,14 +354,11 @@ func TestHistogram(t *testing.T) {
 }
 
 // TestDecode checks the scanner against encoding/json on messages as the
-// server writes them: the views of a real game, its events, a refusal.
+// server writes them: the views of real games, the extra mini-games' at
+// several points of play, their events, a refusal, a state. The views are
+// checked against the rules.View they were written from.
 func TestDecode(t *testing.T) {
-	g, _ := rules.Lookup("hot-potato")
 	d, err := room.NewDecks().Get("classic", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := rules.New(g, d.Cards, rules.Config{Players: 3, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,35 +379,87 @@ func TestDecode(t *testing.T) {
 		Events  []rules.Event `json:"events"`
 		View    rules.View    `json:"view"`
 	}
-	msgs := []any{refused{Type: "refused", ID: "17", Table: 2, Code: "tooLate", Reason: `too "late"`, Version: 3}}
-	for seat := -1; seat < 3; seat++ {
-		msgs = append(msgs, update{Type: "update", Table: 1, Version: st.Version(), At: 12,
-			Events: []rules.Event{{Kind: rules.EventClaim, Seat: 2, Symbol: 5, Target: rules.To(1, 2)}, {Kind: rules.EventMove, Seat: 2, From: 3, To: 4}},
-			View:   st.View(seat)})
+	type state struct {
+		Type    string     `json:"type"`
+		Table   int        `json:"table"`
+		Game    string     `json:"game"`
+		Elapsed int64      `json:"elapsed"`
+		Seat    int        `json:"seat"`
+		View    rules.View `json:"view"`
 	}
-	// Each view is read into the lists of the one before, as the clients
-	// read them: nothing of the last may show through.
+	type sample struct {
+		msg  any
+		view *rules.View // the view msg holds, or nil
+	}
+	samples := []sample{{refused{Type: "refused", ID: "17", Table: 2, Code: "tooLate", Reason: `too "late"`, Version: 3}, nil}}
+	events := []rules.Event{{Kind: rules.EventClaim, Seat: 2, Symbol: 5, Target: rules.To(1, 2)}, {Kind: rules.EventMove, Seat: 2, From: 3, To: 4}}
+	add := func(st *rules.State, table int) {
+		for seat := -1; seat < st.Players(); seat++ {
+			v := st.View(seat)
+			samples = append(samples, sample{update{Type: "update", Table: table, Version: st.Version(), At: 12, Events: events, View: v}, &v})
+		}
+	}
+	newState := func(name string, players int) *rules.State {
+		g, _ := rules.Lookup(name)
+		st, err := rules.New(g, d.Cards, rules.Config{Players: players, Seed: 7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	add(newState("hot-potato", 3), 1)
+	// A smaller table, then a larger one again: each view is read into
+	// the lists of the one before, as the clients read them, and nothing
+	// of the last may show through.
+	add(newState("tower", 2), 4)
+	add(newState("hot-potato", 3), 1)
+	// The extra mini-games, played by their seats' first moves and the
+	// clock, at their start and after 1, 5 and 40 steps.
+	for _, name := range []string{"memory", "reflection", "guess", "false-poker", "collect-symbols"} {
+		st := newState(name, 3)
+		for step := 0; step <= 40 && !st.Over(); step++ {
+			if step == 0 || step == 1 || step == 5 || step == 40 {
+				add(st, 2)
+			}
+			moved := false
+			for seat := range st.Players() {
+				if ms := st.Moves(seat, nil); len(ms) > 0 {
+					if _, err := st.Apply(ms[step%len(ms)], nil); err == nil {
+						moved = true
+						break
+					}
+				}
+			}
+			if a, ok := st.Tick(); !moved && ok {
+				a.At, _ = st.Deadline()
+				if _, err := st.Apply(a, nil); err != nil {
+					t.Fatalf("%s: tick: %v", name, err)
+				}
+			}
+		}
+		v := st.View(1)
+		samples = append(samples, sample{state{Type: "state", Table: 3, Game: name, Elapsed: 4321, Seat: 1, View: v}, &v})
+	}
 	var spare *view
-	// A smaller table, then the larger one again.
-	tower, _ := rules.Lookup("tower")
-	small, err := rules.New(tower, d.Cards, rules.Config{Players: 2, Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	msgs = append(msgs, update{Type: "update", Table: 4, Version: 0, Events: []rules.Event{}, View: small.View(1)}, msgs[2])
-	for _, m := range msgs {
-		b, _ := json.Marshal(m)
+	for _, sm := range samples {
+		b, _ := json.Marshal(sm.msg)
 		var got, want message
 		err := decode(b, &got, spare)
-		if got.View != nil {
+		if got.View != nil && got.Type == "update" {
 			spare = got.View
 		}
 		if err != nil {
 			t.Fatalf("%s: %v", b, err)
 		}
+		// The other fields as encoding/json reads them, and the view as
+		// it was written.
+		wantView := fromRules(sm.view)
+		gotView := got.View
+		got.View = nil
 		if err := json.Unmarshal(b, &want); err != nil {
 			t.Fatal(err)
 		}
+		want.View = nil
 		// The scanner leaves out what the clients do not use, and [] and
 		// null are the same to them.
 		want.Reason = ""
@@ -326,23 +468,101 @@ func TestDecode(t *testing.T) {
 				m.Events = nil
 			}
 		}
-		for _, v := range []*view{got.View, want.View} {
-			for i := 0; v != nil && i < len(v.Zones); i++ { // [] and null are the same to the clients
-				if len(v.Zones[i].Cards) == 0 {
-					v.Zones[i].Cards = nil
-				}
-			}
-		}
 		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s:\n got %+v %+v\nwant %+v %+v", b, got, got.View, want, want.View)
+			t.Errorf("%.300s:\n got %+v\nwant %+v", b, got, want)
+		}
+		if gotView != nil {
+			gotView = normal(gotView)
+		}
+		if !reflect.DeepEqual(gotView, wantView) {
+			t.Errorf("%.300s:\n got view %+v\nwant view %+v", b, gotView, wantView)
 		}
 	}
-	for _, bad := range []string{`{"type":"update","table":`, `{"type":"update","view":{"zones":[{]}}`, `{"type":"refused","table":x}`} {
+	for _, bad := range []string{`{"type":"update","table":`, `{"type":"update","view":{"zones":[{]}}`, `{"type":"refused","table":x}`,
+		`{"type":"state","view":{"extra":{"tokens":[1,}}}`} {
 		var m message
 		if err := decode([]byte(bad), &m, nil); err == nil {
 			t.Errorf("%s: no error", bad)
 		}
 	}
+}
+
+// fromRules returns what a client should read of rv, in the form normal
+// gives; nil for nil.
+func fromRules(rv *rules.View) *view {
+	if rv == nil {
+		return nil
+	}
+	v := &view{Game: rv.Game, Seat: rv.Seat, Version: rv.Version, Round: rv.Round, Over: rv.Over, Turn: rv.Turn,
+		Deadline: rv.Deadline, Extra: extra{LastZone: -1, Host: -1}}
+	for _, z := range rv.Zones {
+		zv := zone{Kind: string(z.Kind), Seat: z.Seat, Count: z.Count}
+		for _, c := range z.Cards {
+			zv.Cards = append(zv.Cards, card{Symbols: slices.Clone(c.Symbols)})
+		}
+		v.Zones = append(v.Zones, zv)
+	}
+	b, _ := json.Marshal(rv.Extra)
+	x := &v.Extra
+	switch rv.Game {
+	case "memory":
+		var e rules.MemoryView
+		json.Unmarshal(b, &e)
+		x.Marked, x.Symbols = e.Marked, e.Symbols
+		if e.Last != nil {
+			x.LastZone, x.LastTaken = e.Last.Zone, e.Last.Taken
+		}
+	case "reflection":
+		var e rules.ReflectionView
+		json.Unmarshal(b, &e)
+		x.Phase, x.Answers = e.Phase, e.Answers
+	case "guess":
+		var e rules.GuessView
+		json.Unmarshal(b, &e)
+		x.Host, x.Eliminated, x.Out = e.Host, e.Eliminated, e.Out
+		for _, f := range e.Flips {
+			x.Flips = append(x.Flips, f.Secret)
+		}
+	case "false-poker":
+		var e rules.FalsePokerView
+		json.Unmarshal(b, &e)
+		x.Free, x.Out = e.Free, e.Out
+	case "collect-symbols":
+		var e rules.CollectView
+		json.Unmarshal(b, &e)
+		x.Tokens = e.Tokens
+	}
+	return normal(v)
+}
+
+// normal returns a copy of v with every empty list nil, since [] and null
+// are the same to the clients, and lists no longer shared with the
+// scanner's.
+func normal(v *view) *view {
+	ints := func(xs []int) []int {
+		if len(xs) == 0 {
+			return nil
+		}
+		return slices.Clone(xs)
+	}
+	n := *v
+	n.Zones = nil
+	for _, z := range v.Zones {
+		zc := zone{Kind: z.Kind, Seat: z.Seat, Count: z.Count}
+		for _, c := range z.Cards {
+			zc.Cards = append(zc.Cards, card{Symbols: ints(c.Symbols)})
+		}
+		n.Zones = append(n.Zones, zc)
+	}
+	x := &n.Extra
+	x.Marked, x.Symbols, x.Answers, x.Eliminated, x.Out, x.Free, x.Tokens =
+		ints(x.Marked), ints(x.Symbols), ints(x.Answers), ints(x.Eliminated), ints(x.Out), ints(x.Free), ints(x.Tokens)
+	if len(x.Flips) == 0 {
+		x.Flips = nil
+	} else {
+		x.Flips = slices.Clone(x.Flips)
+	}
+	return &n
 }
 
 // BenchmarkDecodeUpdate measures what a client spends reading one update

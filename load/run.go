@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/dobble-dev/dobble/rules"
 )
 
 // stepTimeout bounds each step of the ramp-up (a dial, an answer to hello,
@@ -25,18 +27,26 @@ type runner struct {
 	dial   func(ctx context.Context, network, addr string) (net.Conn, error)
 
 	playing  atomic.Bool // the rooms have started: messages go to play
-	stopping atomic.Bool // the measured phase is over: no new claims
+	stopping atomic.Bool // the measured phase is over: no new actions
 	closing  atomic.Bool // the clients are being closed: no errors
 
-	claims   atomic.Int64
-	accepted atomic.Int64
-	late     atomic.Int64
+	kinds    [kindCount]kindStats // by rules.ActionKind
 	games    atomic.Int64
 	inFlight atomic.Int64
-	hist     histogram
 
 	errMu  sync.Mutex
 	errors map[string]int64
+}
+
+// kindCount is the number of action kinds, the clock's tick included.
+const kindCount = int(rules.ActionTake) + 1
+
+// kindStats counts the actions of one kind: those sent, those accepted
+// and those too late, and the latency of each from its sending to the
+// message that settled it.
+type kindStats struct {
+	sent, accepted, late atomic.Int64
+	hist                 histogram
 }
 
 // fail counts one error of a kind.
@@ -157,7 +167,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			c.cancel()
 		}
 	}
-	progress("played %.1f s; waiting for %d claims in flight", elapsed.Seconds(), r.inFlight.Load())
+	progress("played %.1f s; waiting for %d actions in flight", elapsed.Seconds(), r.inFlight.Load())
 	deadline := time.Now().Add(stepTimeout)
 	for r.inFlight.Load() > 0 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
@@ -172,20 +182,39 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 
+	var all histogram
+	actions := map[string]*ActionReport{}
+	for k := range r.kinds {
+		ks := &r.kinds[k]
+		if ks.sent.Load() == 0 {
+			continue
+		}
+		all.merge(&ks.hist)
+		actions[rules.ActionKind(k).String()] = &ActionReport{
+			Sent: ks.sent.Load(), Accepted: ks.accepted.Load(), Late: ks.late.Load(),
+			P50Ms: ms(ks.hist.quantile(0.50)), P99Ms: ms(ks.hist.quantile(0.99)),
+			MaxMs: ms(time.Duration(ks.hist.max.Load()) * time.Microsecond),
+		}
+	}
 	rep := &Report{
 		Rooms: cfg.Rooms, PlayersPerRoom: cfg.PlayersPerRoom, Game: cfg.Game,
 		Seconds: elapsed.Seconds(), RampSeconds: ramp.Seconds(),
 		ServerConnections: int(end["dobble_connections"]),
-		Claims:            r.claims.Load(), Accepted: r.accepted.Load(), Late: r.late.Load(),
-		Games: r.games.Load(),
-		P50Ms: ms(r.hist.quantile(0.50)), P90Ms: ms(r.hist.quantile(0.90)), P99Ms: ms(r.hist.quantile(0.99)),
-		MaxMs:        ms(time.Duration(r.hist.max.Load()) * time.Microsecond),
+		Games:             r.games.Load(),
+		P50Ms:             ms(all.quantile(0.50)), P90Ms: ms(all.quantile(0.90)), P99Ms: ms(all.quantile(0.99)),
+		MaxMs:        ms(time.Duration(all.max.Load()) * time.Microsecond),
+		Actions:      actions,
 		ServerClaims: int64(end.sum("dobble_claims_total") - base.sum("dobble_claims_total")),
 		ServerGames:  int64(end.sum("dobble_games_total") - base.sum("dobble_games_total")),
 		ServerMemory: int64(end.memory()),
 		ServerCPU:    end["process_cpu_seconds_total"] - lobby["process_cpu_seconds_total"],
 		ClientCPU:    cpu.Seconds(),
 		ErrorKinds:   map[string]int64{},
+	}
+	for _, a := range actions {
+		rep.Claims += a.Sent
+		rep.Accepted += a.Accepted
+		rep.Late += a.Late
 	}
 	for _, c := range clients {
 		if c != nil && !c.lost.Load() {
@@ -307,6 +336,9 @@ func (r *runner) seat(cs []*client) bool {
 	room := map[string]any{"game": r.cfg.Game, "seats": len(cs), "games": 1, "private": true}
 	if r.cfg.Deck != "" {
 		room["deck"] = r.cfg.Deck
+	}
+	if len(r.cfg.Options) > 0 {
+		room["options"] = r.cfg.Options
 	}
 	spec, _ := json.Marshal(map[string]any{"type": "create", "room": room})
 	host := cs[0]

@@ -183,9 +183,12 @@ func (s *scanner) skip() {
 
 // names are the strings the scanner meets again and again: game names and
 // zone and event kinds, kept once rather than allocated for every message.
-var names = []string{"tower", "well", "duel", "hot-potato", "poisoned-gift", "catch-them-all", "subway-rescue",
-	"triplets", "learning", "anarchy-pancakes", "centre", "pile", "stock", "won", "aside", "ring", "layout", "slot",
-	"lost", "out", "claim", "move", "shuffle", "round", "over", "tooLate", "gameOver"}
+// Those of the claim games' updates come first, the most frequent first.
+var names = []string{"pile", "centre", "claim", "move", "tower", "stock", "won", "over", "tooLate", "gameOver",
+	"well", "duel", "hot-potato", "poisoned-gift", "catch-them-all", "subway-rescue", "triplets", "learning",
+	"anarchy-pancakes", "tower-7", "aside", "ring", "layout", "slot", "lost", "out", "shuffle", "round",
+	"reflection", "guess", "memory", "false-poker", "collect-symbols", "facedown", "study", "turned", "row",
+	"hand", "discard", "turn", "flip", "mark", "write", "score", "stop", "phase", "secret", "look", "answer", "timeUp"}
 
 // name returns b as a string, one of names when it is.
 func name(b []byte) string {
@@ -271,7 +274,11 @@ func grow[T any](xs []T) []T {
 
 // view reads a rules.View into v, reusing its lists.
 func (s *scanner) view(v *view) {
-	*v = view{Zones: v.Zones[:0]}
+	x := v.Extra
+	*v = view{Zones: v.Zones[:0], Turn: -1, Extra: extra{
+		Marked: x.Marked[:0], LastZone: -1, Symbols: x.Symbols[:0], Answers: x.Answers[:0], Host: -1,
+		Flips: x.Flips[:0], Eliminated: x.Eliminated[:0], Out: x.Out[:0], Free: x.Free[:0], Tokens: x.Tokens[:0],
+	}}
 	s.object(func(k []byte) {
 		switch string(k) {
 		case "game":
@@ -280,8 +287,16 @@ func (s *scanner) view(v *view) {
 			v.Seat = s.int()
 		case "version":
 			v.Version = uint64(s.int())
+		case "round":
+			v.Round = s.int()
 		case "over":
 			v.Over = s.bool()
+		case "turn":
+			v.Turn = s.int()
+		case "deadline":
+			v.Deadline = int64(s.int())
+		case "extra":
+			s.extra(v.Game, &v.Extra)
 		case "zones":
 			v.Zones = v.Zones[:0]
 			s.array(func() {
@@ -319,4 +334,83 @@ func (s *scanner) view(v *view) {
 			s.skip()
 		}
 	})
+}
+
+// ints reads an array of integers into xs, reusing it.
+func (s *scanner) ints(xs []int) []int {
+	xs = xs[:0]
+	s.array(func() { xs = append(xs, s.int()) })
+	return xs
+}
+
+// extra reads the "extra" of a view of game into x: the fields of the
+// extra mini-games' views (rules.MemoryView and the others) that the
+// clients use. A key means different things in different games (Memory's
+// "last" is the card flipped last, Guess's the last secret), so the game,
+// which the server writes before "extra", says which to read.
+func (s *scanner) extra(game string, x *extra) {
+	if s.peek() != '{' {
+		s.skip()
+		return
+	}
+	s.object(func(k []byte) {
+		switch string(k) {
+		case "marked":
+			x.Marked = s.ints(x.Marked)
+		case "last":
+			if game != "memory" || s.peek() != '{' {
+				s.skip()
+				return
+			}
+			s.object(func(k []byte) {
+				switch string(k) {
+				case "zone":
+					x.LastZone = s.int()
+				case "taken":
+					x.LastTaken = s.bool()
+				default:
+					s.skip()
+				}
+			})
+		case "symbols":
+			x.Symbols = s.ints(x.Symbols)
+		case "phase":
+			x.Phase = name(s.rawString())
+		case "answers":
+			x.Answers = s.ints(x.Answers)
+		case "host":
+			x.Host = s.int()
+		case "flips":
+			x.Flips = x.Flips[:0]
+			s.array(func() {
+				secret := false
+				s.object(func(k []byte) {
+					if string(k) == "secret" {
+						secret = s.bool()
+						return
+					}
+					s.skip()
+				})
+				x.Flips = append(x.Flips, secret)
+			})
+		case "eliminated":
+			x.Eliminated = s.ints(x.Eliminated)
+		case "out":
+			x.Out = s.ints(x.Out)
+		case "free":
+			x.Free = s.ints(x.Free)
+		case "tokens":
+			x.Tokens = s.ints(x.Tokens)
+		default:
+			s.skip()
+		}
+	})
+}
+
+// UnmarshalJSON reads a view with the scanner, for the messages decoded
+// with encoding/json (state).
+func (v *view) UnmarshalJSON(b []byte) error {
+	s := scanner{b: b}
+	s.view(v)
+	return s.err
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"runtime/pprof"
@@ -16,23 +17,29 @@ import (
 )
 
 const loadSynopsis = `dobble load --url ws://127.0.0.1:PORT/ws [--rooms R] [--players-per-room P]
-           [--game NAME] [--deck DECK] [--duration D] [--reaction MIN-MAX]
-           [--dials N] [--format text|json] [--cpuprofile FILE]
+           [--game NAME] [--option NAME=VALUE]… [--deck DECK] [--duration D]
+           [--reaction MIN-MAX] [--dials N] [--format text|json] [--cpuprofile FILE]
 
 Measures a dobble server on this machine under R×P players: opens R×P
 WebSocket clients (at most --dials connecting at once), creates R private
-rooms of P seats, starts them, and plays for D. Every client finds a
-correct match in the view it receives and claims it after a reaction time
-drawn between MIN and MAX; the host starts a rematch when a session ends.
-The ramp-up (connecting, filling the rooms) is not measured.
+rooms of P seats, starts them, and plays for D. Every client chooses its
+action from the view it receives and sends it after a reaction time drawn
+between MIN and MAX: the correct match to claim, and in the extra
+mini-games a flip, a lay or STOP on its turn, an answer, a guess, a
+discard or a take, with what it remembers of the views before; it waits
+for the server's clock in the timed games, and acts before a turn or an
+answer phase runs out. The host starts a rematch when a session ends. The
+ramp-up (connecting, filling the rooms) is not measured.
 
-Prints the connections held at the end, claims and games per second, the
-latency from sending a claim to receiving the update (or refusal) that
-settles it (p50, p90, p99, max), the errors by kind, and the server's
-memory from its /metrics: under load, and what an idle connection and a
-room cost. --format json prints one object: {"connections":…,
-"claims_per_s":…,"games_per_s":…,"p50_ms":…,"p90_ms":…,"p99_ms":…,
-"max_ms":…,"errors":…,"error_kinds":{…},…}.
+Prints the connections held at the end, actions and games per second, the
+latency from sending an action to receiving the update (or refusal) that
+settles it (p50, p90, p99, max; and p50, p99, max by kind of action), the
+errors and refusals by kind, and the server's memory from its /metrics:
+under load, and what an idle connection and a room cost. --format json
+prints one object: {"connections":…,"claims_per_s":…,"games_per_s":…,
+"p50_ms":…,"p90_ms":…,"p99_ms":…,"max_ms":…,"actions":{"claim":{"sent":…,
+"accepted":…,"late":…,"p50_ms":…,"p99_ms":…,"max_ms":…},…},"errors":…,
+"error_kinds":{…},…}, where claims counts the actions of every kind.
 
 Only loopback URLs are accepted. The server must allow the connections
 and rooms: dobble serve --max-conns and --max-rooms. Ctrl-C ends the
@@ -44,7 +51,9 @@ func runLoad(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	url := fs.String("url", "", "the server's WebSocket URL, ws://127.0.0.1:PORT/ws (loopback only)")
 	rooms := fs.Int("rooms", load.DefaultRooms, "number of rooms")
 	players := fs.Int("players-per-room", load.DefaultPlayersPerRoom, "players (clients) in each room")
-	game := fs.String("game", load.DefaultGame, "the mini-game every room plays, a game of claims: "+strings.Join(load.ClaimGames(), ", "))
+	game := fs.String("game", load.DefaultGame, "the mini-game every room plays: "+strings.Join(load.Games(), ", "))
+	var options optionFlags
+	fs.Var(&options, "option", "set an option of the game, NAME=VALUE (repeatable), such as study=5000 for reflection")
 	deck := fs.String("deck", "", "the deck the rooms play with: an edition or order-Q[-M] (default: the server's, classic)")
 	duration := fs.Duration("duration", load.DefaultDuration, fmt.Sprintf("how long the rooms play once started (at most %v)", load.MaxDuration))
 	reaction := fs.String("reaction", (load.DefaultReactionMin).String()+"-"+load.DefaultReactionMax.String(), "a client's reaction time after each view, MIN-MAX (uniform)")
@@ -70,7 +79,11 @@ func runLoad(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usagef("load: %v", err)
 	}
-	cfg := load.Config{URL: *url, Rooms: *rooms, PlayersPerRoom: *players, Game: *game, Deck: *deck, Duration: *duration,
+	opts, err := options.parse("load")
+	if err != nil {
+		return err
+	}
+	cfg := load.Config{URL: *url, Rooms: *rooms, PlayersPerRoom: *players, Game: *game, Deck: *deck, Options: opts, Duration: *duration,
 		ReactionMin: lo, ReactionMax: hi, Dials: *dials,
 		Progress: func(line string) { fmt.Fprintln(stderr, "dobble: load: "+line) }}
 	if err := cfg.Validate(); err != nil {
@@ -111,10 +124,15 @@ func writeLoadReport(w io.Writer, r *load.Report) {
 	fmt.Fprintf(w, "players      %d in %d rooms of %d (%s); ramp-up %.1f s, then %.1f s measured\n",
 		r.Rooms*r.PlayersPerRoom, r.Rooms, r.PlayersPerRoom, r.Game, r.RampSeconds, r.Seconds)
 	fmt.Fprintf(w, "connections  %d held (the server counts %d)\n", r.Connections, r.ServerConnections)
-	fmt.Fprintf(w, "claims       %d, %.1f/s: %d accepted, %d too late (the server counts %d)\n",
+	fmt.Fprintf(w, "actions      %d, %.1f/s: %d accepted, %d too late (the server counts %d)\n",
 		r.Claims, r.ClaimsPerS, r.Accepted, r.Late, r.ServerClaims)
 	fmt.Fprintf(w, "games        %d, %.2f/s (the server counts %d)\n", r.Games, r.GamesPerS, r.ServerGames)
-	fmt.Fprintf(w, "latency      claim → update p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms\n", r.P50Ms, r.P90Ms, r.P99Ms, r.MaxMs)
+	fmt.Fprintf(w, "latency      action → update p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms\n", r.P50Ms, r.P90Ms, r.P99Ms, r.MaxMs)
+	for _, k := range slices.Sorted(maps.Keys(r.Actions)) {
+		a := r.Actions[k]
+		fmt.Fprintf(w, "  %-10s %d: %d accepted, %d too late; p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
+			k, a.Sent, a.Accepted, a.Late, a.P50Ms, a.P99Ms, a.MaxMs)
+	}
 	fmt.Fprintf(w, "errors       %d", r.Errors)
 	kinds := make([]string, 0, len(r.ErrorKinds))
 	for k := range r.ErrorKinds {
@@ -131,7 +149,7 @@ func writeLoadReport(w io.Writer, r *load.Report) {
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "server       %.1f MB under load; %.1f KB per idle connection, %.1f KB per room\n",
 		float64(r.ServerMemory)/(1<<20), float64(r.ConnBytes)/1024, float64(r.RoomBytes)/1024)
-	perClaim := func(s float64) float64 { return s * 1e6 / float64(max(r.Claims, 1)) }
-	fmt.Fprintf(w, "cpu          server %.1f s (%.0f µs a claim), clients %.1f s (%.0f µs a claim) while measuring\n",
-		r.ServerCPU, perClaim(r.ServerCPU), r.ClientCPU, perClaim(r.ClientCPU))
+	perAction := func(s float64) float64 { return s * 1e6 / float64(max(r.Claims, 1)) }
+	fmt.Fprintf(w, "cpu          server %.1f s (%.0f µs an action), clients %.1f s (%.0f µs an action) while measuring\n",
+		r.ServerCPU, perAction(r.ServerCPU), r.ClientCPU, perAction(r.ClientCPU))
 }

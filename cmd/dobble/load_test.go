@@ -115,10 +115,47 @@ func TestLoad(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("text: exit %d, stderr %q", code, errOut)
 	}
-	for _, want := range []string{"players      2 in 1 rooms of 2 (well)", "connections  2 held (the server counts 2)", "claims       ", "latency      claim → update p50 ", "errors       0\n", "server       "} {
+	for _, want := range []string{"players      2 in 1 rooms of 2 (well)", "connections  2 held (the server counts 2)", "actions      ", "latency      action → update p50 ", "\n  claim      ", "errors       0\n", "server       "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text report lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestLoadExtraGame plays Memory, a game of turns and flips, with an
+// option: every flip is accepted, as the server counts them.
+func TestLoadExtraGame(t *testing.T) {
+	url, metric := startServe(t)
+	code, out, errOut := runCLI(t, "", "load", "--url", url, "--rooms", "2", "--players-per-room", "3", "--game", "memory",
+		"--option", "remove-markers=no", "--duration", "500ms", "--reaction", "1ms-3ms", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	var rep struct {
+		Game    string           `json:"game"`
+		Claims  int64            `json:"claims"`
+		Errors  int64            `json:"errors"`
+		Kinds   map[string]int64 `json:"error_kinds"`
+		Games   int64            `json:"games"`
+		Actions map[string]struct {
+			Sent     int64   `json:"sent"`
+			Accepted int64   `json:"accepted"`
+			Late     int64   `json:"late"`
+			P99      float64 `json:"p99_ms"`
+		} `json:"actions"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%q: %v", out, err)
+	}
+	flip := rep.Actions["flip"]
+	if rep.Game != "memory" || rep.Errors != 0 || flip.Accepted == 0 || flip.Accepted+flip.Late != flip.Sent || flip.P99 <= 0 {
+		t.Fatalf("memory: %s", out)
+	}
+	if got := int64(metric(`dobble_claims_total{outcome="accepted"}`)); got != flip.Accepted+rep.Actions["claim"].Accepted {
+		t.Errorf("the server accepted %d actions; the report %d flips and %d claims (in tie-breaks)", got, flip.Accepted, rep.Actions["claim"].Accepted)
+	}
+	if got := int64(metric("dobble_games_total")); got != rep.Games || got == 0 {
+		t.Errorf("the server counted %d games; the report %d", got, rep.Games)
 	}
 }
 
@@ -139,6 +176,9 @@ func TestLoadBadFlags(t *testing.T) {
 		{[]string{"--url", url, "--rooms", "-3"}, "dobble: load: --rooms -3: use 1 or more"},
 		{[]string{"--url", url, "--players-per-room", "1"}, "dobble: load: --players-per-room 1: tower takes 2 to 8 players"},
 		{[]string{"--url", url, "--game", "chess"}, "~dobble: load: --game: "},
+		{[]string{"--url", url, "--option", "fast"}, "dobble: load: --option fast: use NAME=VALUE"},
+		{[]string{"--url", url, "--game", "memory", "--option", "speed=2"}, "dobble: load: --option speed: memory has no such option; it takes turn-time, remove-markers"},
+		{[]string{"--url", url, "--option", "speed=2"}, "dobble: load: --option speed: tower has no such option; it takes none"},
 		{[]string{"--url", url, "--rooms", "60000"}, "~at most 200000"},
 		{[]string{"--url", url, "--duration", "0s"}, "~--duration 0s: use a duration"},
 		{[]string{"--url", url, "--duration", "2h"}, "~--duration 2h0m0s: use a duration"},

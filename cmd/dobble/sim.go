@@ -70,8 +70,9 @@ func (o *optionFlags) Set(v string) error {
 }
 
 // parse returns the options as the rules take them, refusing one that is
-// not NAME=VALUE or is given twice.
-func (o optionFlags) parse() (map[string]string, error) {
+// not NAME=VALUE or is given twice; command names the command in the
+// message.
+func (o optionFlags) parse(command string) (map[string]string, error) {
 	if len(o) == 0 {
 		return nil, nil
 	}
@@ -80,10 +81,10 @@ func (o optionFlags) parse() (map[string]string, error) {
 		name, value, ok := strings.Cut(v, "=")
 		name = strings.TrimSpace(name)
 		if !ok || name == "" {
-			return nil, usagef("sim: --option %s: use NAME=VALUE", v)
+			return nil, usagef("%s: --option %s: use NAME=VALUE", command, v)
 		}
 		if _, dup := m[name]; dup {
-			return nil, usagef("sim: --option %s is given twice", name)
+			return nil, usagef("%s: --option %s is given twice", command, name)
 		}
 		m[name] = value
 	}
@@ -233,7 +234,7 @@ func simConfig(gameName, players, edition, order, cards, bots string, options op
 	if len(cfg.Bots) != 1 && len(cfg.Bots) != p {
 		return cfg, usagef("sim: --bots %s: %d levels for %d players; give one level for all or one per seat", bots, len(cfg.Bots), p)
 	}
-	if cfg.Rules.Options, err = options.parse(); err != nil {
+	if cfg.Rules.Options, err = options.parse("sim"); err != nil {
 		return cfg, err
 	}
 	return cfg, nil
