@@ -8,24 +8,25 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dobble-dev/dobble/internal/clientplay"
 	"github.com/dobble-dev/dobble/rules"
 )
 
 // message is a server message, with the fields the clients use.
 type message struct {
-	Type    string          `json:"type"`
-	ID      string          `json:"id"`
-	Code    string          `json:"code"`
-	Message string          `json:"message"`
-	Reason  string          `json:"reason"`
-	Room    json.RawMessage `json:"room"`
-	Seat    int             `json:"seat"`
-	Table   int             `json:"table"`
-	Elapsed int64           `json:"elapsed"`
-	Events  []event         `json:"events"`
-	View    *view           `json:"view"`
-	Picker  int             `json:"picker"`
-	Choices []string        `json:"choices"`
+	Type    string           `json:"type"`
+	ID      string           `json:"id"`
+	Code    string           `json:"code"`
+	Message string           `json:"message"`
+	Reason  string           `json:"reason"`
+	Room    json.RawMessage  `json:"room"`
+	Seat    int              `json:"seat"`
+	Table   int              `json:"table"`
+	Elapsed int64            `json:"elapsed"`
+	Events  []event          `json:"events"`
+	View    *clientplay.View `json:"view"`
+	Picker  int              `json:"picker"`
+	Choices []string         `json:"choices"`
 }
 
 // event is the part of a rules.Event that tells whose action it was.
@@ -49,23 +50,23 @@ type client struct {
 	lost atomic.Bool   // the connection ended
 
 	mu    sync.Mutex
-	seat  int       // the session seat, from joined
-	table int       // the table being played
-	view  *view     // the latest view of that table, nil between tables
-	start time.Time // when the table began, by this machine's clock
-	mind  mind      // what the player remembers of the table
+	seat  int              // the session seat, from joined
+	table int              // the table being played
+	view  *clientplay.View // the latest view of that table, nil between tables
+	start time.Time        // when the table began, by this machine's clock
+	mind  clientplay.Mind  // what the player remembers of the table
 	// spare is a view no longer in use, whose lists the next update is
 	// read into; it belongs to the goroutine reading the connection.
-	spare *view
+	spare *clientplay.View
 	timer *time.Timer
-	// The planned action: the frame to send, its kind, when, and its
+	// The planned action: the frame to send, the action, when, and its
 	// plan number (plan counts plans; a plan is void once plan has moved
 	// on).
-	next     []byte
-	nextKind rules.ActionKind
-	due      time.Time
-	plan     uint64
-	planned  uint64
+	next    []byte
+	nextAct clientplay.Action
+	due     time.Time
+	plan    uint64
+	planned uint64
 	// The action in flight: its kind, id and when it was sent.
 	pending bool
 	kind    rules.ActionKind
@@ -175,9 +176,9 @@ func (c *client) handle(m *message, now time.Time) {
 		c.recycle(c.view)
 		c.table, c.view = m.Table, m.View
 		c.start = now.Add(-time.Duration(m.Elapsed) * time.Millisecond)
-		c.mind.reset()
+		c.mind.Reset()
 		if c.view != nil {
-			c.mind.observe(c.view)
+			c.mind.Observe(c.view)
 		}
 		c.replan()
 	case "update":
@@ -191,7 +192,7 @@ func (c *client) handle(m *message, now time.Time) {
 		}
 		c.recycle(c.view)
 		c.view = m.View
-		c.mind.observe(c.view)
+		c.mind.Observe(c.view)
 		c.replan()
 	case "refused":
 		if !c.pending || m.ID != c.id {
@@ -239,7 +240,7 @@ func (c *client) handle(m *message, now time.Time) {
 
 // recycle keeps v, a view no longer in use, to read the next update
 // into.
-func (c *client) recycle(v *view) {
+func (c *client) recycle(v *clientplay.View) {
 	if c.spare == nil {
 		c.spare = v
 	}
@@ -284,13 +285,13 @@ func (c *client) replan() {
 	if c.pending || v == nil || v.Over || v.Seat < 0 || c.r.stopping.Load() {
 		return
 	}
-	a, ok := decide(v, &c.mind)
+	a, ok := c.mind.Decide(v)
 	if !ok {
 		return
 	}
 	now := time.Now()
 	d := c.r.cfg.reaction()
-	if v.Deadline > 0 && (a.kind == rules.ActionFlip || a.kind == rules.ActionLay || a.kind == rules.ActionStop || a.kind == rules.ActionWrite) {
+	if v.Deadline > 0 && (a.Kind == rules.ActionFlip || a.Kind == rules.ActionLay || a.Kind == rules.ActionStop || a.Kind == rules.ActionWrite) {
 		left := c.start.Add(time.Duration(v.Deadline) * time.Millisecond).Sub(now)
 		if left <= 0 {
 			return // the clock's tick comes first, with a new view
@@ -300,15 +301,15 @@ func (c *client) replan() {
 	c.ids++
 	b := make([]byte, 0, 128)
 	b = append(b, `{"type":"`...)
-	b = append(b, a.kind.String()...)
+	b = append(b, a.Kind.String()...)
 	b = append(b, '"')
-	if a.kind.HasSymbol() {
+	if a.Kind.HasSymbol() {
 		b = append(b, `,"symbol":`...)
-		b = strconv.AppendInt(b, int64(a.symbol), 10)
+		b = strconv.AppendInt(b, int64(a.Symbol), 10)
 	}
-	if a.target != nil {
+	if a.Target != nil {
 		b = append(b, `,"target":[`...)
-		for i, z := range a.target {
+		for i, z := range a.Target {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -323,7 +324,7 @@ func (c *client) replan() {
 	b = append(b, `,"id":"`...)
 	b = strconv.AppendUint(b, c.ids, 10)
 	b = append(b, `"}`...)
-	c.next, c.nextKind, c.planned = b, a.kind, c.plan
+	c.next, c.nextAct, c.planned = b, a, c.plan
 	c.due = now.Add(d)
 	if c.timer == nil {
 		c.timer = time.AfterFunc(d, c.fire)
@@ -343,7 +344,8 @@ func (c *client) fire() {
 	b := c.next
 	c.next = nil
 	c.pending = true
-	c.kind = c.nextKind
+	c.kind = c.nextAct.Kind
+	c.mind.Sent(c.view, c.nextAct)
 	c.id = strconv.FormatUint(c.ids, 10)
 	c.r.inFlight.Add(1)
 	c.r.kinds[c.kind].sent.Add(1)

@@ -28,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dobble-dev/dobble/internal/clientplay"
 	"github.com/dobble-dev/dobble/rules"
 )
 
@@ -85,27 +86,16 @@ type Config struct {
 	Progress func(line string)
 }
 
-// Games lists the games the load clients play: every game of claims
-// (choose) and the extra mini-games decide plays.
+// Games lists the games the load clients play (clientplay.Plays): every
+// game of claims and the extra mini-games.
 func Games() []string {
 	var names []string
 	for _, g := range rules.Games() {
-		if playable(g.Info().Name) {
+		if clientplay.Plays(g.Info().Name) {
 			names = append(names, g.Info().Name)
 		}
 	}
 	return names
-}
-
-// playable reports whether the clients know how to play game.
-func playable(game string) bool {
-	switch game {
-	case "learning", "tower", "well", "duel", "hot-potato", "poisoned-gift", "catch-them-all", "subway-rescue",
-		"triplets", "tower-7", "anarchy-pancakes",
-		"reflection", "guess", "memory", "false-poker", "collect-symbols":
-		return true
-	}
-	return false
 }
 
 // Validate reports the first setting out of range, saying what is
@@ -120,7 +110,7 @@ func (c *Config) Validate() error {
 	}
 	info := g.Info()
 	c.Game = info.Name
-	if !playable(info.Name) {
+	if !clientplay.Plays(info.Name) {
 		return fmt.Errorf("--game %s: the load clients do not know how to play it; play one of %s", info.Name, strings.Join(Games(), ", "))
 	}
 	for name := range c.Options {

@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/dobble-dev/dobble/internal/clientplay"
 	"github.com/dobble-dev/dobble/room"
 	"github.com/dobble-dev/dobble/rules"
 	"github.com/dobble-dev/dobble/store"
@@ -440,7 +441,7 @@ func TestDecode(t *testing.T) {
 		v := st.View(1)
 		samples = append(samples, sample{state{Type: "state", Table: 3, Game: name, Elapsed: 4321, Seat: 1, View: v}, &v})
 	}
-	var spare *view
+	var spare *clientplay.View
 	for _, sm := range samples {
 		b, _ := json.Marshal(sm.msg)
 		var got, want message
@@ -489,16 +490,16 @@ func TestDecode(t *testing.T) {
 
 // fromRules returns what a client should read of rv, in the form normal
 // gives; nil for nil.
-func fromRules(rv *rules.View) *view {
+func fromRules(rv *rules.View) *clientplay.View {
 	if rv == nil {
 		return nil
 	}
-	v := &view{Game: rv.Game, Seat: rv.Seat, Version: rv.Version, Round: rv.Round, Over: rv.Over, Turn: rv.Turn,
-		Deadline: rv.Deadline, Extra: extra{LastZone: -1, Host: -1}}
+	v := &clientplay.View{Game: rv.Game, Seat: rv.Seat, Version: rv.Version, Round: rv.Round, Over: rv.Over, Turn: rv.Turn,
+		Deadline: rv.Deadline, Extra: clientplay.Extra{LastZone: -1, Host: -1}}
 	for _, z := range rv.Zones {
-		zv := zone{Kind: string(z.Kind), Seat: z.Seat, Count: z.Count}
+		zv := clientplay.Zone{Kind: z.Kind, Seat: z.Seat, Count: z.Count}
 		for _, c := range z.Cards {
-			zv.Cards = append(zv.Cards, card{Symbols: slices.Clone(c.Symbols)})
+			zv.Cards = append(zv.Cards, clientplay.Card{Symbols: slices.Clone(c.Symbols)})
 		}
 		v.Zones = append(v.Zones, zv)
 	}
@@ -538,7 +539,7 @@ func fromRules(rv *rules.View) *view {
 // normal returns a copy of v with every empty list nil, since [] and null
 // are the same to the clients, and lists no longer shared with the
 // scanner's.
-func normal(v *view) *view {
+func normal(v *clientplay.View) *clientplay.View {
 	ints := func(xs []int) []int {
 		if len(xs) == 0 {
 			return nil
@@ -548,9 +549,9 @@ func normal(v *view) *view {
 	n := *v
 	n.Zones = nil
 	for _, z := range v.Zones {
-		zc := zone{Kind: z.Kind, Seat: z.Seat, Count: z.Count}
+		zc := clientplay.Zone{Kind: z.Kind, Seat: z.Seat, Count: z.Count}
 		for _, c := range z.Cards {
-			zc.Cards = append(zc.Cards, card{Symbols: ints(c.Symbols)})
+			zc.Cards = append(zc.Cards, clientplay.Card{Symbols: ints(c.Symbols)})
 		}
 		n.Zones = append(n.Zones, zc)
 	}
@@ -586,7 +587,7 @@ func BenchmarkDecodeUpdate(b *testing.B) {
 		View    rules.View    `json:"view"`
 	}{"update", 0, st.Version(), 1200, []rules.Event{{Kind: rules.EventClaim, Seat: 2, Symbol: 5}, {Kind: rules.EventMove, Seat: 2, From: 0, To: 3, Card: 9, Count: 1}}, st.View(1)})
 	b.ReportAllocs()
-	var spare view
+	var spare clientplay.View
 	var events []event
 	for b.Loop() {
 		m := message{Events: events}

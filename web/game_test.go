@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dobble-dev/dobble/internal/clientplay"
 	"github.com/dobble-dev/dobble/rules"
 )
 
@@ -18,25 +19,28 @@ func sessionOf(m msg) msg {
 }
 
 // play runs cl as a client bot: it chooses its actions from the views it
-// receives and what it remembers of them (decide), one action per table
-// version, answers picks, and returns the over message that ends the
-// session. Every over message is passed to onOver.
+// receives and what it remembers of them (clientplay.Mind), one action per
+// table version, answers picks, and returns the over message that ends
+// the session. Every over message is passed to onOver.
 func (cl *client) play(onOver func(msg)) msg {
 	cl.t.Helper()
 	table, claimed := -1, ""
-	var v view
-	var mem mind
+	var v clientplay.View
+	var mind clientplay.Mind
 	have := false
 	for {
 		m := cl.next()
 		switch m.str("type") {
 		case "state":
-			table, v, have = m.num("table"), decodeView(cl.t, m), true
-			mem.observe(table, &v)
+			if m.num("table") != table {
+				mind.Reset()
+			}
+			table, v, have = m.num("table"), decodeView[clientplay.View](cl.t, m), true
+			mind.Observe(&v)
 		case "update":
 			if m.num("table") == table {
-				v = decodeView(cl.t, m)
-				mem.observe(table, &v)
+				v = decodeView[clientplay.View](cl.t, m)
+				mind.Observe(&v)
 			}
 		case "refused":
 			switch m.str("code") {
@@ -75,19 +79,20 @@ func (cl *client) play(onOver func(msg)) msg {
 		if key == claimed {
 			continue
 		}
-		a, ok := decide(&v, &mem)
+		a, ok := mind.Decide(&v)
 		if !ok {
 			continue
 		}
 		claimed = key
-		out := msg{"type": a.typ, "table": table, "version": v.Version}
-		if a.typ == "claim" || a.typ == "flip" || a.typ == "write" || a.typ == "guess" {
-			out["symbol"] = a.symbol
+		out := msg{"type": a.Kind.String(), "table": table, "version": v.Version}
+		if a.Kind.HasSymbol() {
+			out["symbol"] = a.Symbol
 		}
-		if a.target != nil {
-			out["target"] = a.target
+		if a.Target != nil {
+			out["target"] = a.Target
 		}
 		cl.send(out)
+		mind.Sent(&v, a)
 	}
 }
 

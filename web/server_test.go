@@ -9,6 +9,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/dobble-dev/dobble/internal/clientplay"
 	"github.com/dobble-dev/dobble/room"
 )
 
@@ -31,9 +32,9 @@ func TestReconnectResumesExactly(t *testing.T) {
 	ts := start(t, fastConfig())
 	a, b, sa, _ := twoPlayers(t, ts, nil)
 	// Alice takes a card, so the table has moved on from the deal.
-	va := decodeView(t, sa)
-	sym, _, _, _ := choose(&va)
-	a.send(msg{"type": "claim", "table": 0, "version": va.Version, "symbol": sym, "target": []int{}})
+	va := decodeView[clientplay.View](t, sa)
+	claim, _ := clientplay.Choose(&va)
+	a.send(msg{"type": "claim", "table": 0, "version": va.Version, "symbol": claim.Symbol, "target": []int{}})
 	a.expect("update")
 	b.c.CloseNow()
 	p := a.expect("presence")
@@ -63,13 +64,13 @@ func TestReconnectResumesExactly(t *testing.T) {
 			break
 		}
 	}
-	vb := decodeView(t, state)
+	vb := decodeView[clientplay.View](t, state)
 	if last != nil {
-		if va := decodeView(t, last); va.Version != vb.Version || !slices.Equal(va.top(0), vb.top(0)) {
-			t.Fatalf("resumed at version %d with centre %v; the table is at %d with %v", vb.Version, vb.top(0), va.Version, va.top(0))
+		if va := decodeView[clientplay.View](t, last); va.Version != vb.Version || !slices.Equal(va.Top(0), vb.Top(0)) {
+			t.Fatalf("resumed at version %d with centre %v; the table is at %d with %v", vb.Version, vb.Top(0), va.Version, va.Top(0))
 		}
 	}
-	if vb.Seat != 1 || len(vb.top(2)) == 0 {
+	if vb.Seat != 1 || len(vb.Top(2)) == 0 {
 		t.Fatalf("resumed view is not seat 1's: %+v", vb)
 	}
 	// Both play the game out from there.
@@ -83,9 +84,10 @@ func TestReconnectResumesExactly(t *testing.T) {
 func TestStaleAndWrongClaims(t *testing.T) {
 	ts := start(t, fastConfig())
 	a, b, sa, sb := twoPlayers(t, ts, msg{"game": "tower", "seats": 2, "games": 1, "lockout": 2000})
-	va, vb := decodeView(t, sa), decodeView(t, sb)
-	symA, _, _, _ := choose(&va)
-	symB, _, _, _ := choose(&vb)
+	va, vb := decodeView[clientplay.View](t, sa), decodeView[clientplay.View](t, sb)
+	claimA, _ := clientplay.Choose(&va)
+	claimB, _ := clientplay.Choose(&vb)
+	symA, symB := claimA.Symbol, claimB.Symbol
 	// Alice claims first and wins the card.
 	a.send(msg{"type": "claim", "table": 0, "version": va.Version, "symbol": symA, "target": []int{}})
 	u := a.expect("update")
@@ -100,10 +102,10 @@ func TestStaleAndWrongClaims(t *testing.T) {
 		t.Fatalf("stale claim: %v", r)
 	}
 	// A symbol not on both cards is a wrong claim: refused and locked out.
-	v1 := decodeView(t, u)
+	v1 := decodeView[clientplay.View](t, u)
 	wrong := -1
 	for s := 0; s < 57; s++ {
-		if !slices.Contains(v1.top(0), s) && !slices.Contains(v1.top(2), s) {
+		if !slices.Contains(v1.Top(0), s) && !slices.Contains(v1.Top(2), s) {
 			wrong = s
 			break
 		}
@@ -115,7 +117,8 @@ func TestStaleAndWrongClaims(t *testing.T) {
 	}
 	bv := v1
 	bv.Seat = 1
-	right, _, _, _ := choose(&bv)
+	rightClaim, _ := clientplay.Choose(&bv)
+	right := rightClaim.Symbol
 	b.send(msg{"type": "claim", "table": 0, "version": 1, "symbol": right, "target": []int{}})
 	if r = b.expect("refused"); r.str("code") != "lockedOut" {
 		t.Fatalf("claim while locked out: %v", r)
