@@ -79,6 +79,9 @@ func (x *Index) Len() int { return x.cards }
 // Symbols returns the number of symbol ids.
 func (x *Index) Symbols() int { return x.symbols }
 
+// CardLen returns the number of symbols on card i.
+func (x *Index) CardLen(i int) int { return int(x.start[i+1] - x.start[i]) }
+
 // AppendCard appends the symbols of card i to dst, in the order the source
 // gave them, and returns the extended slice.
 func (x *Index) AppendCard(dst []int, i int) []int {

@@ -94,16 +94,18 @@ type fpExt struct {
 	starter int   // the seat that started the round
 	out     []bool
 	layers  []int // the seat that laid each card of the row; NoSeat for the first
+	laid    []int // how many cards of the row each seat laid: layers counted by seat
 }
 
 // CloneExtension returns a deep copy.
 func (e *fpExt) CloneExtension() Extension {
 	c := *e
-	c.out, c.layers = slices.Clone(e.out), slices.Clone(e.layers)
+	c.out, c.layers, c.laid = slices.Clone(e.out), slices.Clone(e.layers), slices.Clone(e.laid)
 	return &c
 }
 
-// EqualExtension reports whether o is the same turn, round and row.
+// EqualExtension reports whether o is the same turn, round and row (laid
+// follows from the row's layers).
 func (e *fpExt) EqualExtension(o Extension) bool {
 	f := o.(*fpExt)
 	return e.turn == f.turn && e.start == f.start && e.starter == f.starter &&
@@ -150,39 +152,87 @@ func (falsePoker) Setup(s *State) error {
 	s.dealAll(fpStock)
 	fpDeal(s, nil, false)
 	s.round = 1
-	s.SetExtension(&fpExt{out: make([]bool, p), layers: []int{NoSeat}})
+	// The extension of the game Reset replaced keeps its room.
+	e, _ := s.spareExtension().(*fpExt)
+	if e == nil {
+		e = &fpExt{}
+	}
+	*e = fpExt{out: resize(e.out, p), layers: append(e.layers[:0], NoSeat), laid: resize(e.laid, p)}
+	s.SetExtension(e)
 	return nil
 }
 
 // fpDeal deals six cards to each seat, one at a time round the table, and
-// the card that starts the row; with record set it appends the moves.
+// the card that starts the row, each from the top of the stock; with record
+// set it appends the moves. The places in hand and the row are empty.
 func fpDeal(s *State, ev []Event, record bool) []Event {
+	zones := s.zones
+	stock := zones[fpStock].cards
 	for j := range fpHand {
 		for i := range s.seats {
+			z := fpSlot(i, j)
+			c := stock[len(stock)-1]
+			stock = stock[:len(stock)-1]
+			zones[z].cards = zones[z].cards[:1] // empty, with room: no write barrier
+			zones[z].cards[0] = c
 			if record {
-				ev = s.move(ev, i, fpStock, fpSlot(i, j))
-			} else {
-				s.take(fpStock, fpSlot(i, j))
+				ev = appendEvent(ev, EventMove, i, -1, int(c), 1, fpStock, z)
 			}
 		}
 	}
+	c := stock[len(stock)-1]
+	zones[fpRow].cards = append(zones[fpRow].cards, c)
+	zones[fpStock].cards = zones[fpStock].cards[:len(stock)-1] // shorter, same array: no write barrier
 	if record {
-		return s.move(ev, NoSeat, fpStock, fpRow)
+		ev = appendEvent(ev, EventMove, NoSeat, -1, int(c), 1, fpStock, fpRow)
 	}
-	s.take(fpStock, fpRow)
 	return ev
 }
 
-// fpFree returns the markers seat has off the row.
-func fpFree(s *State, e *fpExt, seat int) int {
-	n := s.seats[seat].Tally
-	for _, l := range e.layers {
-		if l == seat {
-			n--
+// fpGather puts every card of the row and the hands back on the stock, one
+// at a time in zone order, each from the top of its zone, and appends the
+// moves.
+func fpGather(s *State, ev []Event) []Event {
+	zones := s.zones
+	stock := zones[fpStock].cards
+	n := len(stock)
+	stock = stock[:cap(stock)] // room for the whole deck
+	for z := fpRow; z < len(zones); z++ {
+		c := zones[z].cards
+		for i := len(c) - 1; i >= 0; i-- {
+			stock[n] = c[i]
+			n++
+			ev = appendEvent(ev, EventMove, NoSeat, -1, int(c[i]), 1, z, fpStock)
+		}
+		zones[z].cards = zones[z].cards[:0] // no write barrier, as in take
+	}
+	zones[fpStock].cards = zones[fpStock].cards[:n]
+	return ev
+}
+
+// resize returns buf with length n, every element zero, reusing its room.
+func resize[T any](buf []T, n int) []T {
+	if cap(buf) < n {
+		return make([]T, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	return buf
+}
+
+// countOf returns how many times v is in list.
+func countOf(list []int, v int) int {
+	n := 0
+	for _, x := range list {
+		if x == v {
+			n++
 		}
 	}
 	return n
 }
+
+// fpFree returns the markers seat has off the row.
+func fpFree(s *State, e *fpExt, seat int) int { return s.seats[seat].Tally - e.laid[seat] }
 
 // Refusal details of False Poker, fixed phrases.
 const (
@@ -221,6 +271,7 @@ func (falsePoker) Apply(s *State, a *Action, ev []Event) []Event {
 	case ActionLay:
 		ev = s.move(ev, a.Seat, int(a.Target.z[0]), fpRow)
 		e.layers = append(e.layers, a.Seat)
+		e.laid[a.Seat]++
 	case ActionStop:
 		ev = appendEvent(ev, EventStop, a.Seat, -1, -1, 0, -1, -1)
 		return fpCheck(s, e, a.Seat, a.At, ev)
@@ -276,11 +327,7 @@ func fpCheck(s *State, e *fpExt, caller int, at int64, ev []Event) []Event {
 	}
 	s.round++
 	ev = append(ev, Event{Kind: EventRound, Seat: NoSeat, Symbol: -1, Card: -1, From: -1, To: -1, Round: s.round})
-	for z := fpRow; z < len(s.zones); z++ {
-		for len(s.zones[z].cards) > 0 {
-			ev = s.move(ev, NoSeat, z, fpStock)
-		}
-	}
+	ev = fpGather(s, ev)
 	ev = s.shuffle(ev, fpStock)
 	ev = fpDeal(s, ev, true)
 	p := len(s.seats)
@@ -294,6 +341,7 @@ func fpCheck(s *State, e *fpExt, caller int, at int64, ev []Event) []Event {
 	}
 	e.turn, e.start = e.starter, at
 	clear(e.out)
+	clear(e.laid)
 	e.layers = append(e.layers[:0], NoSeat)
 	return appendEvent(ev, EventTurn, e.turn, -1, -1, 0, -1, -1)
 }
@@ -378,6 +426,9 @@ func (falsePoker) Invariants(s *State) error {
 	}
 	broke := false
 	for i := range p {
+		if n := countOf(e.layers, i); e.laid[i] != n {
+			return fmt.Errorf("seat %d counted with %d cards laid, the row has %d", i, e.laid[i], n)
+		}
 		if fpFree(s, e, i) < 0 && !s.over {
 			return fmt.Errorf("seat %d has more cards on the row than markers", i)
 		}
