@@ -3,8 +3,9 @@ package bot
 import "github.com/dobble-dev/dobble/rules"
 
 // False Poker (RULES.md §4.5): on its turn the bot checks the row, pair by
-// pair, noticing a repeated shared symbol with the level's recall (always
-// at the instant level), and says STOP when it sees one, which costs the
+// pair (the shared symbols anyone can work out from the row, which
+// rules.FalsePokerRow keeps worked out), noticing a repeated shared symbol
+// with the level's recall (always at the instant level), and says STOP when it sees one, which costs the
 // one who laid it two markers. Otherwise it lays a card whose shared symbol
 // with the end of the row is new, if it has one and a marker to put on it.
 // With none, it says STOP (losing one marker) or, now and then, bluffs:
@@ -15,7 +16,7 @@ import "github.com/dobble-dev/dobble/rules"
 
 func init() {
 	strategies["false-poker"] = func() strategy { return &falsePokerPlay{} }
-	tableOnly["false-poker"] = true // the row it reads again is the row as it is
+	tableOnly["false-poker"] = true // it reads the row as it is at every turn
 }
 
 // bluffRate is how often a bot that is not instant bluffs rather than says
@@ -23,65 +24,25 @@ func init() {
 const bluffRate = 0.2
 
 // falsePokerPlay is a bot's play of False Poker; it keeps nothing between
-// turns but room to work in.
+// turns but the layout of the table.
 type falsePokerPlay struct {
 	zones     int             // the number of zones the layout below was read from
 	rowZone   int             // the row
 	handZones []int           // the bot's places in hand, in zone order
 	targets   []rules.Targets // a lay's target for each place in handZones
-	// The row as last read in round, the symbols its neighbouring cards
-	// share (a bit set, symbol s being bit s%64 of word s/64), and how
-	// many of those repeat an earlier one: the row only grows within a
-	// round, so a plan works out only the cards laid since.
-	round   int
-	row     []int
-	shared  []uint64
-	repeats int
 }
 
-// reset forgets the row. The layout stays: it is the same in every game
-// with as many zones.
-func (f *falsePokerPlay) reset() { f.round, f.row, f.repeats = 0, f.row[:0], 0; clear(f.shared) }
-
-// read takes in the row zn of round, face up to everyone: the cards laid
-// since the last read, or the whole row in a new round. The row only grows
-// within a round, so a row of the round last read that still ends, at the
-// length last read, with the card last read needs only its new cards
-// worked out.
-func (f *falsePokerPlay) read(x *rules.Index, zn rules.Zone, round int) {
-	n, k := zn.Len(), len(f.row)
-	if round != f.round || n < k || k > 0 && zn.Card(k-1) != f.row[k-1] {
-		f.round, f.row, f.repeats = round, f.row[:0], 0
-		clear(f.shared)
-	}
-	if w := (x.Symbols() + 63) / 64; len(f.shared) != w {
-		f.shared = make([]uint64, w)
-		f.row, f.repeats = f.row[:0], 0
-	}
-	for i := len(f.row); i < n; i++ {
-		c := zn.Card(i)
-		if i > 0 {
-			sym := x.Common(f.row[i-1], c)
-			w, bit := sym>>6, uint64(1)<<(sym&63)
-			if f.shared[w]&bit != 0 {
-				f.repeats++
-			}
-			f.shared[w] |= bit
-		}
-		f.row = append(f.row, c)
-	}
-}
-
-// isShared reports whether two neighbouring cards of the row share sym.
-func (f *falsePokerPlay) isShared(sym int) bool { return f.shared[sym>>6]>>(sym&63)&1 != 0 }
+// reset does nothing: the layout is the same in every game with as many
+// zones, and nothing else is kept.
+func (f *falsePokerPlay) reset() {}
 
 func (f *falsePokerPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 	if s.Over() || s.Turn() != b.seat {
 		return false
 	}
 	// The bot reads the table as View(b.seat) shows it: the row, face up
-	// to all, its own hand through TopFor, and its free markers, which
-	// everyone sees.
+	// to all, and what anyone can work out from it (FalsePokerRow), its
+	// own hand through TopFor, and its free markers, which everyone sees.
 	x := s.Cards()
 	if f.zones != s.Zones() {
 		// The layout is fixed for a game and its number of seats.
@@ -96,19 +57,23 @@ func (f *falsePokerPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 			}
 		}
 	}
-	if f.rowZone < 0 {
+	last := -1
+	if f.rowZone >= 0 {
+		last = s.TopFor(f.rowZone, b.seat)
+	}
+	if last < 0 {
 		return false
 	}
-	f.read(x, s.Zone(f.rowZone), s.Round())
+	shared, repeats := rules.FalsePokerRow(s)
 	repeat := false
-	for range f.repeats {
+	for range repeats {
 		if b.remembers() {
 			repeat = true
 		}
 	}
 	cmp := 0.0
 	if !b.instant {
-		k := float64(x.CardLen(f.row[0]))
+		k := float64(x.CardLen(last))
 		cmp = k * k // the end of the row, then the hand against it
 	}
 	decide, at := b.think(now, cmp)
@@ -116,11 +81,11 @@ func (f *falsePokerPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 	if !repeat && rules.FalsePokerFree(s, b.seat) > 0 {
 		// The first card in hand whose shared symbol with the end of
 		// the row is new; or, now and then, a bluff.
-		last, held, lay := f.row[len(f.row)-1], 0, -1
+		held, lay := 0, -1
 		for i, z := range f.handZones {
 			if c := s.TopFor(z, b.seat); c >= 0 {
 				held++
-				if !f.isShared(x.Common(last, c)) {
+				if sym := x.Common(last, c); shared[sym>>6]>>(sym&63)&1 == 0 {
 					lay = i
 					break
 				}

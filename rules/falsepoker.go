@@ -95,17 +95,24 @@ type fpExt struct {
 	out     []bool
 	layers  []int // the seat that laid each card of the row; NoSeat for the first
 	laid    []int // how many cards of the row each seat laid: layers counted by seat
+	// What the row shows, worked out as its cards are laid: the symbols
+	// neighbouring cards share (a bit set, symbol s being bit s%64 of
+	// word s/64), how many of those repeat one shared before, and the
+	// index in the row of the first card whose shared symbol does, or -1.
+	shared  []uint64
+	repeats int
+	repeat  int
 }
 
 // CloneExtension returns a deep copy.
 func (e *fpExt) CloneExtension() Extension {
 	c := *e
-	c.out, c.layers, c.laid = slices.Clone(e.out), slices.Clone(e.layers), slices.Clone(e.laid)
+	c.out, c.layers, c.laid, c.shared = slices.Clone(e.out), slices.Clone(e.layers), slices.Clone(e.laid), slices.Clone(e.shared)
 	return &c
 }
 
-// EqualExtension reports whether o is the same turn, round and row (laid
-// follows from the row's layers).
+// EqualExtension reports whether o is the same turn, round and row (laid,
+// shared, repeats and repeat follow from the row).
 func (e *fpExt) EqualExtension(o Extension) bool {
 	f := o.(*fpExt)
 	return e.turn == f.turn && e.start == f.start && e.starter == f.starter &&
@@ -157,7 +164,8 @@ func (falsePoker) Setup(s *State) error {
 	if e == nil {
 		e = &fpExt{}
 	}
-	*e = fpExt{out: resize(e.out, p), layers: append(e.layers[:0], NoSeat), laid: resize(e.laid, p)}
+	*e = fpExt{out: resize(e.out, p), layers: append(e.layers[:0], NoSeat), laid: resize(e.laid, p),
+		shared: resize(e.shared, (s.cards.Symbols()+63)/64), repeat: -1}
 	s.SetExtension(e)
 	return nil
 }
@@ -269,9 +277,16 @@ func (falsePoker) Apply(s *State, a *Action, ev []Event) []Event {
 	e := s.ext.(*fpExt)
 	switch a.Kind {
 	case ActionLay:
+		last := s.top(fpRow)
 		ev = s.move(ev, a.Seat, int(a.Target.z[0]), fpRow)
 		e.layers = append(e.layers, a.Seat)
 		e.laid[a.Seat]++
+		sym := s.cards.Common(last, s.top(fpRow))
+		if w, bit := sym>>6, uint64(1)<<(sym&63); e.shared[w]&bit == 0 {
+			e.shared[w] |= bit
+		} else if e.repeats++; e.repeat < 0 {
+			e.repeat = len(e.layers) - 1
+		}
 	case ActionStop:
 		ev = appendEvent(ev, EventStop, a.Seat, -1, -1, 0, -1, -1)
 		return fpCheck(s, e, a.Seat, a.At, ev)
@@ -294,20 +309,21 @@ func (falsePoker) Apply(s *State, a *Action, ev []Event) []Event {
 	return appendEvent(ev, EventTurn, e.turn, -1, -1, 0, -1, -1)
 }
 
-// fpRepeat returns the index in the row of the first card whose shared
-// symbol with the card before repeats an earlier shared symbol, or -1.
-func fpRepeat(s *State) int {
+// fpWorkOut works out from the row's cards what fpExt keeps of them: the
+// symbols neighbouring cards share, how many of those repeat one shared
+// before, and the index of the first card whose shared symbol does, or -1.
+func fpWorkOut(s *State) (shared []uint64, repeats, repeat int) {
 	row := s.zones[fpRow].cards
-	var buf [64]int
-	seen := buf[:0]
+	shared, repeat = make([]uint64, (s.cards.Symbols()+63)/64), -1
 	for i := 1; i < len(row); i++ {
 		sym := s.cards.Common(int(row[i-1]), int(row[i]))
-		if slices.Contains(seen, sym) {
-			return i
+		if w, bit := sym>>6, uint64(1)<<(sym&63); shared[w]&bit == 0 {
+			shared[w] |= bit
+		} else if repeats++; repeat < 0 {
+			repeat = i
 		}
-		seen = append(seen, sym)
 	}
-	return -1
+	return shared, repeats, repeat
 }
 
 // fpCheck checks the row at time at, the STOP caller being caller: the
@@ -315,8 +331,8 @@ func fpRepeat(s *State) int {
 // then the game ends or the next round is dealt.
 func fpCheck(s *State, e *fpExt, caller int, at int64, ev []Event) []Event {
 	loser, loss := caller, 1
-	if i := fpRepeat(s); i >= 0 {
-		loser, loss = e.layers[i], 2
+	if e.repeat >= 0 {
+		loser, loss = e.layers[e.repeat], 2
 	}
 	loss = min(loss, s.seats[loser].Tally)
 	s.seats[loser].Tally -= loss
@@ -342,6 +358,8 @@ func fpCheck(s *State, e *fpExt, caller int, at int64, ev []Event) []Event {
 	e.turn, e.start = e.starter, at
 	clear(e.out)
 	clear(e.laid)
+	clear(e.shared)
+	e.repeats, e.repeat = 0, -1
 	e.layers = append(e.layers[:0], NoSeat)
 	return appendEvent(ev, EventTurn, e.turn, -1, -1, 0, -1, -1)
 }
@@ -423,6 +441,10 @@ func (falsePoker) Invariants(s *State) error {
 	e := s.ext.(*fpExt)
 	if len(e.layers) != s.count(fpRow) || e.layers[0] != NoSeat {
 		return fmt.Errorf("%d layers for %d cards in the row", len(e.layers), s.count(fpRow))
+	}
+	if shared, repeats, repeat := fpWorkOut(s); !slices.Equal(e.shared, shared) || e.repeats != repeats || e.repeat != repeat {
+		return fmt.Errorf("the row counted with shared symbols %x, %d repeats, the first at card %d; its cards show %x, %d, %d",
+			e.shared, e.repeats, e.repeat, shared, repeats, repeat)
 	}
 	broke := false
 	for i := range p {

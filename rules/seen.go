@@ -16,6 +16,18 @@ func (s *State) TopFor(z, seat int) int {
 	return int(zn.cards[len(zn.cards)-1])
 }
 
+// CardFor returns the i-th card from the bottom of zone z, 0 <= i <
+// ZoneLen(z), as View(seat) shows it, or -1 where seat does not see it:
+// any card of a zone laid out face up (ShowAll), otherwise only the top
+// card, where TopFor shows it.
+func (s *State) CardFor(z, i, seat int) int {
+	zn := &s.zones[z]
+	if zn.Show != ShowAll && (i != len(zn.cards)-1 || !zn.Show.visibleTop(zn.Seat, seat)) {
+		return -1
+	}
+	return int(zn.cards[i])
+}
+
 // ZoneLen returns the number of cards in zone z, face up or not, as
 // View shows every seat (ZoneView.Count).
 func (s *State) ZoneLen(z int) int { return len(s.zones[z].cards) }
@@ -23,6 +35,16 @@ func (s *State) ZoneLen(z int) int { return len(s.zones[z].cards) }
 // FalsePokerFree returns how many markers seat has off the row in a game
 // of False Poker, as FalsePokerView.Free shows everyone.
 func FalsePokerFree(s *State, seat int) int { return fpFree(s, s.ext.(*fpExt), seat) }
+
+// FalsePokerRow returns, in a game of False Poker, what every seat can work
+// out from the row it sees: the symbols that neighbouring cards of the row
+// share, as a bit set (symbol s is bit s%64 of word s/64), and how many of
+// those repeat one shared before in the row. The slice is the state's own:
+// read it, do not keep or change it.
+func FalsePokerRow(s *State) (shared []uint64, repeats int) {
+	e := s.ext.(*fpExt)
+	return e.shared, e.repeats
+}
 
 // GuessFlips returns the cards turned this round of Guess and what the
 // host said of each, as GuessView.Flips shows everyone. The slice is the
