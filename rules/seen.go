@@ -16,18 +16,6 @@ func (s *State) TopFor(z, seat int) int {
 	return int(zn.cards[len(zn.cards)-1])
 }
 
-// CardFor returns the i-th card from the bottom of zone z, 0 <= i <
-// ZoneLen(z), as View(seat) shows it, or -1 where seat does not see it:
-// any card of a zone laid out face up (ShowAll), otherwise only the top
-// card, where TopFor shows it.
-func (s *State) CardFor(z, i, seat int) int {
-	zn := &s.zones[z]
-	if zn.Show != ShowAll && (i != len(zn.cards)-1 || !zn.Show.visibleTop(zn.Seat, seat)) {
-		return -1
-	}
-	return int(zn.cards[i])
-}
-
 // ZoneLen returns the number of cards in zone z, face up or not, as
 // View shows every seat (ZoneView.Count).
 func (s *State) ZoneLen(z int) int { return len(s.zones[z].cards) }

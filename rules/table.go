@@ -89,10 +89,6 @@ func (z Zone) Top() int {
 	return int(z.cards[len(z.cards)-1])
 }
 
-// Card returns the zone's i-th card from the bottom, 0 <= i < Len(). Like
-// AppendCards, it shows face-down cards too.
-func (z Zone) Card(i int) int { return int(z.cards[i]) }
-
 // AppendCards appends the zone's cards, bottom first, to dst and returns the
 // extended slice. It shows face-down cards too: it is for the referee and
 // tests, never for building what a player sees (use View).
