@@ -21,8 +21,8 @@ const (
 	TypeGame = "game"
 	// TypeAction is an accepted action and the events it caused.
 	TypeAction = "action"
-	// TypeRefused is a wrong claim the rules refused, which locked its
-	// seat out.
+	// TypeRefused is an action the rules refused in a way that changed
+	// the state: a wrong claim or draw, which locked its seat out.
 	TypeRefused = "refused"
 	// TypeResult closes a record: the End.
 	TypeResult = "result"
@@ -45,7 +45,7 @@ type Header struct {
 }
 
 // Entry is one action of a record: accepted, with the events it caused,
-// or refused as a wrong claim, with the refusal.
+// or refused, with the refusal.
 type Entry struct {
 	// Action is the action as it arrived.
 	Action rules.Action `json:"action"`
@@ -67,7 +67,7 @@ type End struct {
 	Version uint64 `json:"version"`
 	// Actions is the number of accepted actions.
 	Actions int `json:"actions"`
-	// Refused is the number of refused wrong claims.
+	// Refused is the number of refused actions recorded.
 	Refused int `json:"refused"`
 	// Result is the outcome, or the standing of an unfinished game.
 	Result *rules.Result `json:"result"`
@@ -158,8 +158,11 @@ func (w *Writer) Accepted(a rules.Action, events []rules.Event) error {
 }
 
 // Refused records action a, refused with r. Only refusals that change the
-// state need recording, the wrong claims (r.Code.Wrong()), which lock their
-// seat out; a replay refuses the action again the same way.
+// state need recording: those that lock their seat out (r.LocksOut()), a
+// wrong claim or draw while lock-outs are on. A replay refuses the action
+// again the same way; a writer may also keep refusals that changed nothing
+// (a simulation keeps every false alarm of its bots), which replay to the
+// same refusal.
 func (w *Writer) Refused(a rules.Action, r *rules.Refusal) error {
 	if err := w.mustBeOpen(); err != nil {
 		return err

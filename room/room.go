@@ -740,7 +740,9 @@ func (r *Room) apply(p *Peer, seat, table int, a rules.Action, id string, now ti
 			return
 		}
 		r.m.metrics.Claims.WithLabelValues(ref.Code.String()).Inc()
-		if ref.Code.Wrong() && table == current {
+		// A refusal changes the state only when it locks its seat out;
+		// the record keeps exactly those, for a replay to rebuild.
+		if ref.LocksOut() && table == current {
 			ga, gr := a, *ref
 			ga.Seat, gr.Seat = gs, gs
 			r.rec.w.Refused(ga, &gr)

@@ -73,6 +73,16 @@ func (k ActionKind) HasSymbol() bool {
 	return k == ActionClaim || k == ActionFlip || k == ActionWrite || k == ActionGuess
 }
 
+// LocksOut reports whether a wrong action of kind k, one refused with
+// CodeNotAMatch or CodeBadTarget (Code.Wrong), locks its seat out for
+// Config.Lockout. Only the racing kinds do: a claim, in every game that
+// takes claims, and an Anarchy Pancakes draw. Without the lock-out a client
+// could try every symbol or target until one is accepted (RULES.md §7). A
+// wrong flip, lay, write or take is judged on what the seat sees, so a free
+// retry gives nothing away: it is refused with its reason and no lock-out,
+// and in a game with turns it never costs the seat its turn.
+func (k ActionKind) LocksOut() bool { return k == ActionClaim || k == ActionDraw }
+
 // targets returns the number of target zones an action of kind k names in
 // game info: Info.Targets for a claim, one for a flip, a lay or a take,
 // none otherwise.

@@ -32,9 +32,12 @@
 // CodeTimeUp or CodeEarly (the game's deadline had passed, or, for a tick,
 // had not come), CodeLockedOut, then the game's own: CodeNotYourTurn,
 // CodeNotNow, CodeOut, CodeBadTarget, CodeNotAMatch, checked in that order. A
-// refusal never changes the table or the version. A wrong claim
-// (CodeNotAMatch or CodeBadTarget) does record one thing: the seat is
-// locked out until At plus Config.Lockout, and the refusal reports when.
+// refusal never changes the table or the version. A wrong claim or draw
+// (CodeNotAMatch or CodeBadTarget for a kind that ActionKind.LocksOut) does
+// record one thing: the seat is locked out until At plus Config.Lockout, and
+// the refusal reports when (Refusal.LocksOut, LockedUntil). A wrong flip,
+// lay, write or take is refused with the same codes but no lock-out: it is
+// judged on what the seat sees, so trying again reveals nothing.
 // State.Check runs the same checks without applying anything.
 //
 // A View is what one seat, or a Spectator, may see: every zone's count and

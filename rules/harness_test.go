@@ -224,7 +224,14 @@ func (st *stepper) apply(a Action) bool {
 			t.Fatalf("refused action %+v appended events", a)
 		}
 		want := before
-		if r.Code.Wrong() && r.LockedUntil > 0 {
+		locks := r.Code.Wrong() && a.Kind.LocksOut() && before.lockout > 0
+		if r.LocksOut() != locks {
+			t.Fatalf("refusal %v of a %v: LocksOut %v, want %v (lock-out %d ms)", r, a.Kind, r.LocksOut(), locks, before.lockout)
+		}
+		if locks {
+			if r.LockedUntil <= a.At {
+				t.Fatalf("refusal %v of an action at %d: lock-out ends at %d", r, a.At, r.LockedUntil)
+			}
 			want = before.Clone()
 			want.seats[a.Seat].LockedUntil = r.LockedUntil
 		} else if r.LockedUntil != 0 && r.Code != CodeLockedOut {
@@ -689,7 +696,8 @@ func setTable(t testing.TB, s *State, zones ...[]int) {
 
 // mustRefuse applies a to s, which must refuse it with want and no events,
 // and checks that the refusal left the table as it was, bar the lock-out a
-// wrong claim records. It returns the refusal.
+// wrong claim or draw records, and that it records one exactly when the
+// kind locks out. It returns the refusal.
 func mustRefuse(t testing.TB, s *State, a Action, want error) *Refusal {
 	t.Helper()
 	before := s.Clone()
@@ -698,7 +706,10 @@ func mustRefuse(t testing.TB, s *State, a Action, want error) *Refusal {
 	if !errors.Is(err, want) || len(ev) != 0 || !errors.As(err, &r) {
 		t.Fatalf("%+v: got %v (%d events), want %v", a, err, len(ev), want)
 	}
-	if r.Code.Wrong() {
+	if locks := r.Code.Wrong() && a.Kind.LocksOut() && s.lockout > 0; r.LocksOut() != locks {
+		t.Fatalf("%+v: refused %v, LocksOut %v, want %v", a, r, r.LocksOut(), locks)
+	}
+	if r.LocksOut() {
 		before.seats[a.Seat].LockedUntil = r.LockedUntil
 	}
 	if !s.Equal(before) {

@@ -81,15 +81,18 @@ func (c *Code) UnmarshalText(b []byte) error {
 	return err
 }
 
-// Wrong reports whether a refusal with this code is a wrong claim, the kind
-// that locks the seat out: CodeNotAMatch and CodeBadTarget.
+// Wrong reports whether a refusal with this code says the action itself was
+// wrong, CodeNotAMatch or CodeBadTarget, rather than late, early, out of turn
+// or malformed. Whether a wrong action locks its seat out depends on its
+// kind (ActionKind.LocksOut); Refusal.LocksOut says whether a refusal did.
 func (c Code) Wrong() bool { return c == CodeNotAMatch || c == CodeBadTarget }
 
 // Refusal is the error every refused action returns: a machine Code plus the
 // facts a human reason is built from. Refusals never change the table; a
-// wrong claim (Code.Wrong) only records the seat's lock-out, reported in
-// LockedUntil. Use errors.Is with the Err* values to test the code, or
-// errors.As to read the fields.
+// wrong claim or draw (Code.Wrong of a kind that ActionKind.LocksOut) only
+// records the seat's lock-out, reported in LockedUntil (Refusal.LocksOut).
+// Use errors.Is with the Err* values to test the code, or errors.As to read
+// the fields.
 type Refusal struct {
 	// Code is why the action was refused.
 	Code Code `json:"code"`
@@ -103,8 +106,10 @@ type Refusal struct {
 	// Current is the table's version when the action was refused.
 	Current uint64 `json:"current"`
 	// LockedUntil is, for CodeLockedOut, the time the running lock-out
-	// ends and, for a wrong claim, the end of the lock-out it started (0
-	// when lock-outs are off). Times are milliseconds since the game began.
+	// ends and, for a wrong action of a kind that locks out
+	// (ActionKind.LocksOut), the end of the lock-out it started; 0 for
+	// every other refusal and when lock-outs are off. Times are
+	// milliseconds since the game began.
 	LockedUntil int64 `json:"lockedUntil,omitempty"`
 	// Deadline is, for CodeTimeUp and CodeEarly, the game's deadline in
 	// milliseconds since the game began (0 when it has none).
@@ -183,6 +188,12 @@ func (r *Refusal) Reason() string {
 	}
 	return fmt.Sprintf("refused (%v)", r.Code)
 }
+
+// LocksOut reports whether the refusal locked its seat out: a wrong action
+// of a kind that locks out, refused while lock-outs are on; LockedUntil says
+// until when. These are the only refusals that change the state, and so the
+// only ones a game record needs.
+func (r *Refusal) LocksOut() bool { return r.LockedUntil != 0 && r.Code != CodeLockedOut }
 
 func (r *Refusal) lockNote() string {
 	if r.LockedUntil > 0 {

@@ -36,7 +36,8 @@ type Config struct {
 	// actions give the same game.
 	Seed uint64 `json:"seed"`
 	// Lockout is how long, in milliseconds of Action.At, a seat may not
-	// claim after a wrong claim: 0 means DefaultLockout, NoLockout none.
+	// act after a wrong claim or draw (ActionKind.LocksOut): 0 means
+	// DefaultLockout, NoLockout none.
 	Lockout int64 `json:"lockout,omitzero"`
 	// Options sets the game's options (Info.Options) by name; an option
 	// not set takes its default.
@@ -46,7 +47,8 @@ type Config struct {
 // Seat is the per-seat state the engine keeps besides cards.
 type Seat struct {
 	// LockedUntil is the time (milliseconds since the game began) until
-	// which the seat may not act after a wrong claim; 0 if never locked.
+	// which the seat may not act after a wrong claim or draw
+	// (ActionKind.LocksOut); 0 if never locked.
 	LockedUntil int64 `json:"lockedUntil"`
 	// Tally is the game's own per-seat counter, such as butter pats in
 	// Anarchy Pancakes or rounds lost in Hot Potato; the Tower leaves it 0.
@@ -256,7 +258,7 @@ func (s *State) Seat(i int) Seat { return s.seats[i] }
 func (s *State) Option(i int) int { return s.opts[i] }
 
 // Locked reports whether seat may not act at time at because of a wrong
-// claim.
+// claim or draw.
 func (s *State) Locked(seat int, at int64) bool { return at < s.seats[seat].LockedUntil }
 
 // Check reports whether action a would be accepted now, without changing
@@ -411,11 +413,12 @@ func (s *State) Turn() int {
 // events to ev (pass a reused buffer, ev[:0], to avoid allocating), bumps the
 // version and stamps the new events with it, and returns the extended ev. A
 // refused action returns ev unchanged and a *Refusal; it leaves the table
-// and the version as they were, except that a wrong claim (Code.Wrong) sets
-// the seat's lock-out to a.At plus the configured lock-out, reported in the
-// refusal's LockedUntil. A record that must rebuild lock-outs exactly keeps
-// those refused actions too; replaying only accepted actions rebuilds the
-// table exactly.
+// and the version as they were, except that a wrong claim or draw (a
+// Code.Wrong refusal of a kind that ActionKind.LocksOut) sets the seat's
+// lock-out to a.At plus the configured lock-out, reported in the refusal's
+// LockedUntil (Refusal.LocksOut). A record that must rebuild lock-outs
+// exactly keeps those refused actions too; replaying only accepted actions
+// rebuilds the table exactly.
 func (s *State) Apply(a Action, ev []Event) ([]Event, error) {
 	s.arg = a
 	return s.ApplyPtr(&s.arg, ev)
@@ -426,7 +429,7 @@ func (s *State) Apply(a Action, ev []Event) ([]Event, error) {
 // simulation's plans) spares the copy of a 64-byte Action per step.
 func (s *State) ApplyPtr(a *Action, ev []Event) ([]Event, error) {
 	if r := s.check(a); r != nil {
-		if r.Code.Wrong() && s.lockout > 0 {
+		if r.Code.Wrong() && a.Kind.LocksOut() && s.lockout > 0 {
 			r.LockedUntil = a.At + s.lockout
 			if r.LockedUntil < a.At { // overflow: locked for good
 				r.LockedUntil = math.MaxInt64

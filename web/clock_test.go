@@ -52,12 +52,13 @@ func TestTimedGameClock(t *testing.T) {
 // TestSeatActionMessages sends the action messages of False Poker, right
 // and wrong: a field missing is badMessage, an action the rules refuse is
 // refused with their code (not your turn, a card not in one's hand, an
-// action the game does not have), the clock's tick is no client message,
-// and a card laid reaches everyone face up, while the cards in hand stay
-// hidden from the other seat.
+// action the game does not have) and, in a room with lock-outs, locks
+// nobody out (only claims and draws do), the clock's tick is no client
+// message, and a card laid at once reaches everyone face up, while the
+// cards in hand stay hidden from the other seat.
 func TestSeatActionMessages(t *testing.T) {
 	ts := start(t, fastConfig())
-	a, b, sa, _ := twoPlayers(t, ts, msg{"game": "false-poker", "seats": 2, "games": 1, "lockout": 0, "options": map[string]string{"turn-time": "60000"}})
+	a, b, sa, _ := twoPlayers(t, ts, msg{"game": "false-poker", "seats": 2, "games": 1, "lockout": 2000, "options": map[string]string{"turn-time": "60000"}})
 	va := decodeView(t, sa)
 	handOf := func(v view, seat int) []int {
 		return v.zonesWhere(func(k rules.ZoneKind, s int) bool { return k == rules.ZoneHand && s == seat })
@@ -96,8 +97,8 @@ func TestSeatActionMessages(t *testing.T) {
 		tc.m["table"], tc.m["version"] = 0, 0
 		tc.c.send(tc.m)
 		r := tc.c.expect("refused")
-		if r.str("code") != tc.code || r.str("reason") == "" {
-			t.Errorf("%v: refused %v, want code %s with a reason", tc.m, r, tc.code)
+		if r.str("code") != tc.code || r.str("reason") == "" || r["lockedUntil"] != nil || strings.Contains(r.str("reason"), "locked") {
+			t.Errorf("%v: refused %v, want code %s with a reason and no lock-out", tc.m, r, tc.code)
 		}
 	}
 	card := va.Zones[mine[2]].Cards[0]

@@ -169,6 +169,83 @@ type xmove struct {
 	Why     string `json:"why"`
 }
 
+// guessMarks reads what a Guess page shows of the secret: null when the
+// page shows no Guess table or no candidates; else whether the page hosts
+// the round (host), the secret its host line names (-1 if none), the
+// candidates marked as the secret (symbol, accessible label, visible tag,
+// symbol name, whether it is still a candidate), whether a Guess button is
+// offered and the hint under the candidates.
+const guessMarks = `(() => {
+  const x = document.querySelector('.xgame.x-guess');
+  if (!x || document.querySelector('#winner') || !x.querySelectorAll('#candidates .chip').length) return null;
+  const line = x.querySelector('#host.mine .chip.secret');
+  return {
+    host: !!x.querySelector('#host.mine'),
+    secret: line ? Number(line.dataset.symbol) : -1,
+    marks: [...document.querySelectorAll('.chip.secret')].filter((c) => c.closest('#candidates')).map((c) => ({
+      symbol: Number(c.dataset.symbol), label: c.getAttribute('aria-label') || '', tag: c.querySelector('.stag')?.textContent ?? '',
+      name: c.querySelector('.sname')?.textContent ?? '', cand: c.classList.contains('cand'),
+      shown: c.getBoundingClientRect().width > 0 && getComputedStyle(c.querySelector('.stag') || c).display !== 'none'})),
+    others: document.querySelectorAll('.chip.secret').length,
+    button: !!x.querySelector('#guess'),
+    hint: x.querySelector('#guess-hint')?.textContent ?? '',
+  };
+})()`
+
+// guessPage is what guessMarks answers.
+type guessPage struct {
+	Host   bool `json:"host"`
+	Secret int  `json:"secret"`
+	Marks  []struct {
+		Symbol int    `json:"symbol"`
+		Label  string `json:"label"`
+		Tag    string `json:"tag"`
+		Name   string `json:"name"`
+		Cand   bool   `json:"cand"`
+		Shown  bool   `json:"shown"`
+	} `json:"marks"`
+	Others int    `json:"others"`
+	Button bool   `json:"button"`
+	Hint   string `json:"hint"`
+}
+
+// checkGuessPage checks the secret on a Guess page: the host's page marks
+// the secret its host line names, and only it, among the candidates, with
+// a visible tag and a label naming it, tells the host not to guess and
+// offers no Guess button; a page that does not host shows the secret
+// nowhere. It reports whether the page hosts, or false for a page without
+// a Guess table.
+func checkGuessPage(b *browser) (page, host bool) {
+	b.t.Helper()
+	var g *guessPage
+	b.eval(guessMarks, &g)
+	if g == nil {
+		return false, false
+	}
+	if !g.Host {
+		if len(g.Marks) != 0 || g.Others != 0 {
+			b.shot("bad-secret")
+			b.t.Fatalf("a page that does not host the round marks a secret: %+v", g)
+		}
+		return true, false
+	}
+	if g.Secret < 0 || len(g.Marks) != 1 {
+		b.shot("bad-secret")
+		b.t.Fatalf("the host's page marks %d candidates as the secret, want 1 (its host line names %d): %+v", len(g.Marks), g.Secret, g)
+	}
+	m := g.Marks[0]
+	if m.Symbol != g.Secret || !m.Cand || !m.Shown || m.Tag != "secret" || m.Name == "" ||
+		m.Label != m.Name+": the secret, which only you see" {
+		b.shot("bad-secret")
+		b.t.Fatalf("the host's page marks the secret %d as %+v", g.Secret, m)
+	}
+	if g.Button || !strings.Contains(g.Hint, "you don't guess this round") {
+		b.shot("bad-secret")
+		b.t.Fatalf("the host's page offers a Guess button (%v) or does not say the host does not guess: %q", g.Button, g.Hint)
+	}
+	return true, true
+}
+
 // xplayer plays the extra mini-games with extraMove, and any other game
 // (Tower-7, a tie-break) with personMove.
 type xplayer struct {
@@ -210,7 +287,10 @@ func (p *xplayer) move() bool {
 // by the room's clock while the page counts down, and the results are
 // shown. Each game is shot mid-play and at the results on a phone and a
 // desktop, and its stored record must hold the person's actions of the
-// game's kinds (and the clock's ticks in a timed game).
+// game's kinds (and the clock's ticks in a timed game). In Guess, with a
+// player hosting, the person hosts the first round: its page marks the
+// secret among the candidates, while its page in the rounds it guesses
+// marks none.
 func TestBrowserExtraGames(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
@@ -248,7 +328,7 @@ func TestBrowserExtraGames(t *testing.T) {
 			b.click("#start")
 			b.waitFor(`document.querySelector('.xgame[data-version], .table[data-version]')`, 20*time.Second)
 			p := &xplayer{player: newPlayer(b), xmodes: map[string]int{}}
-			shot := false
+			shot, hosted, hostShot, guessed, guessShot := false, false, false, false, false
 			cond := "true"
 			if g.shotAt != "" {
 				cond = g.shotAt
@@ -265,6 +345,24 @@ func TestBrowserExtraGames(t *testing.T) {
 					t.Fatalf("the session did not end within 90 s (moves %v)", p.xmodes)
 				}
 				p.move()
+				if g.game == "guess" {
+					page, host := checkGuessPage(b)
+					hosted = hosted || host
+					guessed = guessed || (page && !host)
+					// Each page is shot once a card has turned and every
+					// symbol is drawn: hosting, and guessing.
+					if page && ((host && !hostShot) || (!host && !guessShot)) {
+						var drawn bool
+						b.eval(`!!document.querySelector('#flip-says') && !document.querySelector('.x-guess .loading')`, &drawn)
+						if drawn && host {
+							hostShot = true
+							b.shotBoth("0-host")
+						} else if drawn {
+							guessShot = true
+							b.shotBoth("0-guessing")
+						}
+					}
+				}
 				if !shot {
 					var ready bool
 					b.eval(`!!(document.querySelector('.play') && (`+cond+`))`, &ready)
@@ -294,6 +392,12 @@ func TestBrowserExtraGames(t *testing.T) {
 			}
 			if g.game == "guess" && kinds["guess"] == 0 && !p.hosted {
 				t.Errorf("in Guess the person neither guessed nor hosted a round (actions %v)", kinds)
+			}
+			if g.game == "guess" && (!hosted || !guessed) {
+				t.Errorf("in Guess the page was seen hosting: %v, guessing: %v; want both", hosted, guessed)
+			}
+			if g.game == "guess" && (!hostShot || !guessShot) {
+				t.Logf("a Guess page was not shot, as no card turned while it was shown: hosting %v, guessing %v", hostShot, guessShot)
 			}
 			if g.timed && ticks == 0 {
 				t.Errorf("the stored %s holds no tick of the clock", g.game)

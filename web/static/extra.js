@@ -53,17 +53,22 @@ export function extraCards(view, deck) {
   return out;
 }
 
-// chip is symbol s drawn alone, small, with its name under it; a button
-// when onclick is given.
-function chip(deck, s, { cls = "", onclick, id, label } = {}) {
+// chip is symbol s drawn alone, small, with its name under it (and a tag
+// above it, when given); a button when onclick is given. label names it
+// for assistive technology instead of the symbol's name.
+function chip(deck, s, { cls = "", onclick, id, label, tag } = {}) {
   const c = singleCard(deck, s);
   const svg = c >= 0 ? cardElement(deck, c, { interactive: false }) : null;
   const name = symbolName(deck, s);
-  const body = [h("span", { class: "pic" }, svg || h("span", { class: "loading" })), h("span", { class: "sname" }, name)];
+  const body = [tag ? h("span", { class: "stag", "aria-hidden": "true" }, tag) : null,
+    h("span", { class: "pic" }, svg || h("span", { class: "loading" })), h("span", { class: "sname" }, name)];
   if (onclick) {
     return h("button", { type: "button", class: `chip ${cls}`, id, "data-symbol": s, "aria-label": label || name, onclick }, body);
   }
-  return h("span", { class: `chip ${cls}`, "data-symbol": s, title: name }, body);
+  if (label) {
+    return h("span", { class: `chip ${cls}`, id, "data-symbol": s, role: "img", "aria-label": label, title: label }, body);
+  }
+  return h("span", { class: `chip ${cls}`, id, "data-symbol": s, title: name }, body);
 }
 
 // face is card c drawn at a size class, its symbols clickable when
@@ -283,6 +288,9 @@ function guess(el, ctx) {
   const turned = zoneOf(view, "turned")[0];
   const flips = x.flips || [];
   const hosting = x.host >= 0 && x.host === me;
+  // The host seat's view alone carries the secret: its page marks it
+  // among the candidates.
+  const secret = hosting && x.secret >= 0 ? x.secret : -1;
   const out = (x.out || []).includes(me);
   const cands = guessCandidates(view, deck);
   const sel = ctx.sel.guess !== undefined && cands.includes(ctx.sel.guess) ? ctx.sel.guess : undefined;
@@ -296,9 +304,18 @@ function guess(el, ctx) {
   const elim = new Set(x.eliminated || []);
   const candSet = new Set(cands);
   const n = deckSymbols(deck);
-  const palette = h("div", { class: "xpalette guess", id: "candidates", role: "group", "aria-label": t("extra.guess.candidates", { n: cands.length }) },
+  const palette = h("div", {
+    class: "xpalette guess", id: "candidates", role: "group",
+    "aria-label": t(hosting ? "extra.guess.hostCandidates" : "extra.guess.candidates", { n: cands.length }),
+  },
     [...Array(n).keys()].map((s) => {
       const cls = `${elim.has(s) ? "out" : candSet.has(s) ? "cand" : "no"}${s === sel ? " sel" : ""}`;
+      if (s === secret) {
+        return chip(deck, s, {
+          cls: `${cls} secret`, id: "cand-secret", tag: t("extra.guess.secretTag"),
+          label: t("extra.guess.secretMark", { symbol: symbolName(deck, s) }),
+        });
+      }
       return can && candSet.has(s)
         ? chip(deck, s, { cls, id: `cand-${s}`, onclick: () => ctx.select({ guess: s }) })
         : chip(deck, s, { cls });
@@ -318,7 +335,8 @@ function guess(el, ctx) {
           const c = turned.cards[flips.length - 1 - a.length + i];
           return h("div", { class: `xflip ${f.secret ? "yes" : "no"}` }, c ? face(ctx, c.card, "small", false) : back("small"));
         }))),
-    h("p", { class: "xhint" }, out ? t("extra.guess.youOut") : hosting ? t("extra.guess.hostHint") : t("extra.guess.count", { n: cands.length })),
+    h("p", { id: "guess-hint", class: `xhint${hosting ? " hosting" : ""}` },
+      out ? t("extra.guess.youOut") : hosting ? t("extra.guess.hostHint") : t("extra.guess.count", { n: cands.length })),
     palette,
     can ? h("div", { class: "row actions" },
       h("button", {
