@@ -77,7 +77,9 @@ func (f *falsePokerPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 		cmp = k * k // the end of the row, then the hand against it
 	}
 	decide, at := b.think(now, cmp)
-	a := rules.Action{Kind: rules.ActionStop, Seat: b.seat}
+	// The action, written straight into the plan: STOP, unless a lay.
+	a := &p.Action
+	a.Kind, a.Seat, a.Symbol, a.Target = rules.ActionStop, b.seat, 0, rules.Targets{}
 	if !repeat && rules.FalsePokerFree(s, b.seat) > 0 {
 		// The first card in hand whose shared symbol with the end of
 		// the row is new; or, now and then, a bluff.
@@ -98,7 +100,7 @@ func (f *falsePokerPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 			a.Kind, a.Target = rules.ActionLay, f.targets[lay]
 		}
 	}
-	b.setPlan(p, s, a, decide, at, cmp)
+	b.stamp(p, s, decide, at, cmp)
 	return true
 }
 

@@ -305,7 +305,7 @@ func appendEvent(ev []Event, k EventKind, seat, symbol, card, count, from, to in
 	}
 	e := &ev[len(ev)-1]
 	e.Kind, e.Version, e.Seat, e.Symbol, e.Card, e.Count, e.From, e.To = k, 0, seat, symbol, card, count, from, to
-	e.Target.n, e.Target.z[0], e.Target.z[1], e.Target.z[2] = 0, 0, 0, 0
+	e.Target = Targets{}
 	e.Under, e.Round = false, 0
 	if e.Result != nil {
 		// Written only when set: a pointer write costs a write barrier
