@@ -67,7 +67,7 @@ type Bot struct {
 	version  uint64
 	sv       survey
 
-	// The strategy of a game played with one (HasStrategy), with what it
+	// The strategy of a game played with one (an extra mini-game), with what it
 	// remembers of the game on state game; stratName is the game it is
 	// for. A reseeded bot keeps it, forgotten, for the next game.
 	strat     strategy
@@ -138,9 +138,9 @@ func (r *splitMix) IntN(n int) int {
 // seat has a correct claim or another move (a draw, a discard). It costs
 // far less than Plan, so a caller that only needs to know which bots can
 // act (a simulation of instant bots choosing who claims first) asks it of
-// every bot and Plan of one. In a game played with a strategy
-// (HasStrategy), where a bot may choose to wait, it reports whether the
-// seat has a move at all.
+// every bot and Plan of one. In a game played with a strategy (the extra
+// mini-games), where a bot may choose to wait, it reports whether the seat
+// has a move at all.
 func (b *Bot) CanPlan(s *rules.State) bool { return s.CanMove(b.seat) }
 
 // Seat returns the seat the bot plays.

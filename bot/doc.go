@@ -52,15 +52,16 @@
 // # Games with a strategy
 //
 // In the extra mini-games of RULES.md §4 finding a match is not the whole
-// game, and a bot plays a strategy of its own (HasStrategy): in Memory it
+// game, and a bot plays a strategy of its own: in Memory it
 // remembers the cards flipped, in Reflection the cards studied, each with
 // its level's recall (1 for instant, 0.95 for expert down to 0.6 for easy),
 // and uses what it remembers; in Guess it narrows the secret down from the
 // cards turned and guesses once few candidates are left; in False Poker it
 // checks the row, says STOP on a repeat, lays a safe card when it has one
-// and now and then bluffs. It may then choose to wait, and it learns from
-// every version it is shown, so such a bot must be asked to plan at every
-// version. Its times come from the same Orient, Compare, noise and Motor.
+// and now and then bluffs. In Memory, Reflection and Guess it may choose to
+// wait, and it learns from every version it is shown, so such a bot must
+// be asked to plan at every version (Remembers). Its times come from the
+// same Orient, Compare, noise and Motor.
 //
 // # Determinism
 //

@@ -20,14 +20,21 @@ type strategy interface {
 // game's canonical name.
 var strategies = map[string]func() strategy{}
 
-// HasStrategy reports whether bots play g with a strategy of their own
-// rather than by picking among its moves: in those games a bot remembers
-// what it was shown, and may wait for a better moment, so its plan depends
-// on the versions it has seen, not only on the current one. It must then be
-// asked to plan at every version of the game.
-func HasStrategy(g rules.Game) bool {
-	_, ok := strategies[g.Info().Name]
-	return ok
+// tableOnly names the games whose strategy plans from the table as it is
+// now, never from what an earlier version showed.
+var tableOnly = map[string]bool{}
+
+// Remembers reports whether bots playing g learn from every version they
+// are shown: in Memory, Reflection and Guess a bot remembers the cards
+// shown, and may wait for a better moment, so its plan depends on the
+// versions it has seen, not only on the current one, and it must be asked
+// to plan at every version of the game. A bot playing any other game plans
+// from the current table alone (and its own random source), so a caller
+// may ask it only when it wants its plan.
+func Remembers(g rules.Game) bool {
+	name := g.Info().Name
+	_, ok := strategies[name]
+	return ok && !tableOnly[name]
 }
 
 // strategyFor returns the bot's strategy for the game on s, one that has
@@ -88,9 +95,20 @@ func (b *Bot) think(now int64, comparisons float64) (decide, at int64) {
 // at, made against the current version of s, after the given comparisons
 // (none for an instant bot).
 func (b *Bot) setPlan(p *Plan, s *rules.State, a rules.Action, decide, at int64, comparisons float64) {
-	a.Version, a.At = s.Version(), at
+	p.Action = a
+	b.stamp(p, s, decide, at, comparisons)
+}
+
+// stamp completes the plan whose action's kind, seat, symbol and target
+// are written in *p: made against the current version of s, decided at
+// decide, arriving at at, after the given comparisons (none for an instant
+// bot). A strategy that writes its action straight into the plan spares
+// the copy of one built apart, which costs more than the rest of a plan,
+// and every plan of every bot comes through here.
+func (b *Bot) stamp(p *Plan, s *rules.State, decide, at int64, comparisons float64) {
 	if b.instant {
 		comparisons = 0
 	}
-	*p = Plan{Action: a, Decide: decide, Comparisons: comparisons}
+	p.Action.Version, p.Action.At = s.Version(), at
+	p.Decide, p.Wrong, p.Missed, p.Comparisons = decide, false, false, comparisons
 }

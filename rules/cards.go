@@ -79,6 +79,9 @@ func (x *Index) Len() int { return x.cards }
 // Symbols returns the number of symbol ids.
 func (x *Index) Symbols() int { return x.symbols }
 
+// CardLen returns the number of symbols on card i.
+func (x *Index) CardLen(i int) int { return int(x.start[i+1] - x.start[i]) }
+
 // AppendCard appends the symbols of card i to dst, in the order the source
 // gave them, and returns the extended slice.
 func (x *Index) AppendCard(dst []int, i int) []int {
@@ -108,6 +111,13 @@ func (x *Index) Has(i, s int) bool {
 // share none. For two different cards of a projective-plane deck it is the
 // one symbol they share.
 func (x *Index) Common(i, j int) int {
+	if x.words == 1 {
+		// Up to 64 symbols, as in every published deck: one word a card.
+		if m := x.bits[i] & x.bits[j]; m != 0 {
+			return bits.TrailingZeros64(m)
+		}
+		return -1
+	}
 	a := x.bits[i*x.words : (i+1)*x.words]
 	b := x.bits[j*x.words : (j+1)*x.words]
 	for w := range a {

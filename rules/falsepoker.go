@@ -94,16 +94,25 @@ type fpExt struct {
 	starter int   // the seat that started the round
 	out     []bool
 	layers  []int // the seat that laid each card of the row; NoSeat for the first
+	laid    []int // how many cards of the row each seat laid: layers counted by seat
+	// What the row shows, worked out as its cards are laid: the symbols
+	// neighbouring cards share (a bit set, symbol s being bit s%64 of
+	// word s/64), how many of those repeat one shared before, and the
+	// index in the row of the first card whose shared symbol does, or -1.
+	shared  []uint64
+	repeats int
+	repeat  int
 }
 
 // CloneExtension returns a deep copy.
 func (e *fpExt) CloneExtension() Extension {
 	c := *e
-	c.out, c.layers = slices.Clone(e.out), slices.Clone(e.layers)
+	c.out, c.layers, c.laid, c.shared = slices.Clone(e.out), slices.Clone(e.layers), slices.Clone(e.laid), slices.Clone(e.shared)
 	return &c
 }
 
-// EqualExtension reports whether o is the same turn, round and row.
+// EqualExtension reports whether o is the same turn, round and row (laid,
+// shared, repeats and repeat follow from the row).
 func (e *fpExt) EqualExtension(o Extension) bool {
 	f := o.(*fpExt)
 	return e.turn == f.turn && e.start == f.start && e.starter == f.starter &&
@@ -150,39 +159,88 @@ func (falsePoker) Setup(s *State) error {
 	s.dealAll(fpStock)
 	fpDeal(s, nil, false)
 	s.round = 1
-	s.SetExtension(&fpExt{out: make([]bool, p), layers: []int{NoSeat}})
+	// The extension of the game Reset replaced keeps its room.
+	e, _ := s.spareExtension().(*fpExt)
+	if e == nil {
+		e = &fpExt{}
+	}
+	*e = fpExt{out: resize(e.out, p), layers: append(e.layers[:0], NoSeat), laid: resize(e.laid, p),
+		shared: resize(e.shared, (s.cards.Symbols()+63)/64), repeat: -1}
+	s.SetExtension(e)
 	return nil
 }
 
 // fpDeal deals six cards to each seat, one at a time round the table, and
-// the card that starts the row; with record set it appends the moves.
+// the card that starts the row, each from the top of the stock; with record
+// set it appends the moves. The places in hand and the row are empty.
 func fpDeal(s *State, ev []Event, record bool) []Event {
+	zones := s.zones
+	stock := zones[fpStock].cards
 	for j := range fpHand {
 		for i := range s.seats {
+			z := fpSlot(i, j)
+			c := stock[len(stock)-1]
+			stock = stock[:len(stock)-1]
+			zones[z].cards = zones[z].cards[:1] // empty, with room: no write barrier
+			zones[z].cards[0] = c
 			if record {
-				ev = s.move(ev, i, fpStock, fpSlot(i, j))
-			} else {
-				s.take(fpStock, fpSlot(i, j))
+				ev = appendEvent(ev, EventMove, i, -1, int(c), 1, fpStock, z)
 			}
 		}
 	}
+	c := stock[len(stock)-1]
+	zones[fpRow].cards = append(zones[fpRow].cards, c)
+	zones[fpStock].cards = zones[fpStock].cards[:len(stock)-1] // shorter, same array: no write barrier
 	if record {
-		return s.move(ev, NoSeat, fpStock, fpRow)
+		ev = appendEvent(ev, EventMove, NoSeat, -1, int(c), 1, fpStock, fpRow)
 	}
-	s.take(fpStock, fpRow)
 	return ev
 }
 
-// fpFree returns the markers seat has off the row.
-func fpFree(s *State, e *fpExt, seat int) int {
-	n := s.seats[seat].Tally
-	for _, l := range e.layers {
-		if l == seat {
-			n--
+// fpGather puts every card of the row and the hands back on the stock, one
+// at a time in zone order, each from the top of its zone, and appends the
+// moves.
+func fpGather(s *State, ev []Event) []Event {
+	zones := s.zones
+	stock := zones[fpStock].cards
+	n := len(stock)
+	stock = stock[:cap(stock)] // room for the whole deck
+	for z := fpRow; z < len(zones); z++ {
+		c := zones[z].cards
+		for i := len(c) - 1; i >= 0; i-- {
+			stock[n] = c[i]
+			n++
+			ev = appendEvent(ev, EventMove, NoSeat, -1, int(c[i]), 1, z, fpStock)
+		}
+		zones[z].cards = zones[z].cards[:0] // no write barrier, as in take
+	}
+	zones[fpStock].cards = zones[fpStock].cards[:n]
+	return ev
+}
+
+// resize returns buf with length n, every element zero, reusing its room.
+func resize[T any](buf []T, n int) []T {
+	if cap(buf) < n {
+		return make([]T, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	return buf
+}
+
+// countOf returns how many times v is in list.
+func countOf(list []int, v int) int {
+	n := 0
+	for _, x := range list {
+		if x == v {
+			n++
 		}
 	}
 	return n
 }
+
+// fpFree returns the markers seat has off the row.
+func fpFree(s *State, e *fpExt, seat int) int { return s.seats[seat].Tally - e.laid[seat] }
 
 // Refusal details of False Poker, fixed phrases.
 const (
@@ -219,8 +277,16 @@ func (falsePoker) Apply(s *State, a *Action, ev []Event) []Event {
 	e := s.ext.(*fpExt)
 	switch a.Kind {
 	case ActionLay:
+		last := s.top(fpRow)
 		ev = s.move(ev, a.Seat, int(a.Target.z[0]), fpRow)
 		e.layers = append(e.layers, a.Seat)
+		e.laid[a.Seat]++
+		sym := s.cards.Common(last, s.top(fpRow))
+		if w, bit := sym>>6, uint64(1)<<(sym&63); e.shared[w]&bit == 0 {
+			e.shared[w] |= bit
+		} else if e.repeats++; e.repeat < 0 {
+			e.repeat = len(e.layers) - 1
+		}
 	case ActionStop:
 		ev = appendEvent(ev, EventStop, a.Seat, -1, -1, 0, -1, -1)
 		return fpCheck(s, e, a.Seat, a.At, ev)
@@ -243,20 +309,21 @@ func (falsePoker) Apply(s *State, a *Action, ev []Event) []Event {
 	return appendEvent(ev, EventTurn, e.turn, -1, -1, 0, -1, -1)
 }
 
-// fpRepeat returns the index in the row of the first card whose shared
-// symbol with the card before repeats an earlier shared symbol, or -1.
-func fpRepeat(s *State) int {
+// fpWorkOut works out from the row's cards what fpExt keeps of them: the
+// symbols neighbouring cards share, how many of those repeat one shared
+// before, and the index of the first card whose shared symbol does, or -1.
+func fpWorkOut(s *State) (shared []uint64, repeats, repeat int) {
 	row := s.zones[fpRow].cards
-	var buf [64]int
-	seen := buf[:0]
+	shared, repeat = make([]uint64, (s.cards.Symbols()+63)/64), -1
 	for i := 1; i < len(row); i++ {
 		sym := s.cards.Common(int(row[i-1]), int(row[i]))
-		if slices.Contains(seen, sym) {
-			return i
+		if w, bit := sym>>6, uint64(1)<<(sym&63); shared[w]&bit == 0 {
+			shared[w] |= bit
+		} else if repeats++; repeat < 0 {
+			repeat = i
 		}
-		seen = append(seen, sym)
 	}
-	return -1
+	return shared, repeats, repeat
 }
 
 // fpCheck checks the row at time at, the STOP caller being caller: the
@@ -264,8 +331,8 @@ func fpRepeat(s *State) int {
 // then the game ends or the next round is dealt.
 func fpCheck(s *State, e *fpExt, caller int, at int64, ev []Event) []Event {
 	loser, loss := caller, 1
-	if i := fpRepeat(s); i >= 0 {
-		loser, loss = e.layers[i], 2
+	if e.repeat >= 0 {
+		loser, loss = e.layers[e.repeat], 2
 	}
 	loss = min(loss, s.seats[loser].Tally)
 	s.seats[loser].Tally -= loss
@@ -276,11 +343,7 @@ func fpCheck(s *State, e *fpExt, caller int, at int64, ev []Event) []Event {
 	}
 	s.round++
 	ev = append(ev, Event{Kind: EventRound, Seat: NoSeat, Symbol: -1, Card: -1, From: -1, To: -1, Round: s.round})
-	for z := fpRow; z < len(s.zones); z++ {
-		for len(s.zones[z].cards) > 0 {
-			ev = s.move(ev, NoSeat, z, fpStock)
-		}
-	}
+	ev = fpGather(s, ev)
 	ev = s.shuffle(ev, fpStock)
 	ev = fpDeal(s, ev, true)
 	p := len(s.seats)
@@ -294,6 +357,9 @@ func fpCheck(s *State, e *fpExt, caller int, at int64, ev []Event) []Event {
 	}
 	e.turn, e.start = e.starter, at
 	clear(e.out)
+	clear(e.laid)
+	clear(e.shared)
+	e.repeats, e.repeat = 0, -1
 	e.layers = append(e.layers[:0], NoSeat)
 	return appendEvent(ev, EventTurn, e.turn, -1, -1, 0, -1, -1)
 }
@@ -376,8 +442,15 @@ func (falsePoker) Invariants(s *State) error {
 	if len(e.layers) != s.count(fpRow) || e.layers[0] != NoSeat {
 		return fmt.Errorf("%d layers for %d cards in the row", len(e.layers), s.count(fpRow))
 	}
+	if shared, repeats, repeat := fpWorkOut(s); !slices.Equal(e.shared, shared) || e.repeats != repeats || e.repeat != repeat {
+		return fmt.Errorf("the row counted with shared symbols %x, %d repeats, the first at card %d; its cards show %x, %d, %d",
+			e.shared, e.repeats, e.repeat, shared, repeats, repeat)
+	}
 	broke := false
 	for i := range p {
+		if n := countOf(e.layers, i); e.laid[i] != n {
+			return fmt.Errorf("seat %d counted with %d cards laid, the row has %d", i, e.laid[i], n)
+		}
 		if fpFree(s, e, i) < 0 && !s.over {
 			return fmt.Errorf("seat %d has more cards on the row than markers", i)
 		}

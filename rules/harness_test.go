@@ -423,7 +423,7 @@ func checkViews(t testing.TB, s *State) {
 }
 
 // checkSeen checks that the accessors bots read a game's own state through
-// (FalsePokerFree, GuessFlips, MemoryMarked, MemoryLast, ReflectionPhase,
+// (FalsePokerFree, FalsePokerRow, GuessFlips, MemoryMarked, MemoryLast, ReflectionPhase,
 // ReflectionWritten) tell exactly what v, seat's view, shows.
 func checkSeen(s *State, seat int, v View) error {
 	switch x := v.Extra.(type) {
@@ -432,6 +432,25 @@ func checkSeen(s *State, seat int, v View) error {
 			if FalsePokerFree(s, i) != n {
 				return fmt.Errorf("FalsePokerFree(%d) = %d, the view shows %d", i, FalsePokerFree(s, i), n)
 			}
+		}
+		// The row's shared symbols and repeats, worked out from the
+		// row the view shows.
+		var row []CardView
+		for _, zv := range v.Zones {
+			if zv.Kind == ZoneRow {
+				row = zv.Cards
+			}
+		}
+		want, repeats := make([]uint64, (s.Cards().Symbols()+63)/64), 0
+		for i := 1; i < len(row); i++ {
+			sym := s.Cards().Common(row[i-1].Card, row[i].Card)
+			if want[sym/64]&(1<<(sym%64)) != 0 {
+				repeats++
+			}
+			want[sym/64] |= 1 << (sym % 64)
+		}
+		if shared, n := FalsePokerRow(s); !slices.Equal(shared, want) || n != repeats {
+			return fmt.Errorf("FalsePokerRow %x with %d repeats, the view's row shows %x with %d", shared, n, want, repeats)
 		}
 	case GuessView:
 		if !slices.Equal(GuessFlips(s), x.Flips) {

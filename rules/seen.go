@@ -24,6 +24,16 @@ func (s *State) ZoneLen(z int) int { return len(s.zones[z].cards) }
 // of False Poker, as FalsePokerView.Free shows everyone.
 func FalsePokerFree(s *State, seat int) int { return fpFree(s, s.ext.(*fpExt), seat) }
 
+// FalsePokerRow returns, in a game of False Poker, what every seat can work
+// out from the row it sees: the symbols that neighbouring cards of the row
+// share, as a bit set (symbol s is bit s%64 of word s/64), and how many of
+// those repeat one shared before in the row. The slice is the state's own:
+// read it, do not keep or change it.
+func FalsePokerRow(s *State) (shared []uint64, repeats int) {
+	e := s.ext.(*fpExt)
+	return e.shared, e.repeats
+}
+
 // GuessFlips returns the cards turned this round of Guess and what the
 // host said of each, as GuessView.Flips shows everyone. The slice is the
 // state's own: read it, do not keep or change it.

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 )
 
@@ -186,12 +187,24 @@ func (s *State) dealAll(z int) {
 	s.shuffleCards(c)
 }
 
-// shuffleCards shuffles c in place (Fisher–Yates) with the state's source.
+// shuffleCards shuffles c in place (Fisher–Yates) with the state's source,
+// drawing each index as intN does. The source is copied to a local for the
+// loop, where it stays in registers instead of going to memory and back at
+// every draw; the draws are the same.
 func (s *State) shuffleCards(c []int32) {
+	rng := s.rng
 	for i := len(c) - 1; i > 0; i-- {
-		j := s.intN(i + 1)
-		c[i], c[j] = c[j], c[i]
+		n := uint64(i + 1)
+		hi, lo := bits.Mul64(rng.Uint64(), n)
+		if lo < n {
+			thresh := -n % n
+			for lo < thresh {
+				hi, lo = bits.Mul64(rng.Uint64(), n)
+			}
+		}
+		c[i], c[hi] = c[hi], c[i]
 	}
+	s.rng = rng
 }
 
 // top returns the top card of zone z, or -1 if it is empty.
@@ -292,7 +305,7 @@ func appendEvent(ev []Event, k EventKind, seat, symbol, card, count, from, to in
 	}
 	e := &ev[len(ev)-1]
 	e.Kind, e.Version, e.Seat, e.Symbol, e.Card, e.Count, e.From, e.To = k, 0, seat, symbol, card, count, from, to
-	e.Target.n, e.Target.z[0], e.Target.z[1], e.Target.z[2] = 0, 0, 0, 0
+	e.Target = Targets{}
 	e.Under, e.Round = false, 0
 	if e.Result != nil {
 		// Written only when set: a pointer write costs a write barrier

@@ -204,7 +204,7 @@ func (m *Sim) Play(seed uint64) (Outcome, error) {
 	for _, b := range m.bots {
 		b.Reseed(seed)
 	}
-	if m.instant && !m.strict && !info.Timed && !bot.HasStrategy(m.cfg.Game) {
+	if m.instant && !m.strict && !m.lenient && !bot.Remembers(m.cfg.Game) {
 		if err := m.playInstant(s, &out); err != nil {
 			return out, err
 		}
@@ -229,7 +229,7 @@ func (m *Sim) Play(seed uint64) (Outcome, error) {
 			if events, err = s.Apply(tick, events[:0]); err != nil {
 				return out, fmt.Errorf("sim: %s, seed %d: the tick due at %d ms was refused: %w", info.Name, seed, d, err)
 			}
-			if err := m.accepted(s, tick, events, &out, now); err != nil {
+			if err := m.accepted(s, &tick, events, &out, now); err != nil {
 				return out, err
 			}
 			if s.Over() {
@@ -279,7 +279,7 @@ func (m *Sim) Play(seed uint64) (Outcome, error) {
 			m.has[i] = m.bots[i].PlanTo(&m.plans[i], s, now)
 			continue
 		}
-		if err := m.accepted(s, p.Action, events, &out, now); err != nil {
+		if err := m.accepted(s, &p.Action, events, &out, now); err != nil {
 			return out, err
 		}
 		if s.Over() {
@@ -296,11 +296,11 @@ func (m *Sim) Play(seed uint64) (Outcome, error) {
 // accepted counts and records action a, accepted at time now with events,
 // in out; when the game is over, its last event, EventOver, carries the
 // result.
-func (m *Sim) accepted(s *rules.State, a rules.Action, events []rules.Event, out *Outcome, now int64) error {
+func (m *Sim) accepted(s *rules.State, a *rules.Action, events []rules.Event, out *Outcome, now int64) error {
 	out.Actions++
 	out.Time = now
 	if rec := m.cfg.Record; rec != nil {
-		if err := rec.Accepted(a, events); err != nil {
+		if err := rec.Accepted(*a, events); err != nil {
 			return err
 		}
 	}
@@ -379,26 +379,29 @@ func (m *Sim) end(s *rules.State, out Outcome, start time.Time) (Outcome, error)
 // playInstant plays s to its end between instant bots, filling out. It is
 // Play's loop made cheap for that case, and plays the very same game.
 //
-// In Play's loop, an instant bot plans a correct claim (or a draw) arriving
-// at the current time; it makes no wrong claim, so no seat is ever locked
-// out and every plan arrives at the same instant. At each step, then, every
-// seat that has a move ties, and earliest draws the k-th of them in seat
-// order, k uniform, from the simulation's source; that seat's action is
-// applied; the other plans arrive in the same millisecond against the old
-// version and count as too late; and every bot plans again. An instant
-// bot's plan depends only on its seed, its seat and the state's version
-// (bot.Plan), never on the plans it made before, so the plans of the seats
-// the draw did not pick leave no trace. playInstant therefore asks only
-// which seats can act (bot.CanPlan, which for an instant bot is
-// State.CanMove, answered for every seat at once by State.Movers), makes
-// the same draw among those that can, and asks the picked bot alone for
-// its plan: the same tie-break
-// draws, the same actions, the same count of late claims. A uniformly
-// random seat among those able to claim first wins each tie, as before.
-// TestInstantShortcut checks the equivalence game by game against the
-// general loop.
+// In Play's loop, an instant bot plans a correct claim (or another move: a
+// draw, a lay, a STOP) arriving at the current time; it makes no wrong
+// claim, so no seat is ever locked out and every plan arrives at the same
+// instant. At each step, then, every seat that has a move ties, and
+// earliest draws the k-th of them in seat order, k uniform, from the
+// simulation's source; that seat's action is applied; the other plans
+// arrive in the same millisecond against the old version and count as too
+// late; and every bot plans again. The game's clock ticks first when its
+// deadline has come, or when no seat can act; the plans made before count
+// as too late. An instant bot's plan depends only on its seed, its seat
+// and the state's version (bot.Plan; in a game played with a strategy,
+// only where the strategy plans from the table as it is, not from what it
+// remembers: bot.Remembers), never on the plans it made before, so the
+// plans of the seats the draw did not pick leave no trace. playInstant
+// therefore asks only which seats can act (bot.CanPlan, which for an
+// instant bot is State.CanMove, answered for every seat at once by
+// State.Movers), makes the same draw among those that can, and asks the
+// picked bot alone for its plan: the same tie-break draws, the same
+// actions, the same count of late claims. A uniformly random seat among
+// those able to claim first wins each tie, as before. TestInstantShortcut
+// checks the equivalence game by game against the general loop.
 func (m *Sim) playInstant(s *rules.State, out *Outcome) error {
-	info, seed, rec := s.Info(), s.Config().Seed, m.cfg.Record
+	info, seed := s.Info(), s.Config().Seed
 	events := m.events[:0]
 	defer func() { m.events = events[:0] }()
 	now := int64(0)
@@ -407,6 +410,20 @@ func (m *Sim) playInstant(s *rules.State, out *Outcome) error {
 			return fmt.Errorf("sim: %s, seed %d: no end after %d steps (version %d)", info.Name, seed, steps, s.Version())
 		}
 		able := m.able(s)
+		if d, ok := s.Deadline(); ok && (able == 0 || d <= now) {
+			// The clock's tick, as in Play's loop.
+			now = max(now, d)
+			tick := rules.Action{Kind: rules.ActionTick, Seat: rules.NoSeat, Version: s.Version(), At: now}
+			var err error
+			if events, err = s.ApplyPtr(&tick, events[:0]); err != nil {
+				return fmt.Errorf("sim: %s, seed %d: the tick due at %d ms was refused: %w", info.Name, seed, d, err)
+			}
+			if err := m.accepted(s, &tick, events, out, now); err != nil || s.Over() {
+				return err
+			}
+			out.Late += bits.OnesCount64(able)
+			continue
+		}
 		if able == 0 {
 			return fmt.Errorf("sim: %s, seed %d: no seat can act at version %d and the game is not over", info.Name, seed, s.Version())
 		}
@@ -420,17 +437,8 @@ func (m *Sim) playInstant(s *rules.State, out *Outcome) error {
 		if events, err = s.ApplyPtr(&p.Action, events[:0]); err != nil {
 			return fmt.Errorf("sim: %s, seed %d: seat %d's planned action %+v was refused: %w", info.Name, seed, i, p.Action, err)
 		}
-		out.Actions++
-		out.Time = now
-		if rec != nil {
-			if err := rec.Accepted(p.Action, events); err != nil {
-				return err
-			}
-		}
-		if s.Over() {
-			// The game's last event, EventOver, carries the result.
-			out.Result = events[len(events)-1].Result
-			return nil
+		if err := m.accepted(s, &p.Action, events, out, now); err != nil || s.Over() {
+			return err
 		}
 		out.Late += bits.OnesCount64(able) - 1
 	}
