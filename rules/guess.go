@@ -155,7 +155,12 @@ func (guess) Setup(s *State) error {
 	s.addZone(ZoneStock, NoSeat, ShowHidden)
 	s.addZone(ZoneTurned, NoSeat, ShowAll)
 	s.dealAll(guessDeck)
-	e := &guessExt{out: make([]bool, s.Players()), last: -1}
+	// The round of the game Reset replaced leaves its room to this one.
+	e, _ := s.spareExtension().(*guessExt)
+	if e == nil || len(e.out) != s.Players() {
+		e = &guessExt{out: make([]bool, s.Players())}
+	}
+	e.last = -1
 	s.SetExtension(e)
 	guessRound(s, e, 0, nil)
 	e.since = 0 // round 1 begins with version 0

@@ -100,20 +100,46 @@ func (reflection) Info() Info { return reflectionInfo }
 // reflExt is Reflection's state beside the table.
 type reflExt struct {
 	phase   int
-	start   int64   // when the phase began
-	since   uint64  // the version the phase began with
-	answers [][]int // this round's answers, by seat
-	last    *ReflectionRound
+	start   int64            // when the phase began
+	since   uint64           // the version the phase began with
+	answers [][]int          // this round's answers, by seat, with room for four each
+	last    *ReflectionRound // the round scored last, &round, or nil before the first
+	// round is the room of last, written again when the next round is
+	// scored; views show copies of it.
+	round ReflectionRound
+}
+
+// newReflExt returns the state of a new game of p seats, with the room
+// for the answers of a round and for the scoring of one.
+func newReflExt(p int) *reflExt {
+	return &reflExt{answers: reflAnswers(p),
+		round: ReflectionRound{Shared: make([]int, 0, reflFour), Answers: reflAnswers(p), Points: make([]int, p)}}
 }
 
 // CloneExtension returns a deep copy.
 func (e *reflExt) CloneExtension() Extension {
 	c := *e
-	c.answers = make([][]int, len(e.answers))
-	for i, a := range e.answers {
-		c.answers[i] = slices.Clone(a)
+	c.answers = cloneAnswers(e.answers)
+	c.round = cloneRound(&e.round)
+	if e.last != nil {
+		c.last = &c.round
 	}
 	return &c
+}
+
+// cloneRound returns a deep copy of r.
+func cloneRound(r *ReflectionRound) ReflectionRound {
+	return ReflectionRound{Round: r.Round, Shared: slices.Clone(r.Shared), Answers: cloneAnswers(r.Answers), Points: slices.Clone(r.Points)}
+}
+
+// cloneAnswers returns a copy of a round's answers, with room for four
+// each.
+func cloneAnswers(answers [][]int) [][]int {
+	c := reflAnswers(len(answers))
+	for i, a := range answers {
+		c[i] = append(c[i], a...)
+	}
+	return c
 }
 
 // EqualExtension reports whether o is the same phase, answers and last
@@ -177,7 +203,16 @@ func (reflection) Setup(s *State) error {
 	}
 	s.take(reflStock, reflFifthUp)
 	s.round = 1
-	s.SetExtension(&reflExt{answers: reflAnswers(s.Players())})
+	// The state of the game Reset replaced leaves its room to this one.
+	e, _ := s.spareExtension().(*reflExt)
+	if e == nil || len(e.answers) != s.Players() || len(e.round.Answers) != s.Players() {
+		e = newReflExt(s.Players())
+	}
+	for i := range e.answers {
+		e.answers[i] = e.answers[i][:0]
+	}
+	e.phase, e.start, e.since, e.last = reflLook, 0, 0, nil
+	s.SetExtension(e)
 	return nil
 }
 
@@ -243,10 +278,13 @@ func (reflection) Apply(s *State, a *Action, ev []Event) []Event {
 }
 
 // reflScore scores the round at time at, shows it, and ends the game or
-// deals the next round.
+// deals the next round. The scored round takes the place of the one scored
+// before (e.round), its answers the room of that one's, which the next
+// round's answers take over.
 func reflScore(s *State, e *reflExt, at int64, ev []Event) []Event {
 	fifth := s.top(reflFifthUp)
-	r := &ReflectionRound{Round: s.round, Answers: e.answers, Points: make([]int, len(s.seats)), Shared: make([]int, 0, reflFour)}
+	r := &e.round
+	r.Round, r.Shared = s.round, r.Shared[:0]
 	for i := range reflFour {
 		r.Shared = append(r.Shared, s.cards.Common(fifth, s.top(reflDown+i)))
 	}
@@ -258,7 +296,11 @@ func reflScore(s *State, e *reflExt, at int64, ev []Event) []Event {
 		ev[len(ev)-1].Round = s.round
 		done = done || s.seats[seat].Tally >= target
 	}
-	e.last, e.answers = r, reflAnswers(len(s.seats))
+	r.Answers, e.answers = e.answers, r.Answers
+	for i := range e.answers {
+		e.answers[i] = e.answers[i][:0]
+	}
+	e.last = r
 	if done {
 		return s.finish(ev)
 	}
@@ -387,7 +429,11 @@ func (reflection) Result(s *State) *Result {
 // has written and the round scored last.
 func (reflection) ViewExtra(s *State, seat int) any {
 	e := s.ext.(*reflExt)
-	v := ReflectionView{Phase: reflPhases[e.phase], Answers: []int{}, Written: make([]int, len(s.seats)), Last: e.last}
+	v := ReflectionView{Phase: reflPhases[e.phase], Answers: []int{}, Written: make([]int, len(s.seats))}
+	if e.last != nil {
+		last := cloneRound(e.last)
+		v.Last = &last
+	}
 	for i, a := range e.answers {
 		v.Written[i] = len(a)
 	}

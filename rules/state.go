@@ -272,6 +272,25 @@ func (s *State) Check(a Action) error {
 	return nil
 }
 
+// Allowed reports whether Check would accept *a now, reading *a without
+// changing or keeping it. Unlike Check it builds no refusal for an action
+// made too late, against an older version than the table's, which is what a
+// driver asking only yes or no of the plans it holds (a simulation) meets
+// most: the answer costs no allocation.
+func (s *State) Allowed(a *Action) bool {
+	if uint(a.Seat) < uint(len(s.seats)) && !s.over && a.Version < s.version && s.stale(a) {
+		return false // refused as too late, or by a check before that one
+	}
+	return s.check(a) == nil
+}
+
+// stale reports whether a, made against a version no newer than the
+// table's, is too late: made against an older version, and not an action a
+// Lenient game still takes.
+func (s *State) stale(a *Action) bool {
+	return a.Version != s.version && (a.Kind == ActionTick || s.lenient == nil || a.Version < s.lenient.Since(s, a))
+}
+
 // check is Check without the conversion to error, so callers keep the
 // concrete type.
 func (s *State) check(a *Action) *Refusal {
@@ -339,7 +358,7 @@ func (s *State) checkTime(a *Action) *Refusal {
 	if s.over {
 		return refuse(CodeGameOver, a, "")
 	}
-	if a.Version != s.version && (a.Kind == ActionTick || s.lenient == nil || a.Version < s.lenient.Since(s, a)) {
+	if s.stale(a) {
 		r := refuse(CodeTooLate, a, "")
 		r.Current = s.version
 		return r

@@ -321,7 +321,7 @@ func (m *Sim) replan(s *rules.State, now int64, self int, out *Outcome) error {
 			if m.plans[j].Action.At > now {
 				continue // on its way: refused as too late when it arrives
 			}
-			if m.lenient && s.Check(m.plans[j].Action) == nil {
+			if m.lenient && s.Allowed(&m.plans[j].Action) {
 				continue // still good in a lenient game: applied in turn
 			}
 			// Arriving in this very millisecond, against the old
