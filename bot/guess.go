@@ -26,7 +26,6 @@ type guessPlay struct {
 	flips int      // flips taken in
 	cand  []uint64 // the symbols the secret may be, a bit each
 	n     int      // how many they are
-	card  []uint64 // room for a card's symbols, a bit each
 }
 
 // reset has the next plan start the round afresh.
@@ -54,8 +53,8 @@ func (g *guessPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 		if !b.instant && b.rng.Float64() < b.level.WrongRate {
 			continue // misread
 		}
-		g.card = x.AppendBits(g.card[:0], f.Card)
-		for w, m := range g.card {
+		for w := range g.cand {
+			m := x.Word(f.Card, w)
 			if f.Secret {
 				g.cand[w] &= m // only the card's symbols may be the secret
 			} else {

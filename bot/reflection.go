@@ -49,13 +49,14 @@ func (r *reflectionPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 		r.round = -1
 	}
 	if s.Round() != r.round {
-		// A new round: forget the last, keeping the room to work in.
+		// A new round: forget the last, keeping the room to work in (and
+		// the layout). The kept plan goes with has.
 		seen := r.seen[:0]
 		for range s.Zones() {
 			seen = append(seen, false)
 		}
-		*r = reflectionPlay{round: s.Round(), seen: seen, cards: r.cards[:0], answer: r.answer[:0], fifth: r.fifth[:0],
-			zones: r.zones, study: r.study, centre: r.centre}
+		r.round, r.seen, r.cards, r.answer, r.fifth = s.Round(), seen, r.cards[:0], r.answer[:0], r.fifth[:0]
+		r.worked, r.next, r.has = false, 0, false
 	}
 	// The bot reads only what View(b.seat) shows: the phase, its own
 	// answers, and the cards face up to it (TopFor).
@@ -111,7 +112,11 @@ func (r *reflectionPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 	}
 	k := float64(len(r.fifth))
 	decide, at := b.think(now, k*k/2)
-	b.setPlan(p, s, rules.Action{Kind: rules.ActionWrite, Seat: b.seat, Symbol: r.answer[n]}, decide, at, k*k/2)
-	r.next, r.kept, r.has = n, *p, true
+	// The plan is written twice, field by field, rather than copied: a
+	// copy of the one just written would wait for its stores.
+	a := rules.Action{Kind: rules.ActionWrite, Seat: b.seat, Symbol: r.answer[n]}
+	b.setPlan(p, s, a, decide, at, k*k/2)
+	b.setPlan(&r.kept, s, a, decide, at, k*k/2)
+	r.next, r.has = n, true
 	return true
 }

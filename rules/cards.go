@@ -98,6 +98,11 @@ func (x *Index) AppendBits(dst []uint64, i int) []uint64 {
 	return append(dst, x.bits[i*x.words:(i+1)*x.words]...)
 }
 
+// Word returns word w of the bit set AppendBits gives for card i: symbols
+// 64w to 64w+63, symbol s being bit s%64. Unlike AppendBits it copies
+// nothing, for a loop that reads a card a word at a time. O(1).
+func (x *Index) Word(i, w int) uint64 { return x.bits[i*x.words+w] }
+
 // Has reports whether card i shows symbol s. A symbol outside
 // 0..Symbols()-1 is on no card. O(1).
 func (x *Index) Has(i, s int) bool {

@@ -461,6 +461,9 @@ func TestIndexMatchesDeck(t *testing.T) {
 				if on := set[1+s/64]>>(s%64)&1 != 0; on != d.Has(i, s) {
 					t.Fatalf("order %d card %d: AppendBits says symbol %d is on it: %v", tc[0], i, s, on)
 				}
+				if x.Word(i, s/64) != set[1+s/64] {
+					t.Fatalf("order %d card %d: Word(%d, %d) = %#x, AppendBits gives %#x", tc[0], i, i, s/64, x.Word(i, s/64), set[1+s/64])
+				}
 			}
 			for j := 0; j < d.Len(); j++ {
 				if i == j {

@@ -96,17 +96,20 @@ type guessExt struct {
 	out        []bool // out for the round, or waiting for another's guess
 	flips      []GuessFlip
 	eliminated []int
-	last       int // the previous round's secret, or -1
+	gone       []uint64 // the eliminated symbols again, a bit each, for guessEliminate
+	last       int      // the previous round's secret, or -1
 }
 
 // CloneExtension returns a deep copy.
 func (e *guessExt) CloneExtension() Extension {
 	c := *e
 	c.out, c.flips, c.eliminated = slices.Clone(e.out), slices.Clone(e.flips), slices.Clone(e.eliminated)
+	c.gone = slices.Clone(e.gone)
 	return &c
 }
 
-// EqualExtension reports whether o is the same round in the same position.
+// EqualExtension reports whether o is the same round in the same position
+// (gone follows from eliminated).
 func (e *guessExt) EqualExtension(o Extension) bool {
 	f := o.(*guessExt)
 	return e.host == f.host && e.secret == f.secret && e.since == f.since && e.start == f.start && e.last == f.last &&
@@ -157,8 +160,8 @@ func (guess) Setup(s *State) error {
 	s.dealAll(guessDeck)
 	// The round of the game Reset replaced leaves its room to this one.
 	e, _ := s.spareExtension().(*guessExt)
-	if e == nil || len(e.out) != s.Players() {
-		e = &guessExt{out: make([]bool, s.Players())}
+	if e == nil || len(e.out) != s.Players() || len(e.gone) != s.cards.words {
+		e = &guessExt{out: make([]bool, s.Players()), gone: make([]uint64, s.cards.words)}
 	}
 	e.last = -1
 	s.SetExtension(e)
@@ -196,6 +199,7 @@ func guessRound(s *State, e *guessExt, at int64, ev []Event) []Event {
 	e.since, e.start = s.version+1, at
 	clear(e.out)
 	e.flips, e.eliminated = e.flips[:0], e.eliminated[:0]
+	clear(e.gone)
 	return ev
 }
 
@@ -251,6 +255,7 @@ func (guess) Apply(s *State, a *Action, ev []Event) []Event {
 		e.flips = append(e.flips, GuessFlip{Card: card, Secret: on, Eliminated: elim})
 		if elim >= 0 {
 			e.eliminated = append(e.eliminated, elim)
+			e.gone[elim>>6] |= 1 << (elim & 63)
 		}
 		e.start = a.At
 		n := 0
@@ -294,7 +299,7 @@ func (guess) Apply(s *State, a *Action, ev []Event) []Event {
 // guessEliminate picks, with the state's random source, a symbol neither on
 // card nor the secret nor eliminated already, or -1 when none is left. It
 // works a word of 64 symbols at a time: those left are the ones off the
-// card, less the secret and the eliminated ones.
+// card, less the secret and the eliminated ones (e.gone).
 func guessEliminate(s *State, e *guessExt, card int) int {
 	x := s.cards
 	var buf [8]uint64
@@ -302,19 +307,16 @@ func guessEliminate(s *State, e *guessExt, card int) int {
 	if x.words > len(buf) {
 		left = make([]uint64, 0, x.words)
 	}
-	left = append(left, x.bits[card*x.words:(card+1)*x.words]...)
-	for w := range left {
-		left[w] = ^left[w]
-		if rest := x.symbols - w<<6; rest < 64 {
-			left[w] &= 1<<rest - 1
-		}
-	}
-	for _, sym := range e.eliminated {
-		left[sym>>6] &^= 1 << (sym & 63)
-	}
-	left[e.secret>>6] &^= 1 << (e.secret & 63)
 	n := 0
-	for _, m := range left {
+	for w, m := range x.bits[card*x.words : (card+1)*x.words] {
+		m = ^m &^ e.gone[w]
+		if rest := x.symbols - w<<6; rest < 64 {
+			m &= 1<<rest - 1
+		}
+		if w == e.secret>>6 {
+			m &^= 1 << (e.secret & 63)
+		}
+		left = append(left, m)
 		n += bits.OnesCount64(m)
 	}
 	if n == 0 {
@@ -326,12 +328,28 @@ func guessEliminate(s *State, e *guessExt, card int) int {
 			k -= c
 			continue
 		}
-		for ; k > 0; k-- {
-			m &= m - 1
-		}
-		return w<<6 + bits.TrailingZeros64(m)
+		return w<<6 + nthBit(m, k)
 	}
 	panic("rules: guess: eliminated symbol out of range")
+}
+
+// nthBit returns the position of the k-th lowest set bit of m, counted
+// from 0 (m has more than k bits set), narrowing it down by halves.
+func nthBit(m uint64, k int) int {
+	pos := 0
+	if c := bits.OnesCount32(uint32(m)); k >= c {
+		k, m, pos = k-c, m>>32, 32
+	}
+	if c := bits.OnesCount16(uint16(m)); k >= c {
+		k, m, pos = k-c, m>>16, pos+16
+	}
+	if c := bits.OnesCount8(uint8(m)); k >= c {
+		k, m, pos = k-c, m>>8, pos+8
+	}
+	for ; k > 0; k-- {
+		m &= m - 1
+	}
+	return pos + bits.TrailingZeros64(m)
 }
 
 // Moves appends, for a seat that may guess, a guess of every symbol in

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"testing"
 
@@ -184,3 +185,16 @@ func TestGuessVariantProperties(t *testing.T) {
 }
 
 func FuzzGuess(f *testing.F) { fuzzGame(f, "guess", verifyGuess) }
+
+// TestNthBit checks nthBit against clearing the lowest bits one by one.
+func TestNthBit(t *testing.T) {
+	for _, m := range []uint64{1, 1 << 63, 0xffff_ffff_ffff_ffff, 0x8000_0001_0001_0100, 0x0123_4567_89ab_cdef, 0xf0f0_0000_0f0f_0000} {
+		x := m
+		for k := range bits.OnesCount64(m) {
+			if got, want := nthBit(m, k), bits.TrailingZeros64(x); got != want {
+				t.Fatalf("nthBit(%#x, %d) = %d, want %d", m, k, got, want)
+			}
+			x &= x - 1
+		}
+	}
+}

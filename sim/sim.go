@@ -257,8 +257,8 @@ func (m *Sim) Play(seed uint64) (Outcome, error) {
 			continue
 		}
 		var err error
-		events, err = s.Apply(p.Action, events[:0])
-		if m.lenient && errors.Is(err, rules.ErrTooLate) {
+		events, err = s.ApplyPtr(&p.Action, events[:0])
+		if err != nil && m.lenient && errors.Is(err, rules.ErrTooLate) {
 			// A lenient game refuses a stale plan only when its phase
 			// or round is over.
 			out.Late++
