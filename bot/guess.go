@@ -49,7 +49,9 @@ func (g *guessPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 	// everyone; the bot reads them from the State rather than build a View.
 	flips := rules.GuessFlips(s)
 	for ; g.flips < len(flips); g.flips++ {
-		f := flips[g.flips]
+		// The flip's fields, read one by one: a copy of the flip just
+		// turned would wait for the stores that wrote it.
+		f := &flips[g.flips]
 		if !b.instant && b.rng.Float64() < b.level.WrongRate {
 			continue // misread
 		}
