@@ -87,7 +87,7 @@ func (g *guessPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 	cmp := float64(g.n * 2)
 	decide, at := b.think(now, cmp)
 	sym := g.nth(b.rng.IntN(g.n))
-	b.setPlan(p, s, rules.Action{Kind: rules.ActionGuess, Seat: b.seat, Symbol: sym}, decide, at, cmp)
+	b.planSymbol(p, s, rules.ActionGuess, sym, decide, at, cmp)
 	return true
 }
 

@@ -114,9 +114,8 @@ func (r *reflectionPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 	decide, at := b.think(now, k*k/2)
 	// The plan is written twice, field by field, rather than copied: a
 	// copy of the one just written would wait for its stores.
-	a := rules.Action{Kind: rules.ActionWrite, Seat: b.seat, Symbol: r.answer[n]}
-	b.setPlan(p, s, a, decide, at, k*k/2)
-	b.setPlan(&r.kept, s, a, decide, at, k*k/2)
+	b.planSymbol(p, s, rules.ActionWrite, r.answer[n], decide, at, k*k/2)
+	b.planSymbol(&r.kept, s, rules.ActionWrite, r.answer[n], decide, at, k*k/2)
 	r.next, r.has = n, true
 	return true
 }

@@ -288,9 +288,13 @@ func reflScore(s *State, e *reflExt, at int64, ev []Event) []Event {
 	for i := range reflFour {
 		r.Shared = append(r.Shared, s.cards.Common(fifth, s.top(reflDown+i)))
 	}
+	var four [reflFour]int
+	for i := range four {
+		four[i] = s.top(reflDown + i)
+	}
 	target, done := s.Option(reflOptTarget), false
 	for seat, ans := range e.answers {
-		r.Points[seat] = reflPoints(s, ans)
+		r.Points[seat] = reflPoints(s, fifth, &four, ans)
 		s.seats[seat].Tally += r.Points[seat]
 		ev = appendEvent(ev, EventScore, seat, -1, -1, r.Points[seat], -1, -1)
 		ev[len(ev)-1].Round = s.round
@@ -336,26 +340,28 @@ func reflAnswers(p int) [][]int {
 	return ans
 }
 
-// reflPoints scores answers against the round on the table: each symbol
-// counts as many times as written, up to the number of the four cards that
-// share it with the fifth.
-func reflPoints(s *State, answers []int) int {
-	fifth := s.top(reflFifthUp)
+// reflPoints scores answers against the round on the table, the fifth card
+// and the four (-1 for a place without a card): each symbol counts as many
+// times as written, up to the number of the four cards that share it with
+// the fifth.
+func reflPoints(s *State, fifth int, four *[reflFour]int, answers []int) int {
 	points := 0
 	for i, sym := range answers {
-		if slices.Index(answers, sym) != i {
+		if slices.Contains(answers[:i], sym) {
 			continue // counted with its first copy
 		}
 		n := 0
-		for _, t := range answers {
+		for _, t := range answers[i:] {
 			if t == sym {
 				n++
 			}
 		}
 		m := 0
-		for z := reflDown; z < reflDown+reflFour; z++ {
-			if c := s.top(z); c >= 0 && s.cards.Has(c, sym) && s.cards.Has(fifth, sym) {
-				m++
+		if fifth >= 0 && s.cards.Has(fifth, sym) {
+			for _, c := range four {
+				if c >= 0 && s.cards.Has(c, sym) {
+					m++
+				}
 			}
 		}
 		points += min(n, m)
