@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -196,5 +197,33 @@ func TestNthBit(t *testing.T) {
 			}
 			x &= x - 1
 		}
+	}
+}
+
+// TestAllowedTooLate checks that State.Allowed turns down a guess of a
+// round that is over without allocating, and that Check still explains
+// the same refusal in full afterwards.
+func TestAllowedTooLate(t *testing.T) {
+	s, err := New(mustGame(t, "guess"), mustDeck(t, 2, 0), Config{Players: 3, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := Action{Kind: ActionGuess, Seat: 2, Symbol: s.ext.(*guessExt).secret, Version: 0, At: 100}
+	if !s.Allowed(&old) {
+		t.Fatalf("the right guess %+v is not allowed: %v", old, s.Check(old))
+	}
+	if _, err := s.Apply(Action{Kind: ActionGuess, Seat: 1, Symbol: old.Symbol, At: 50}, nil); err != nil || s.Round() != 2 {
+		t.Fatalf("seat 1's right guess: %v, round %d", err, s.Round())
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		if s.Allowed(&old) {
+			t.Fatalf("a guess of round 1 is allowed in round 2")
+		}
+	}); n != 0 {
+		t.Fatalf("Allowed allocates %v times", n)
+	}
+	var r *Refusal
+	if err := s.Check(old); !errors.As(err, &r) || r.Code != CodeTooLate || r.Seat != 2 || r.Current != s.Version() {
+		t.Fatalf("Check after Allowed: %v", err)
 	}
 }

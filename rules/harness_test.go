@@ -188,6 +188,9 @@ func (st *stepper) apply(a Action) bool {
 	t.Helper()
 	before := s.Clone()
 	checkErr := s.Check(a)
+	if allowed := s.Allowed(&a); allowed != (checkErr == nil) {
+		t.Fatalf("action %+v: Allowed said %v, Check said %v", a, allowed, checkErr)
+	}
 	inMoves := false
 	if a.Seat >= 0 && a.Seat < s.Players() {
 		version := a.Version

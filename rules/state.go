@@ -92,6 +92,10 @@ type State struct {
 	// pointer: a pointer to their own copy, passed through an interface,
 	// would move that copy to the heap at every call.
 	arg Action
+	// probe is set while Allowed checks an action: checkTime then refuses
+	// one made too late with ErrTooLate itself rather than build a refusal
+	// that would only be thrown away.
+	probe bool
 }
 
 // New sets up a game of g with cards and cfg: it checks the player count,
@@ -278,17 +282,10 @@ func (s *State) Check(a Action) error {
 // driver asking only yes or no of the plans it holds (a simulation) meets
 // most: the answer costs no allocation.
 func (s *State) Allowed(a *Action) bool {
-	if uint(a.Seat) < uint(len(s.seats)) && !s.over && a.Version < s.version && s.stale(a) {
-		return false // refused as too late, or by a check before that one
-	}
-	return s.check(a) == nil
-}
-
-// stale reports whether a, made against a version no newer than the
-// table's, is too late: made against an older version, and not an action a
-// Lenient game still takes.
-func (s *State) stale(a *Action) bool {
-	return a.Version != s.version && (a.Kind == ActionTick || s.lenient == nil || a.Version < s.lenient.Since(s, a))
+	s.probe = true
+	ok := s.check(a) == nil
+	s.probe = false
+	return ok
 }
 
 // check is Check without the conversion to error, so callers keep the
@@ -358,7 +355,10 @@ func (s *State) checkTime(a *Action) *Refusal {
 	if s.over {
 		return refuse(CodeGameOver, a, "")
 	}
-	if s.stale(a) {
+	if a.Version != s.version && (a.Kind == ActionTick || s.lenient == nil || a.Version < s.lenient.Since(s, a)) {
+		if s.probe {
+			return ErrTooLate // for Allowed, which only asks yes or no
+		}
 		r := refuse(CodeTooLate, a, "")
 		r.Current = s.version
 		return r

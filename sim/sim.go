@@ -476,19 +476,25 @@ func (m *Sim) applyLate(s *rules.State, seat int) error {
 func (m *Sim) earliest() int {
 	best, ties := -1, 0
 	var first int64
+	var set uint64 // the seats tied first, seat i as bit i, on a table of up to 64
 	for i, ok := range m.has {
 		if !ok {
 			continue
 		}
 		switch at := m.plans[i].Action.At; {
 		case best < 0 || at < first:
-			best, first, ties = i, at, 1
+			best, first, ties, set = i, at, 1, 0
+			set |= 1 << (i & 63)
 		case at == first:
 			ties++
+			set |= 1 << (i & 63)
 		}
 	}
 	if ties < 2 {
 		return best
+	}
+	if len(m.has) <= 64 {
+		return m.tieBreakSet(set) // the same draw, with fewer branches to guess
 	}
 	k := m.draw(ties)
 	for i := best; ; i++ {
