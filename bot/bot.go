@@ -35,8 +35,9 @@ type Plan struct {
 }
 
 // Committed reports whether the plan can no longer be withdrawn at time
-// now: the bot has decided and its claim is on its way.
-func (p Plan) Committed(now int64) bool { return now >= p.Decide }
+// now: the bot has decided and its claim is on its way. It takes the plan
+// by pointer: a copy of a plan just written would wait for its stores.
+func (p *Plan) Committed(now int64) bool { return now >= p.Decide }
 
 // Bot plays one seat of a game at a difficulty Level. It decides what to do
 // from the State, choosing among the seat's Moves (or, for a false alarm, a
