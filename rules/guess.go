@@ -334,23 +334,38 @@ func guessEliminate(s *State, e *guessExt, card int) int {
 }
 
 // nthBit returns the position of the k-th lowest set bit of m, counted
-// from 0 (m has more than k bits set), narrowing it down by halves.
+// from 0 (m has more than k bits set), without a branch that depends on m:
+// the set bits of each byte, added up byte after byte in one
+// multiplication, tell the byte that holds it, and nthInByte the bit
+// within that byte.
 func nthBit(m uint64, k int) int {
-	pos := 0
-	if c := bits.OnesCount32(uint32(m)); k >= c {
-		k, m, pos = k-c, m>>32, 32
-	}
-	if c := bits.OnesCount16(uint16(m)); k >= c {
-		k, m, pos = k-c, m>>16, pos+16
-	}
-	if c := bits.OnesCount8(uint8(m)); k >= c {
-		k, m, pos = k-c, m>>8, pos+8
-	}
-	for ; k > 0; k-- {
-		m &= m - 1
-	}
-	return pos + bits.TrailingZeros64(m)
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	c := m - m>>1&0x5555555555555555
+	c = c&0x3333333333333333 + c>>2&0x3333333333333333
+	c = (c + c>>4) & 0x0f0f0f0f0f0f0f0f // byte i: the bits set in byte i
+	sums := c * ones                    // byte i: the bits set in bytes 0 to i
+	// Byte i of below has its high bit set when sums' byte i is at most k:
+	// the bytes wholly below the bit sought, as many as its byte's index.
+	below := (uint64(k)*ones | highs - sums) & highs
+	b := bits.OnesCount64(below)
+	k -= int(sums << 8 >> (8 * b) & 0xff) // less the bits set in the bytes below
+	return 8*b + int(nthInByte[k<<8|int(m>>(8*b)&0xff)])
 }
+
+// nthInByte holds, at k<<8 | b, the position of the k-th lowest set bit of
+// the byte b (0 where b has no k-th bit).
+var nthInByte = func() (t [8 << 8]uint8) {
+	for b := range 1 << 8 {
+		k := 0
+		for i := range 8 {
+			if b>>i&1 != 0 {
+				t[k<<8|b] = uint8(i)
+				k++
+			}
+		}
+	}
+	return t
+}()
 
 // Moves appends, for a seat that may guess, a guess of every symbol in
 // increasing order.

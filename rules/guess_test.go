@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -189,7 +190,12 @@ func FuzzGuess(f *testing.F) { fuzzGame(f, "guess", verifyGuess) }
 
 // TestNthBit checks nthBit against clearing the lowest bits one by one.
 func TestNthBit(t *testing.T) {
-	for _, m := range []uint64{1, 1 << 63, 0xffff_ffff_ffff_ffff, 0x8000_0001_0001_0100, 0x0123_4567_89ab_cdef, 0xf0f0_0000_0f0f_0000} {
+	masks := []uint64{1, 1 << 63, 0xffff_ffff_ffff_ffff, 0x8000_0001_0001_0100, 0x0123_4567_89ab_cdef, 0xf0f0_0000_0f0f_0000}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 1000 {
+		masks = append(masks, r.Uint64()&r.Uint64(), r.Uint64()|r.Uint64(), r.Uint64()>>r.IntN(64))
+	}
+	for _, m := range masks {
 		x := m
 		for k := range bits.OnesCount64(m) {
 			if got, want := nthBit(m, k), bits.TrailingZeros64(x); got != want {
