@@ -103,6 +103,7 @@ type reflExt struct {
 	start   int64            // when the phase began
 	since   uint64           // the version the phase began with
 	answers [][]int          // this round's answers, by seat, with room for four each
+	fifth   int              // the fifth card, face up or down, as the table holds it: for Check
 	last    *ReflectionRound // the round scored last, &round, or nil before the first
 	// round is the room of last, written again when the next round is
 	// scored; views show copies of it.
@@ -143,7 +144,7 @@ func cloneAnswers(answers [][]int) [][]int {
 }
 
 // EqualExtension reports whether o is the same phase, answers and last
-// round.
+// round (fifth follows from the table).
 func (e *reflExt) EqualExtension(o Extension) bool {
 	f := o.(*reflExt)
 	if e.phase != f.phase || e.start != f.start || e.since != f.since || (e.last == nil) != (f.last == nil) ||
@@ -201,7 +202,7 @@ func (reflection) Setup(s *State) error {
 	for z := reflDown; z < reflDown+reflFour; z++ {
 		s.take(reflStock, z)
 	}
-	s.take(reflStock, reflFifthUp)
+	fifth := s.take(reflStock, reflFifthUp)
 	s.round = 1
 	// The state of the game Reset replaced leaves its room to this one.
 	e, _ := s.spareExtension().(*reflExt)
@@ -211,7 +212,7 @@ func (reflection) Setup(s *State) error {
 	for i := range e.answers {
 		e.answers[i] = e.answers[i][:0]
 	}
-	e.phase, e.start, e.since, e.last = reflLook, 0, 0, nil
+	e.phase, e.start, e.since, e.last, e.fifth = reflLook, 0, 0, nil, fifth
 	s.SetExtension(e)
 	return nil
 }
@@ -235,7 +236,7 @@ func (reflection) Check(s *State, a *Action) *Refusal {
 		return refuse(CodeNotNow, a, reflNotYet)
 	case len(e.answers[a.Seat]) >= reflFour:
 		return refuse(CodeNotNow, a, reflWritten)
-	case !s.cards.Has(s.top(reflFifthUp), a.Symbol):
+	case !s.cards.Has(e.fifth, a.Symbol): // the fifth card shows in the answer phase
 		return refuse(CodeNotAMatch, a, reflNotOn)
 	}
 	return nil
@@ -324,11 +325,15 @@ func reflScore(s *State, e *reflExt, at int64, ev []Event) []Event {
 		ev = s.move(ev, NoSeat, reflStock, z)
 	}
 	ev = s.move(ev, NoSeat, reflStock, reflFifthUp)
+	e.fifth = s.top(reflFifthUp)
 	e.phase, e.start, e.since = reflLook, at, s.version+1
 	ev = appendEvent(ev, EventPhase, NoSeat, -1, -1, reflLook, -1, -1)
 	ev[len(ev)-1].Round = s.round
 	return ev
 }
+
+// Resync reads the fifth card again from the table.
+func (e *reflExt) Resync(s *State) { e.fifth = max(s.top(reflFifthDown), s.top(reflFifthUp)) }
 
 // reflAnswers returns a round's empty answers for p seats, with room for
 // four each in one array.
@@ -468,6 +473,9 @@ func (reflection) Invariants(s *State) error {
 	}
 	if fd, fu := s.count(reflFifthDown), s.count(reflFifthUp); (up && (fd != 1 || fu != 0)) || (!up && (fd != 0 || fu != 1)) {
 		return fmt.Errorf("phase %s: the fifth card %d face down, %d face up", reflPhases[e.phase], fd, fu)
+	}
+	if f := max(s.top(reflFifthDown), s.top(reflFifthUp)); e.fifth != f {
+		return fmt.Errorf("the fifth card is %d, the state says %d", f, e.fifth)
 	}
 	reached := false
 	for i, a := range e.answers {
