@@ -1,6 +1,10 @@
 package bot
 
-import "github.com/dobble-dev/dobble/rules"
+import (
+	"math/bits"
+
+	"github.com/dobble-dev/dobble/rules"
+)
 
 // Reflection (RULES.md §4.2): while the four cards are face up, the bot
 // studies them and remembers each with the level's recall; once the fifth
@@ -84,11 +88,16 @@ func (r *reflectionPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 	}
 	if !r.worked {
 		r.worked = true
-		r.fifth = s.Cards().AppendCard(r.fifth[:0], c)
+		x := s.Cards()
+		r.fifth = x.AppendCard(r.fifth[:0], c)
 		fifth := r.fifth
-		for _, c := range r.cards {
+		for _, d := range r.cards {
+			if sym, ok := onlyCommon(x, c, d); ok {
+				r.answer = append(r.answer, sym)
+				continue
+			}
 			for _, sym := range fifth {
-				if s.Cards().Has(c, sym) {
+				if x.Has(d, sym) {
 					r.answer = append(r.answer, sym)
 					break
 				}
@@ -118,4 +127,22 @@ func (r *reflectionPlay) plan(b *Bot, p *Plan, s *rules.State, now int64) bool {
 	b.planSymbol(&r.kept, s, rules.ActionWrite, r.answer[n], decide, at, k*k/2)
 	r.next, r.has = n, true
 	return true
+}
+
+// onlyCommon returns the symbol cards c and d share when they share exactly
+// one, as two cards of a Dobble deck do, a word of their bit sets at a time;
+// false when they share none or several.
+func onlyCommon(x *rules.Index, c, d int) (int, bool) {
+	sym := -1
+	for w := range (x.Symbols() + 63) / 64 {
+		m := x.Word(c, w) & x.Word(d, w)
+		if m == 0 {
+			continue
+		}
+		if sym >= 0 || m&(m-1) != 0 {
+			return -1, false
+		}
+		sym = w<<6 + bits.TrailingZeros64(m)
+	}
+	return sym, sym >= 0
 }
