@@ -112,6 +112,8 @@
 // the stores (store forwarding), which costs more than checking it. Games allocate only at setup
 // and at the end, and State.Reset sets a new game up in the memory of the
 // one before, so a loop playing game after game allocates nothing for it.
+// A driver that only asks whether an action would be accepted uses
+// State.Allowed, which builds no refusal for one made too late.
 //
 // # Adding a mini-game
 //
