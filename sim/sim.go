@@ -483,8 +483,7 @@ func (m *Sim) earliest() int {
 		}
 		switch at := m.plans[i].Action.At; {
 		case best < 0 || at < first:
-			best, first, ties, set = i, at, 1, 0
-			set |= 1 << (i & 63)
+			best, first, ties, set = i, at, 1, 1<<(i&63)
 		case at == first:
 			ties++
 			set |= 1 << (i & 63)
