@@ -114,14 +114,12 @@ func (b *Bot) stamp(p *Plan, s *rules.State, decide, at int64, comparisons float
 }
 
 // planSymbol is setPlan for an action of the bot's seat that names a
-// symbol and no target (a guess, a write), given by its kind and symbol:
-// an Action built first would be copied wide from the narrower stores
-// that built it, and wait for them.
+// symbol and no target (a guess, a write), given by its kind and symbol,
+// which it writes straight into the plan before stamp completes it: an
+// Action built first would be copied wide from the narrower stores that
+// built it, and wait for them.
 func (b *Bot) planSymbol(p *Plan, s *rules.State, kind rules.ActionKind, symbol int, decide, at int64, comparisons float64) {
-	if b.instant {
-		comparisons = 0
-	}
 	q := &p.Action
-	q.Kind, q.Seat, q.Symbol, q.Target, q.Version, q.At = kind, b.seat, symbol, rules.Targets{}, s.Version(), at
-	p.Decide, p.Wrong, p.Missed, p.Comparisons = decide, false, false, comparisons
+	q.Kind, q.Seat, q.Symbol, q.Target = kind, b.seat, symbol, rules.Targets{}
+	b.stamp(p, s, decide, at, comparisons)
 }
