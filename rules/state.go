@@ -92,10 +92,6 @@ type State struct {
 	// pointer: a pointer to their own copy, passed through an interface,
 	// would move that copy to the heap at every call.
 	arg Action
-	// probe is set while Allowed checks an action: checkTime then refuses
-	// one made too late with ErrTooLate itself rather than build a refusal
-	// that would only be thrown away.
-	probe bool
 }
 
 // New sets up a game of g with cards and cfg: it checks the player count,
@@ -281,12 +277,7 @@ func (s *State) Check(a Action) error {
 // made too late, against an older version than the table's, which is what a
 // driver asking only yes or no of the plans it holds (a simulation) meets
 // most: the answer costs no allocation.
-func (s *State) Allowed(a *Action) bool {
-	s.probe = true
-	ok := s.check(a) == nil
-	s.probe = false
-	return ok
-}
+func (s *State) Allowed(a *Action) bool { return !s.stale(a) && s.check(a) == nil }
 
 // check is Check without the conversion to error, so callers keep the
 // concrete type.
@@ -342,6 +333,13 @@ func (s *State) check(a *Action) *Refusal {
 	return nil
 }
 
+// stale reports whether action a was made against an older version than
+// the table's that the game does not take: any older version, except in a
+// lenient game, which takes an action made since Lenient.Since.
+func (s *State) stale(a *Action) bool {
+	return a.Version != s.version && (a.Kind == ActionTick || s.lenient == nil || a.Version < s.lenient.Since(s, a))
+}
+
 // checkTime checks an action's time and version, the checks every kind
 // shares: a time that is not negative, a version that is not from the
 // future, a game that is not over, a version that is current.
@@ -355,10 +353,7 @@ func (s *State) checkTime(a *Action) *Refusal {
 	if s.over {
 		return refuse(CodeGameOver, a, "")
 	}
-	if a.Version != s.version && (a.Kind == ActionTick || s.lenient == nil || a.Version < s.lenient.Since(s, a)) {
-		if s.probe {
-			return ErrTooLate // for Allowed, which only asks yes or no
-		}
+	if s.stale(a) {
 		r := refuse(CodeTooLate, a, "")
 		r.Current = s.version
 		return r
