@@ -70,12 +70,12 @@ func verifyFalsePoker(before *State, d *deck.Deck, a Action, ev []Event) error {
 	return nil
 }
 
-// TestFalsePokerScenario plays RULES.md §4.5 on the order-3 deck (13 cards
-// of 4 symbols) with two players: the row starts with card 12, seat 0
-// holds cards 0..5 and seat 1 cards 6..11.
-func TestFalsePokerScenario(t *testing.T) {
-	d := mustDeck(t, 3, 0)
-	s, err := New(mustGame(t, "false-poker"), d, Config{Players: 2, Seed: 1, Lockout: NoLockout})
+// falsePokerTable sets up a two-player game of False Poker on the order-3
+// deck (13 cards of 4 symbols) with lock-out lockout: the row starts with
+// card 12, seat 0 holds cards 0..5 and seat 1 cards 6..11.
+func falsePokerTable(t *testing.T, lockout int64) *State {
+	t.Helper()
+	s, err := New(mustGame(t, "false-poker"), mustDeck(t, 3, 0), Config{Players: 2, Seed: 1, Lockout: lockout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,6 +84,14 @@ func TestFalsePokerScenario(t *testing.T) {
 		zones = append(zones, []int{c})
 	}
 	setTable(t, s, zones...)
+	return s
+}
+
+// TestFalsePokerScenario plays RULES.md §4.5 on the table of
+// falsePokerTable.
+func TestFalsePokerScenario(t *testing.T) {
+	s := falsePokerTable(t, NoLockout)
+	d := s.Cards()
 	do := func(a Action) []Event {
 		t.Helper()
 		a.Version = s.Version()

@@ -72,15 +72,7 @@ func TestMemoryWrongFlipNoLockout(t *testing.T) {
 // lock-out: a lay of a card not in the seat's hand is refused with its
 // reason but locks nobody out, so the seat lays at once on the same turn.
 func TestFalsePokerWrongLayNoLockout(t *testing.T) {
-	s, err := New(mustGame(t, "false-poker"), mustDeck(t, 3, 0), Config{Players: 2, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	zones := [][]int{nil, {12}}
-	for c := range 12 {
-		zones = append(zones, []int{c})
-	}
-	setTable(t, s, zones...)
+	s := falsePokerTable(t, 0) // the default lock-out
 	refusedFree(t, s, Action{Kind: ActionLay, Seat: 0, Target: To(fpSlot(1, 0)), At: 10}, ErrBadTarget, fpNotYours)
 	refusedFree(t, s, Action{Kind: ActionLay, Seat: 0, Target: To(fpRow), At: 10}, ErrBadTarget, fpNotYours)
 	if s.Turn() != 0 {
