@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // extraMove is one move of a person in an extra mini-game, made by the
@@ -22,7 +24,8 @@ import (
 //   - Guess: once one symbol is left among the candidates, that symbol,
 //     then the Guess button;
 //   - False Poker, on its turn: STOP when the row holds a repeat or five
-//     cards, else a card of its hand that adds no repeat, else STOP;
+//     cards, else a card of its hand that adds no repeat, else STOP; STOP
+//     is said with the S key, which the caller presses (press: "s");
 //   - Collect the Symbols: a symbol of its own top card whose token is in
 //     the centre, else Discard, else the first discard pile it may take.
 //
@@ -30,9 +33,9 @@ import (
 // whether the page is a phone's. The answer: null when the page shows no
 // extra game's table or nothing new; else key, game, version, mode (the
 // action made: "flip", "write", "guess", "lay", "stop", "claim",
-// "discard", "take", or "none"), what the page showed (host: hosting a
-// round of Guess; phase: Reflection's) and why, when a click could not be
-// made.
+// "discard", "take", or "none"), the key the caller must press to make it
+// (press), what the page showed (host: hosting a round of Guess; phase:
+// Reflection's) and why, when a click could not be made.
 const extraMove = `(last, touch) => {
   const play = document.querySelector('.play');
   if (!play) return null;
@@ -60,7 +63,7 @@ const extraMove = `(last, touch) => {
   }
   const version = Number(root.dataset.version);
   const key = title + '#' + version;
-  const out = {key, game, version, mode: 'none', host: !!document.querySelector('#host.mine'), phase, why: ''};
+  const out = {key, game, version, mode: 'none', press: '', host: !!document.querySelector('#host.mine'), phase, why: ''};
   if (key === last || document.querySelector('.choice[data-zone]:not(.xplace)')) return out.host ? out : null;
   const point = (el, inside) => {
     el.scrollIntoView({block: 'nearest', inline: 'nearest'});
@@ -140,7 +143,7 @@ const extraMove = `(last, touch) => {
     const card = repeat || row.length >= 5 ? null : [...document.querySelectorAll('button.handcard')]
       .find((b) => !shared.includes(common(row[row.length - 1], syms(b.querySelector('svg.face')))));
     if (card) { if (press(card, 'a card of the hand')) out.mode = 'lay'; return out; }
-    if (press(stop, 'STOP')) out.mode = 'stop';
+    if (point(stop, (e) => e === stop || stop.contains(e))) { out.mode = 'stop'; out.press = 's'; } else out.why = 'STOP is not shown';
     return out;
   }
   case 'collect-symbols': {
@@ -164,6 +167,7 @@ type xmove struct {
 	Game    string `json:"game"`
 	Version int    `json:"version"`
 	Mode    string `json:"mode"`
+	Press   string `json:"press"`
 	Host    bool   `json:"host"`
 	Phase   string `json:"phase"`
 	Why     string `json:"why"`
@@ -277,17 +281,23 @@ func (p *xplayer) move() bool {
 	if m.Mode == "none" {
 		return false
 	}
+	if m.Press != "" {
+		p.run(chromedp.KeyEvent(m.Press))
+	}
 	p.xmodes[m.Mode]++
 	return true
 }
 
 // TestBrowserExtraGames plays each of the six extra mini-games in a
 // browser against bots, with short times and small decks, to the end of
-// the session: every move is a click on the page, the timed games move on
-// by the room's clock while the page counts down, and the results are
-// shown. Each game is shot mid-play and at the results on a phone and a
-// desktop, and its stored record must hold the person's actions of the
-// game's kinds (and the clock's ticks in a timed game). In Guess, with a
+// the session: every move is a click on the page but False Poker's STOP,
+// said with the S key, the timed games move on by the room's clock while
+// the page counts down, and the results are shown. Each game is shot
+// mid-play and at the results on a phone and a desktop; mid-play its
+// footer lists exactly the keys that work in it, in its own words; its
+// stored record must hold the person's actions of the game's kinds (and
+// the clock's ticks in a timed game; False Poker's stops show that S
+// works). In Guess, with a
 // player hosting, the person hosts the first round: its page marks the
 // secret among the candidates, while its page in the rounds it guesses
 // marks none.
@@ -307,13 +317,21 @@ func TestBrowserExtraGames(t *testing.T) {
 		kinds   []string // the person's actions the record must hold, one at least of each
 		timed   bool     // the game moves on by the clock whatever the seats do: the record holds ticks
 		shotAt  string   // an extra condition for the mid-play screenshot
+		keys    string   // the parts of the footer of keys, then its text
+		footer  string
 	}{
-		{"memory", "", []string{"medium"}, map[string]string{"turn-time": "4000"}, []string{"flip"}, false, `document.querySelector('#last-flip')`},
-		{"reflection", "", []string{"hard"}, map[string]string{"look": "1000", "study": "2500", "answer": "6000", "target": "4"}, []string{"write"}, true, `document.querySelector('#phase')?.dataset.phase === 'answer' && document.querySelectorAll('#answers .chip.answer').length >= 2`},
-		{"guess", "order-3", []string{"easy", "easy"}, map[string]string{"interval": "400", "host": "player"}, nil, true, `document.querySelectorAll('#flip-says').length && document.querySelectorAll('#candidates .chip.cand').length < 6`},
-		{"false-poker", "", []string{"instant"}, map[string]string{"turn-time": "3000"}, []string{"lay", "stop"}, false, `document.querySelectorAll('#row li').length >= 3`},
-		{"collect-symbols", "order-3", []string{"expert"}, nil, []string{"claim", "discard"}, false, `document.querySelectorAll('#tokens .chip').length < 10`},
-		{"tower-7", "order-4", []string{"medium"}, nil, []string{"claim"}, false, ""},
+		{"memory", "", []string{"medium"}, map[string]string{"turn-time": "4000"}, []string{"flip"}, false, `document.querySelector('#last-flip')`,
+			"move act choose cancel sound", "Keys: Tab/←→ move between symbols · Enter/Space name the symbol · 1–9 choose a card · Esc cancel · M sound on/off"},
+		{"reflection", "", []string{"hard"}, map[string]string{"look": "1000", "study": "2500", "answer": "6000", "target": "4"}, []string{"write"}, true, `document.querySelector('#phase')?.dataset.phase === 'answer' && document.querySelectorAll('#answers .chip.answer').length >= 2`,
+			"move act sound", "Keys: Tab/←→ move between symbols · Enter/Space write the symbol · M sound on/off"},
+		{"guess", "order-3", []string{"easy", "easy"}, map[string]string{"interval": "400", "host": "player"}, nil, true, `document.querySelectorAll('#flip-says').length && document.querySelectorAll('#candidates .chip.cand').length < 6`,
+			"move act sound", "Keys: Tab/←→ move between symbols · Enter/Space pick the symbol · M sound on/off"},
+		{"false-poker", "", []string{"instant"}, map[string]string{"turn-time": "3000"}, []string{"lay", "stop"}, false, `document.querySelectorAll('#row li').length >= 3`,
+			"move act stop sound", "Keys: Tab move between your cards · Enter/Space lay the card · S say STOP · M sound on/off"},
+		{"collect-symbols", "order-3", []string{"expert"}, nil, []string{"claim", "discard"}, false, `document.querySelectorAll('#tokens .chip').length < 10`,
+			"move act sound", "Keys: Tab/←→ move between symbols · Enter/Space claim the symbol · M sound on/off"},
+		{"tower-7", "order-4", []string{"medium"}, nil, []string{"claim"}, false, "",
+			"move act choose cancel sound", "Keys: Tab/←→ move between symbols · Enter/Space claim the symbol · 1–9 choose a card · Esc cancel · M sound on/off"},
 	} {
 		b := desktop
 		if i%2 == 1 {
@@ -368,6 +386,7 @@ func TestBrowserExtraGames(t *testing.T) {
 					b.eval(`!!(document.querySelector('.play') && (`+cond+`))`, &ready)
 					if ready {
 						shot = true
+						b.checkKeys(g.keys, g.footer)
 						b.shotBoth("1-play")
 					}
 				}

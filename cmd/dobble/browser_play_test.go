@@ -295,6 +295,20 @@ func (b *browser) createRoom(base, name string, s roomSpec) string {
 	return b.text("#room-code")
 }
 
+// checkKeys checks the play screen's footer of keys: the names of the
+// parts it lists (its data-keys, e.g. "move act sound") and its text. The
+// footer says what the keyboard does in the game shown, so it is the same
+// all through a game; the page must be showing the play screen.
+func (b *browser) checkKeys(parts, text string) {
+	b.t.Helper()
+	var got struct{ Keys, Text string }
+	b.eval(`(() => { const k = document.querySelector('.play #keys'); return k ? {keys: k.dataset.keys, text: k.textContent} : {keys: 'no footer', text: ''}; })()`, &got)
+	if got.Keys != parts || got.Text != text {
+		b.shot("bad-keys")
+		b.t.Errorf("%s: the footer lists keys %q: %q\nwant %q: %q", b.name, got.Keys, got.Text, parts, text)
+	}
+}
+
 // shotBoth saves a screenshot of the page as it is and one at the other
 // layout's size (a 375×667 touch phone for a desktop browser, 1280×900
 // for a phone), checking that the phone's page does not scroll sideways,

@@ -26,6 +26,9 @@ func TestBrowserPancakes(t *testing.T) {
 	b.waitFor(`document.querySelector('.table[data-version] svg.face') && document.querySelector('#draw')`, 20*time.Second)
 	var stock int
 	b.eval(`Number(document.querySelector('[data-kind="stock"]').dataset.count)`, &stock)
+	// Pancakes has a draw, and a claim may ask which stack or card is meant.
+	b.checkKeys("move act choose cancel draw sound",
+		"Keys: Tab/←→ move between symbols · Enter/Space claim the symbol · 1–9 choose a card · Esc cancel · D draw a card · M sound on/off")
 	b.shotBoth("1-deal")
 	p := newPlayer(b)
 	p.drawNext = true

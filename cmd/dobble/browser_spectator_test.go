@@ -71,6 +71,8 @@ func TestBrowserSpectator(t *testing.T) {
 	if acts {
 		t.Error("the spectator's page has a seat of its own or symbols to claim")
 	}
+	// A spectator's keys only switch the sound.
+	sam.checkKeys("sound", "Keys: M sound on/off")
 	shot := false
 	playUntil(t, 90*time.Second, players, func() {
 		if !shot && players[0].moves+players[1].moves >= 4 {

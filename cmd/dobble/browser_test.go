@@ -437,6 +437,8 @@ func TestBrowserTower(t *testing.T) {
 			if b.claimIfNew(&last[i], tops[i]) {
 				claims[i]++
 				if claims[i] == 4 {
+					// The Tower has no draw and no choice of card.
+					b.checkKeys("move act sound", "Keys: Tab/←→ move between symbols · Enter/Space claim the symbol · M sound on/off")
 					b.shot("3-play")
 					b.noHorizontalScroll("play")
 				}

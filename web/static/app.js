@@ -694,6 +694,11 @@ document.addEventListener("keydown", (e) => {
   }
   if (e.key === "Escape" && r && r.choose) { r.choose = null; render(); return; }
   if ((e.key === "d" || e.key === "D") && r && r.phase === "play" && gameInfo(r.view?.game).draw) { draw(); return; }
+  // S says STOP in False Poker: the STOP button, shown on the seat's turn.
+  if ((e.key === "s" || e.key === "S") && r && r.phase === "play" && r.view?.game === "false-poker") {
+    document.getElementById("stop")?.click();
+    return;
+  }
   if (e.key === "m" || e.key === "M") { setSound(!soundOn()); render(); }
   if (S.route.screen === "replay") replayKey(e);
 });
@@ -1055,10 +1060,44 @@ function playScreen(r) {
     info.name === "collect-symbols" ? collectPanel(extraCtx(r)) : null,
     tableEl,
     h("div", { class: "row actions" },
-      info.draw && me >= 0 ? h("button", { id: "draw", onclick: draw }, t("play.draw")) : null,
+      info.draw && me >= 0 ? h("button", { id: "draw", "aria-keyshortcuts": "D", onclick: draw }, t("play.draw")) : null,
       h("button", { id: "leave-game", onclick: () => { if (confirm(`${t("play.leave")}?`)) leave(); } }, t("play.leave"))),
     h("ul", { class: "log" }, r.feed.slice(1).map((f) => h("li", null, feedText(r, f)))),
-    h("p", { class: "keys" }, t("play.shortcuts")));
+    keysLine(info, me));
+}
+
+// keyParts lists what the keyboard does on the play screen of a game, for
+// seat me (a spectator's keys only switch the sound): each part's name,
+// its keys and what they do there, as the keydown handler above and the
+// page's buttons make them work. The extra games' verbs are extra.js's
+// extraSymbol; False Poker's cards are buttons, reached with Tab. A claim
+// asks for a choice of card only in games with one or two targets
+// (planClaim), and Memory asks which face-down card to flip.
+function keyParts(info, me) {
+  const parts = [];
+  const enter = [t("kbd.enter"), t("kbd.space")];
+  if (me >= 0 && info.name === "false-poker") {
+    parts.push(["move", ["Tab"], "keys.moveCards"], ["act", enter, "keys.lay"], ["stop", ["S"], "keys.stop"]);
+  } else if (me >= 0) {
+    const verb = { memory: "keys.name", reflection: "keys.write", guess: "keys.pick" }[info.name] || "keys.claim";
+    parts.push(["move", ["Tab", "←→"], "keys.move"], ["act", enter, verb]);
+    if (info.name === "memory" || info.targets === 1 || info.targets === 2) {
+      parts.push(["choose", ["1–9"], "keys.choose"], ["cancel", ["Esc"], "keys.cancel"]);
+    }
+    if (info.draw) parts.push(["draw", ["D"], "keys.draw"]);
+  }
+  parts.push(["sound", ["M"], "keys.sound"]);
+  return parts;
+}
+
+// keysLine is the play screen's footer: the keys that work in the game
+// shown, their names in data-keys.
+function keysLine(info, me) {
+  const parts = keyParts(info, me);
+  return h("p", { id: "keys", class: "keys", "data-keys": parts.map(([name]) => name).join(" ") },
+    h("span", { class: "klabel" }, t("keys.title")), " ",
+    parts.map(([name, keys, text], i) => [i ? " · " : "", h("span", { class: "kpart", "data-key": name },
+      keys.map((k, j) => [j ? "/" : "", h("kbd", null, k)]), " ", t(text))]));
 }
 
 function mountTable() {

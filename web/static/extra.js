@@ -375,7 +375,7 @@ function falsePoker(el, ctx) {
     turnLine(ctx),
     h("p", { class: "xhint" }, mine ? (free > 0 ? t("extra.poker.yourMove") : t("extra.poker.noMarker")) : t("extra.poker.check")),
     rowEl,
-    mine ? h("div", { class: "row actions" }, h("button", { id: "stop", class: "primary stop", onclick: () => ctx.act("stop", {}) }, t("extra.poker.stop"))) : null,
+    mine ? h("div", { class: "row actions" }, h("button", { id: "stop", class: "primary stop", "aria-keyshortcuts": "S", onclick: () => ctx.act("stop", {}) }, t("extra.poker.stop"))) : null,
     handEl);
 }
 
