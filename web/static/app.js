@@ -663,6 +663,13 @@ function runLock() {
 
 // ---- keyboard ------------------------------------------------------------
 
+// letter reports whether e is the key of Latin letter l (lower case): by
+// the character typed, or by the key's place on the keyboard, so that D, M
+// and S work on a Cyrillic or other layout too.
+function letter(e, l) {
+  return e.key === l || e.key === l.toUpperCase() || e.code === `Key${l.toUpperCase()}`;
+}
+
 document.addEventListener("keydown", (e) => {
   if (e.target.matches && e.target.matches("input, select, textarea")) return;
   if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -693,13 +700,13 @@ document.addEventListener("keydown", (e) => {
     return;
   }
   if (e.key === "Escape" && r && r.choose) { r.choose = null; render(); return; }
-  if ((e.key === "d" || e.key === "D") && r && r.phase === "play" && gameInfo(r.view?.game).draw) { draw(); return; }
+  if (letter(e, "d") && r && r.phase === "play" && gameInfo(r.view?.game).draw) { draw(); return; }
   // S says STOP in False Poker: the STOP button, shown on the seat's turn.
-  if ((e.key === "s" || e.key === "S") && r && r.phase === "play" && r.view?.game === "false-poker") {
+  if (letter(e, "s") && r && r.phase === "play" && r.view?.game === "false-poker") {
     document.getElementById("stop")?.click();
     return;
   }
-  if (e.key === "m" || e.key === "M") { setSound(!soundOn()); render(); }
+  if (letter(e, "m")) { setSound(!soundOn()); render(); }
   if (S.route.screen === "replay") replayKey(e);
 });
 
