@@ -232,15 +232,7 @@ func (collect) CanMove(s *State, seat int) bool {
 }
 
 // Movers returns the seats that can move, asking CanMove seat by seat.
-func (g collect) Movers(s *State) uint64 {
-	var set uint64
-	for i := range s.seats {
-		if g.CanMove(s, i) {
-			set |= 1 << i
-		}
-	}
-	return set
-}
+func (g collect) Movers(s *State) uint64 { return s.seatsWhere(g) }
 
 // PickMove picks one of seat's claims at random, each equally likely; with
 // none, its discard, or its first take.

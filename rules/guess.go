@@ -387,15 +387,7 @@ func (guess) CanMove(s *State, seat int) bool {
 }
 
 // Movers returns the seats that may guess now.
-func (g guess) Movers(s *State) uint64 {
-	var set uint64
-	for i := range s.seats {
-		if g.CanMove(s, i) {
-			set |= 1 << i
-		}
-	}
-	return set
-}
+func (g guess) Movers(s *State) uint64 { return s.seatsWhere(g) }
 
 // PickMove returns the first guess Moves lists, there being no claims.
 func (g guess) PickMove(s *State, seat int, _ Rand, a *Action) bool {

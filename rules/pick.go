@@ -87,6 +87,18 @@ func (s *State) Movers() uint64 {
 	return set
 }
 
+// seatsWhere returns the seats for which c.CanMove reports true, seat i as
+// bit i, asking seat by seat: the Movers of a game that has no quicker way.
+func (s *State) seatsWhere(c MoveChecker) uint64 {
+	var set uint64
+	for i := range s.seats {
+		if c.CanMove(s, i) {
+			set |= 1 << i
+		}
+	}
+	return set
+}
+
 // PickMove returns what a perfect player picking at random would do now:
 // one of seat's correct claims, each with the same probability, drawing
 // from r; when it has none, the first of its other moves (the draw if the

@@ -396,15 +396,7 @@ func (reflection) CanMove(s *State, seat int) bool {
 }
 
 // Movers returns the seats that may write now.
-func (g reflection) Movers(s *State) uint64 {
-	var set uint64
-	for i := range s.seats {
-		if g.CanMove(s, i) {
-			set |= 1 << i
-		}
-	}
-	return set
-}
+func (g reflection) Movers(s *State) uint64 { return s.seatsWhere(g) }
 
 // PickMove returns the first write Moves lists, there being no claims.
 func (g reflection) PickMove(s *State, seat int, _ Rand, a *Action) bool {

@@ -219,15 +219,7 @@ func (tower7) Invariants(s *State) error {
 }
 
 // Movers returns the seats that can claim, asking CanMove seat by seat.
-func (g tower7) Movers(s *State) uint64 {
-	var set uint64
-	for i := range s.seats {
-		if g.CanMove(s, i) {
-			set |= 1 << i
-		}
-	}
-	return set
-}
+func (g tower7) Movers(s *State) uint64 { return s.seatsWhere(g) }
 
 // PickMove picks one of seat's claims at random, each equally likely: it
 // counts the symbols each of its top cards shares with each top card of

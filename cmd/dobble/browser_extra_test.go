@@ -65,25 +65,11 @@ const extraMove = `(last, touch) => {
   const key = title + '#' + version;
   const out = {key, game, version, mode: 'none', press: '', host: !!document.querySelector('#host.mine'), phase, why: ''};
   if (key === last || document.querySelector('.choice[data-zone]:not(.xplace)')) return out.host ? out : null;
-  const point = (el, inside) => {
-    el.scrollIntoView({block: 'nearest', inline: 'nearest'});
-    const r = el.getBoundingClientRect();
-    for (let i = 0; i <= 8; i++) for (let j = 0; j <= 8; j++) {
-      const x = r.left + r.width * (0.5 + (i & 1 ? 1 : -1) * Math.ceil(i / 2) / 10);
-      const y = r.top + r.height * (0.5 + (j & 1 ? 1 : -1) * Math.ceil(j / 2) / 10);
-      const e = document.elementFromPoint(x, y);
-      if (e && inside(e)) return {x, y, e};
-    }
-    return null;
-  };
-  const press = (el, what) => {
+` + pointerJS + `
+  const pressEl = (el, what) => {
     const p = point(el, (e) => e === el || el.contains(e));
     if (!p) { out.why = what + ' cannot be clicked'; return false; }
-    const at = {bubbles: true, cancelable: true, composed: true, view: window, clientX: p.x, clientY: p.y, button: 0};
-    const pointer = {...at, pointerId: 1, isPrimary: true, pointerType: touch ? 'touch' : 'mouse'};
-    p.e.dispatchEvent(new PointerEvent('pointerdown', {...pointer, buttons: 1}));
-    p.e.dispatchEvent(new PointerEvent('pointerup', pointer));
-    p.e.dispatchEvent(new MouseEvent('click', {...at, detail: 1}));
+    press(p);
     return true;
   };
   const symbolOn = (svg, s) => svg.querySelector('g[data-symbol="' + s + '"]');
@@ -98,12 +84,12 @@ const extraMove = `(last, touch) => {
     const known = free.find((p) => memo.seen[p.dataset.zone] && common(syms(up), memo.seen[p.dataset.zone]) !== undefined);
     const sym = known ? common(syms(up), memo.seen[known.dataset.zone]) : syms(up)[0];
     const want = known || free[0];
-    if (!press(symbolOn(up, sym), 'symbol ' + sym + ' of the face-up card')) return out;
+    if (!pressEl(symbolOn(up, sym), 'symbol ' + sym + ' of the face-up card')) return out;
     const offered = [...document.querySelectorAll('.xplace.choice')];
     if (offered.length) {
       const el = offered.find((p) => p.dataset.zone === want.dataset.zone);
       if (!el) { out.why = 'the page did not offer card ' + want.dataset.zone; return out; }
-      if (!press(el, 'face-down card ' + want.dataset.zone)) return out;
+      if (!pressEl(el, 'face-down card ' + want.dataset.zone)) return out;
     }
     out.mode = 'flip';
     return out;
@@ -116,16 +102,16 @@ const extraMove = `(last, touch) => {
     const s = common(syms(fifth), memo.study[n]);
     const btn = document.querySelector('#write-' + s);
     if (!btn) { out.why = 'no palette button for symbol ' + s; return out; }
-    if (press(btn, 'the palette button of symbol ' + s)) out.mode = 'write';
+    if (pressEl(btn, 'the palette button of symbol ' + s)) out.mode = 'write';
     return out;
   }
   case 'guess': {
     const cands = [...document.querySelectorAll('#candidates button.chip.cand')];
     if (cands.length !== 1) return out;
-    if (!press(cands[0], 'the only candidate')) return out;
+    if (!pressEl(cands[0], 'the only candidate')) return out;
     const btn = document.querySelector('#guess');
     if (!btn || btn.disabled) { out.why = 'the Guess button is not enabled after picking the candidate'; return out; }
-    if (press(btn, 'the Guess button')) out.mode = 'guess';
+    if (pressEl(btn, 'the Guess button')) out.mode = 'guess';
     return out;
   }
   case 'false-poker': {
@@ -142,7 +128,7 @@ const extraMove = `(last, touch) => {
     // A cautious player: STOP once the row is five cards long.
     const card = repeat || row.length >= 5 ? null : [...document.querySelectorAll('button.handcard')]
       .find((b) => !shared.includes(common(row[row.length - 1], syms(b.querySelector('svg.face')))));
-    if (card) { if (press(card, 'a card of the hand')) out.mode = 'lay'; return out; }
+    if (card) { if (pressEl(card, 'a card of the hand')) out.mode = 'lay'; return out; }
     if (point(stop, (e) => e === stop || stop.contains(e))) { out.mode = 'stop'; out.press = 's'; } else out.why = 'STOP is not shown';
     return out;
   }
@@ -150,11 +136,11 @@ const extraMove = `(last, touch) => {
     const mine = document.querySelector('.seat.mine [data-kind="pile"] svg.face');
     const tokens = [...document.querySelectorAll('#tokens .chip')].map((c) => Number(c.dataset.symbol));
     const s = mine ? syms(mine).find((x) => tokens.includes(x)) : undefined;
-    if (s !== undefined) { if (press(symbolOn(mine, s), 'symbol ' + s + ' of the own card')) out.mode = 'claim'; return out; }
+    if (s !== undefined) { if (pressEl(symbolOn(mine, s), 'symbol ' + s + ' of the own card')) out.mode = 'claim'; return out; }
     const discard = document.querySelector('#discard');
-    if (discard) { if (press(discard, 'Discard')) out.mode = 'discard'; return out; }
+    if (discard) { if (pressEl(discard, 'Discard')) out.mode = 'discard'; return out; }
     const take = document.querySelector('[id^="take-"]');
-    if (take) { if (press(take, 'Take')) out.mode = 'take'; }
+    if (take) { if (pressEl(take, 'Take')) out.mode = 'take'; }
     return out;
   }
   }
@@ -333,15 +319,9 @@ func TestBrowserExtraGames(t *testing.T) {
 		{"tower-7", "order-4", []string{"medium"}, nil, []string{"claim"}, false, "",
 			"move act choose cancel sound", "Keys: Tab/←→ move between symbols · Enter/Space claim the symbol · 1–9 choose a card · Esc cancel · M sound on/off"},
 	} {
-		b := desktop
-		if i%2 == 1 {
-			b = phone
-		}
+		b := []*browser{desktop, phone}[i%2] // phone and desktop in turn
 		t.Run(g.game, func(t *testing.T) {
-			b.t = t
-			saved := b.name
-			b.name = strings.Replace(saved, "extra", g.game, 1)
-			defer func() { b.name = saved }()
+			defer b.subtest(t, "extra", g.game)()
 			b.createRoom(base, "Xena", roomSpec{game: g.game, deck: g.deck, seats: 1 + len(g.bots), bots: g.bots, options: g.options})
 			b.click("#start")
 			b.waitFor(`document.querySelector('.xgame[data-version], .table[data-version]')`, 20*time.Second)

@@ -103,24 +103,7 @@ const personMove = `(last, touch, n, mod, rem, drawNow) => {
     break;
   }
   }
-  const point = (el, inside) => {
-    el.scrollIntoView({block: 'nearest', inline: 'nearest'});
-    const r = el.getBoundingClientRect();
-    for (let i = 0; i <= 8; i++) for (let j = 0; j <= 8; j++) {
-      const x = r.left + r.width * (0.5 + (i & 1 ? 1 : -1) * Math.ceil(i / 2) / 10);
-      const y = r.top + r.height * (0.5 + (j & 1 ? 1 : -1) * Math.ceil(j / 2) / 10);
-      const e = document.elementFromPoint(x, y);
-      if (e && inside(e)) return {x, y, e};
-    }
-    return null;
-  };
-  const press = (p) => {
-    const at = {bubbles: true, cancelable: true, composed: true, view: window, clientX: p.x, clientY: p.y, button: 0};
-    const pointer = {...at, pointerId: 1, isPrimary: true, pointerType: touch ? 'touch' : 'mouse'};
-    p.e.dispatchEvent(new PointerEvent('pointerdown', {...pointer, buttons: 1}));
-    p.e.dispatchEvent(new PointerEvent('pointerup', pointer));
-    p.e.dispatchEvent(new MouseEvent('click', {...at, detail: 1}));
-  };
+` + pointerJS + `
   const stock = zones.find((z) => z.kind === 'stock');
   if (!moves.length || drawNow) {
     const btn = document.querySelector('#draw');
@@ -166,6 +149,31 @@ const personMove = `(last, touch, n, mod, rem, drawNow) => {
   if (document.querySelector('.zone.choice')) out.why = 'the choice is still offered after clicking card ' + want;
   return out;
 }`
+
+// pointerJS defines, inside a move script that has touch (whether the page
+// is a phone's), point(el, inside), a point of el whose topmost element
+// satisfies inside (scrolled into view; null when none), and press(p),
+// which taps or clicks at point p as a person's finger or mouse does.
+const pointerJS = `
+  const point = (el, inside) => {
+    el.scrollIntoView({block: 'nearest', inline: 'nearest'});
+    const r = el.getBoundingClientRect();
+    for (let i = 0; i <= 8; i++) for (let j = 0; j <= 8; j++) {
+      const x = r.left + r.width * (0.5 + (i & 1 ? 1 : -1) * Math.ceil(i / 2) / 10);
+      const y = r.top + r.height * (0.5 + (j & 1 ? 1 : -1) * Math.ceil(j / 2) / 10);
+      const e = document.elementFromPoint(x, y);
+      if (e && inside(e)) return {x, y, e};
+    }
+    return null;
+  };
+  const press = (p) => {
+    const at = {bubbles: true, cancelable: true, composed: true, view: window, clientX: p.x, clientY: p.y, button: 0};
+    const pointer = {...at, pointerId: 1, isPrimary: true, pointerType: touch ? 'touch' : 'mouse'};
+    p.e.dispatchEvent(new PointerEvent('pointerdown', {...pointer, buttons: 1}));
+    p.e.dispatchEvent(new PointerEvent('pointerup', pointer));
+    p.e.dispatchEvent(new MouseEvent('click', {...at, detail: 1}));
+  };
+`
 
 // pmove is what personMove answers.
 type pmove struct {

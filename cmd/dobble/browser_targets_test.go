@@ -40,15 +40,9 @@ func TestBrowserTargetGames(t *testing.T) {
 		{"catch-them-all", nil},
 		{"subway-rescue", nil},
 	} {
-		b := desktop
-		if i%2 == 1 {
-			b = phone
-		}
+		b := []*browser{desktop, phone}[i%2] // phone and desktop in turn
 		t.Run(g.game, func(t *testing.T) {
-			b.t = t
-			saved := b.name
-			b.name = strings.Replace(saved, "targets", g.game, 1)
-			defer func() { b.name = saved }()
+			defer b.subtest(t, "targets", g.game)()
 			b.createRoom(base, "Tess", roomSpec{game: g.game, deck: "order-3", seats: 3, bots: []string{"medium", "medium"}, options: g.options})
 			b.click("#start")
 			b.waitFor(`document.querySelector('.table[data-version] svg.face')`, 20*time.Second)

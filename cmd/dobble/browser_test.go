@@ -80,6 +80,16 @@ type browser struct {
 	width int64
 }
 
+// subtest lends b, whose name holds word, to subtest t playing game: its
+// failures go to t and its screenshots are named after the game, with
+// game in place of word. Calling the function it returns gives b its name
+// back.
+func (b *browser) subtest(t *testing.T, word, game string) (restore func()) {
+	saved := b.name
+	b.t, b.name = t, strings.Replace(saved, word, game, 1)
+	return func() { b.name = saved }
+}
+
 // newBrowser launches Chromium with a fresh profile; width and height set
 // the viewport (a phone's 375×667 emulates a touch phone).
 func newBrowser(t *testing.T, name, shots string, width, height int64) *browser {
