@@ -15,13 +15,6 @@ import (
 	"github.com/dobble-dev/dobble/symbols"
 )
 
-// PancakesGame is the game played with its own cards, the pancakes edition
-// with one-topping cards (rules.WithSingles).
-const PancakesGame = "anarchy-pancakes"
-
-// PancakesDeck is the name of the deck Anarchy Pancakes plays with.
-const PancakesDeck = "pancakes"
-
 // MaxOrder is the largest plane order a room may ask for with order-Q.
 const MaxOrder = 13
 
@@ -77,7 +70,7 @@ func parseDeck(name string) (record.Deck, error) {
 }
 
 // Get returns the deck called name, with one-symbol cards added when
-// singles is set (Anarchy Pancakes).
+// singles is set (a game's own deck, rules.DeckSpec).
 func (c *Decks) Get(name string, singles bool) (*Deck, error) {
 	key := name
 	if singles {
@@ -112,9 +105,28 @@ func (c *Decks) Get(name string, singles bool) (*Deck, error) {
 	return d, nil
 }
 
+// Own returns the decks of the games played only with their own cards
+// (rules.Info.Deck), by game name.
+func (c *Decks) Own() (map[string]*Deck, error) {
+	own := map[string]*Deck{}
+	for _, g := range rules.Games() {
+		info := g.Info()
+		if info.Deck == nil || !info.Deck.Only {
+			continue
+		}
+		d, err := c.Get(info.Deck.Edition, info.Deck.Singles)
+		if err != nil {
+			return nil, fmt.Errorf("the deck of %s: %v", info.Name, err)
+		}
+		own[info.Name] = d
+	}
+	return own, nil
+}
+
 // CardSVG returns card number card of the deck called name as SVG (package
 // face). Card numbers past the plane's cards are the one-symbol cards of
-// Anarchy Pancakes: card planeCards+s shows symbol s alone.
+// a game's own deck with singles (Anarchy Pancakes): card planeCards+s
+// shows symbol s alone.
 func (c *Decks) CardSVG(name string, card int) ([]byte, error) {
 	key := name + "/" + strconv.Itoa(card)
 	c.mu.Lock()

@@ -19,8 +19,8 @@ func TestAppendUpdateMatchesJSON(t *testing.T) {
 	for _, g := range rules.Games() {
 		info := g.Info()
 		d, err := decks.Get("classic", false)
-		if info.Name == PancakesGame {
-			d, err = decks.Get(PancakesDeck, true)
+		if info.Deck != nil {
+			d, err = decks.Get(info.Deck.Edition, info.Deck.Singles)
 		}
 		if err != nil {
 			t.Fatal(err)

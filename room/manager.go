@@ -439,8 +439,8 @@ func (m *Manager) create(spec *RoomSpec) (*Room, *protoError) {
 	if spec.Deck == "" {
 		spec.Deck = "classic"
 	}
-	if info.Name == PancakesGame {
-		spec.Deck = PancakesDeck
+	if info.Deck != nil && info.Deck.Only {
+		spec.Deck = info.Deck.Edition
 	}
 	main, err := m.decks.Get(spec.Deck, false)
 	if err != nil {
@@ -502,11 +502,14 @@ func (m *Manager) create(spec *RoomSpec) (*Room, *protoError) {
 	if len(spec.Options) > 0 {
 		options[info.Name] = spec.Options
 	}
-	pancakes, err := m.decks.Get(PancakesDeck, true)
+	own, err := m.decks.Own()
 	if err != nil {
 		return nil, errf(CodeBadRequest, "%v", err)
 	}
-	decks := session.Decks{Cards: main.Cards, Games: map[string]rules.Cards{PancakesGame: pancakes.Cards}}
+	decks := session.Decks{Cards: main.Cards, Games: map[string]rules.Cards{}}
+	for name, d := range own {
+		decks.Games[name] = d.Cards
+	}
 	cfg := session.Config{Players: spec.Seats, Games: spec.Games, First: info.Name, Scoring: scoring, Lockout: lockout, Options: options}
 	if spec.Seats == 1 {
 		cfg.Games = 1
@@ -529,7 +532,7 @@ func (m *Manager) create(spec *RoomSpec) (*Room, *protoError) {
 	for m.rooms[code] != nil {
 		code = newCode()
 	}
-	r := newRoom(m, code, spec, cfg, decks, main, pancakes)
+	r := newRoom(m, code, spec, cfg, decks, main, own)
 	m.rooms[code] = r
 	m.metrics.Rooms.Inc()
 	m.wg.Add(1)

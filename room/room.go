@@ -76,9 +76,9 @@ type Room struct {
 	spec *RoomSpec
 	cfg  session.Config
 
-	decks    session.Decks
-	main     *Deck
-	pancakes *Deck
+	decks session.Decks
+	main  *Deck
+	own   map[string]*Deck // the decks of the games played only with their own cards, by name
 
 	in      chan *input
 	goneMu  sync.Mutex
@@ -118,9 +118,9 @@ type tableRecord struct {
 	tieBreak bool
 }
 
-func newRoom(m *Manager, code string, spec *RoomSpec, cfg session.Config, decks session.Decks, main, pancakes *Deck) *Room {
+func newRoom(m *Manager, code string, spec *RoomSpec, cfg session.Config, decks session.Decks, main *Deck, own map[string]*Deck) *Room {
 	r := &Room{
-		m: m, code: code, spec: spec, cfg: cfg, decks: decks, main: main, pancakes: pancakes,
+		m: m, code: code, spec: spec, cfg: cfg, decks: decks, main: main, own: own,
 		in: make(chan *input, m.cfg.RoomQueue), goneSig: make(chan struct{}, 1), quit: make(chan struct{}),
 		phase: PhaseLobby, members: map[*Peer]int{},
 	}
@@ -621,8 +621,8 @@ func (r *Room) startCountdown(now time.Time) {
 
 // deckOf returns the deck the game called name plays with.
 func (r *Room) deckOf(name string) *Deck {
-	if name == PancakesGame {
-		return r.pancakes
+	if d, ok := r.own[name]; ok {
+		return d
 	}
 	return r.main
 }
@@ -799,17 +799,18 @@ func (r *Room) finishTable(st *rules.State, at []int, table int, now time.Time) 
 }
 
 // autoPick picks the next mini-game for a bot, or for a person whose time
-// to pick ran out: the first game the session has not played yet (learning
-// and the duel aside), else the first choice.
+// to pick ran out: the first game the session has not played yet among
+// those a session may pick by itself (rules.Info.NoAutoPick), else the
+// first choice.
 func (r *Room) autoPick(now time.Time) {
 	choices := r.play.Choices()
-	played := map[string]bool{"learning": true, session.DuelGame: true}
+	played := map[string]bool{}
 	for _, h := range r.play.History() {
 		played[h.Game] = true
 	}
 	game := choices[0]
 	for _, c := range choices {
-		if !played[c] {
+		if g, err := rules.Lookup(c); err == nil && !g.Info().NoAutoPick && !played[c] {
 			game = c
 			break
 		}

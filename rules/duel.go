@@ -31,6 +31,8 @@ func duelPile(seat int) int { return 1 + seat }
 
 // duelInfo is the duel's description.
 var duelInfo = Info{
+	Claim: &ClaimShape{Match: []Place{{Kinds: []ZoneKind{ZonePile}, Whose: Mine}, {Kinds: []ZoneKind{ZonePile}, Whose: Others}}},
+	NoAutoPick: true,
 	Name:       "duel",
 	Title:      "Duel",
 	Section:    "RULES.md §2",

@@ -754,7 +754,7 @@ func TestJSON(t *testing.T) {
 		t.Errorf("seat keys %v", got)
 	}
 	b, _ = json.Marshal(g2info(t))
-	if !strings.Contains(string(b), `"minPlayers":2,"maxPlayers":8,"unit":"cards","higherWins":true,"targets":0}`) {
+	if !strings.Contains(string(b), `"minPlayers":2,"maxPlayers":8,"unit":"cards","higherWins":true,"targets":0,"claim":{"match":[{"kinds":["pile"],"whose":"mine"},{"kinds":["centre"],"whose":"shared"}]},"points":{"rule":"+1 a card won, +5 to the winner"}}`) {
 		t.Errorf("info JSON %s", b)
 	}
 	for _, k := range []interface {

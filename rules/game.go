@@ -176,6 +176,21 @@ type Info struct {
 	Timed bool `json:"timed,omitzero"`
 	// Options are the game's variants, each with its default.
 	Options []Option `json:"options,omitempty"`
+	// Claim says what a claim's targets name and which cards must show
+	// its symbol. Every game that takes claims declares it: players,
+	// bots' search and the browser's table read it, never the count of
+	// targets.
+	Claim *ClaimShape `json:"claim,omitempty"`
+	// Deck names the cards the game is played with when it has its own
+	// (Anarchy Pancakes); nil for the deck the table is given.
+	Deck *DeckSpec `json:"deck,omitempty"`
+	// Points is how a session scores the game in tournament points; nil
+	// for the usual +5 to the winner.
+	Points *Points `json:"points,omitempty"`
+	// NoAutoPick is set for a game a session never picks by itself for a
+	// bot or a person whose time to pick ran out: learning mode, the
+	// duel.
+	NoAutoPick bool `json:"noAutoPick,omitzero"`
 }
 
 // Option is one variant setting of a game, where a disagreement between the
@@ -276,6 +291,9 @@ func (info *Info) validate() error {
 		if k == ActionTick || int(k) >= len(actionKindNames) {
 			return fmt.Errorf("rules: Register: %s: Acts lists %v, which is not a seat's action", info.Name, k)
 		}
+	}
+	if err := info.validateDeclarations(); err != nil {
+		return err
 	}
 	for i := range info.Options {
 		o := &info.Options[i]

@@ -97,6 +97,8 @@ const (
 
 // potatoInfo is Hot Potato's description.
 var potatoInfo = Info{
+	Claim: &ClaimShape{Match: []Place{{Kinds: []ZoneKind{ZonePile}, Whose: Mine}}, Targets: []Place{{Kinds: []ZoneKind{ZonePile}, Whose: Others}}},
+	Points: &Points{Score: potatoPoints, Rule: "−5 a round lost; with series scoring, −1 a penalty card"},
 	Name:       "hot-potato",
 	Aliases:    []string{"pumpkin-bomb"},
 	Title:      "Hot Potato",
@@ -453,4 +455,18 @@ func (g hotPotato) Movers(s *State) uint64 {
 		}
 	}
 	return set
+}
+
+// potatoPoints scores Hot Potato in tournament points: −5 per round lost;
+// or, when the game was played with its own new scoring (option
+// scoring=series, RULES.md §5), −1 per penalty card, the penalties that
+// scoring records.
+func potatoPoints(o *Outcome, _ bool) []int {
+	pts := make([]int, len(o.Places))
+	if o.Options["scoring"] == "series" {
+		o.AddPerScore(-1, 0, pts)
+		return pts
+	}
+	o.AddPerTally(-5, pts)
+	return pts
 }

@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // The Poisoned Gift (RULES.md §3.4), also Symbiont.
@@ -39,6 +40,9 @@ func giftPile(seat int) int { return 1 + seat }
 
 // giftInfo is the Poisoned Gift's description.
 var giftInfo = Info{
+	Claim: &ClaimShape{Match: []Place{{Kinds: []ZoneKind{ZoneCentre}, Whose: Shared}}, Targets: []Place{{Kinds: []ZoneKind{ZonePile}, Whose: Others}}},
+	Points: &Points{Score: giftPoints, Rule: "+20 to the winner, +10 to the second",
+		NewScoring: "−1 a card received, each place losing at least 2, 3, 4… more than the place before"},
 	Name:       "poisoned-gift",
 	Aliases:    []string{"symbiont"},
 	Title:      "The Poisoned Gift",
@@ -194,4 +198,36 @@ func (poisonedGift) Movers(s *State) uint64 {
 		return s.everyone(true) &^ (1 << last)
 	}
 	return s.everyone(true)
+}
+
+// giftPoints scores the Poisoned Gift in tournament points: +20 to the
+// winner, +10 to second place; or, with the new scoring, minus the cards
+// received (cards held less the one dealt), each place losing at least k
+// more than the place before it, k being 2 for the second place, 3 for
+// the third and so on.
+func giftPoints(o *Outcome, newScoring bool) []int {
+	pts := make([]int, len(o.Places))
+	if !newScoring {
+		o.AddAtPlace(1, 20, pts)
+		o.AddAtPlace(2, 10, pts)
+		return pts
+	}
+	order := make([]int, len(o.Places))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return o.Places[a] - o.Places[b] })
+	loss, step := 0, 1
+	for k, seat := range order {
+		received := o.Result.Scores[seat] - 1
+		switch {
+		case k == 0:
+			loss = received
+		case o.Places[seat] != o.Places[order[k-1]]:
+			step++
+			loss = max(received, loss+step)
+		}
+		pts[seat] = -loss
+	}
+	return pts
 }

@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // The Well (RULES.md §3.2), also Whoosh.
@@ -63,6 +64,10 @@ const (
 
 // wellInfo is the Well's description.
 var wellInfo = Info{
+	Claim: &ClaimShape{Match: []Place{{Kinds: []ZoneKind{ZonePile}, Whose: Mine}, {Kinds: []ZoneKind{ZoneCentre}, Whose: Shared}}},
+	Points: &Points{Score: wellPoints, Rule: "+10 to the first to empty their pile, −20 to the last",
+		NewScoring: "+10 to the winner, −1 a card left, −5 more to those with the most cards left when more than two play",
+		NewScoringNeeds: map[string]string{"end": "first-empty"}},
 	Name:       "well",
 	Aliases:    []string{"whoosh"},
 	Title:      "The Well",
@@ -260,4 +265,34 @@ func (well) PickMove(s *State, seat int, r Rand, a *Action) bool {
 // centre's.
 func (well) Movers(s *State) uint64 {
 	return s.sharingWith(s.top(wellCentre), wellPile(0))
+}
+
+// wellPoints scores the Well in tournament points: +10 to the first to
+// empty and −20 to the last; or, with the new scoring and cards left as
+// the scores (the first-empty end), +10 to the winner, −1 per card left
+// and −5 more to the seats with the most left when more than two play.
+func wellPoints(o *Outcome, newScoring bool) []int {
+	pts := make([]int, len(o.Places))
+	o.AddAtPlace(1, 10, pts)
+	if newScoring && o.Result.Unit == "cards" {
+		most := 0
+		for i, left := range o.Result.Scores {
+			if o.Places[i] != 1 {
+				pts[i] -= left
+				most = max(most, left)
+			}
+		}
+		if len(pts) > 2 && most > 0 {
+			for i, left := range o.Result.Scores {
+				if o.Places[i] != 1 && left == most {
+					pts[i] -= 5
+				}
+			}
+		}
+		return pts
+	}
+	if last := slices.Max(o.Places); last > 1 {
+		o.AddAtPlace(last, -20, pts)
+	}
+	return pts
 }

@@ -57,17 +57,19 @@
 //
 // # Tournament points
 //
-// Points turns a settled mini-game into points (RULES.md §5, and decisions
-// where it is silent). "Cards won" excludes the card a seat is dealt at
+// Each game declares how it scores (rules.Info.Points, applied by
+// rules.TournamentPoints); a game without a rule of its own gives +5 to the
+// winner. What the games declare today (RULES.md §5, and decisions where it
+// is silent): "Cards won" excludes the card a seat is dealt at
 // the start, which it did not win.
 //
 //	tower            +1 per card won (cards held − 1); +5 to the winner
 //	well             +10 to the winner (first to empty); −20 to the last
-//	                 new scoring (Config.WellNewScoring): +10 to the winner;
+//	                 new scoring (Config.NewScoring names well): +10 to the winner;
 //	                 −1 per card left for every other seat; −5 more to the
 //	                 seats with the most cards left, with more than 2 players
 //	poisoned-gift    +20 to the winner (fewest cards); +10 to second place
-//	                 new scoring (Config.GiftNewScoring): the winner loses 1
+//	                 new scoring (Config.NewScoring names it): the winner loses 1
 //	                 per card received; each next place loses 1 per card
 //	                 received but at least k more than the place before it,
 //	                 k being 2 for the second place, 3 for the third, and so on

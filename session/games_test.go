@@ -54,7 +54,7 @@ func TestSessionRealGames(t *testing.T) {
 		// loser (seat 3 with 4 cards, seat 2 with 3, seat 1 with 2), then
 		// a new series: seat 3 and seat 2 lose again. Seat 0 alone has no
 		// penalty and wins without a tie-break.
-		{"new scorings", Config{Players: 4, Seed: 11, Games: 4, Scoring: ByPoints, WellNewScoring: true, GiftNewScoring: true,
+		{"new scorings", Config{Players: 4, Seed: 11, Games: 4, Scoring: ByPoints, NewScoring: []string{"well", "poisoned-gift"},
 			Options: map[string]map[string]string{"pumpkin-bomb": {"scoring": "series"}}}, newPoints,
 			[]int{0, 2, 6, 8}, []int{10, -66, 29, -32}, []int{2}},
 		{"by wins", Config{Players: 4, Seed: 11, Games: 4}, classicPoints,

@@ -78,8 +78,7 @@ func checkSession(s *Session) error {
 				return fmt.Errorf("game %d: tie-break %+v for %d seats", k, tb, len(tb.Seats))
 			}
 		}
-		o := Outcome{Game: p.Game, Result: p.Result, Tallies: p.Tallies, Options: p.Options, Places: p.Places}
-		if pts := Points(&o, s.variants()); !slices.Equal(pts, p.Points) {
+		if pts := s.tournamentPoints(&p); !slices.Equal(pts, p.Points) {
 			return fmt.Errorf("game %d: points %v, the table gives %v", k, p.Points, pts)
 		}
 		if p.Places[p.Loser] != slices.Max(p.Places) {
@@ -229,7 +228,7 @@ func TestSessionProperties(t *testing.T) {
 			for k := 0; k < 3*repeats; k++ {
 				tb := []string{"", "learning", "tower"}[k%3]
 				cfg := Config{Players: p, Seed: r.Uint64(), Games: 1 + r.IntN(6), Scoring: Scoring(r.IntN(2)), TieBreak: tb,
-					WellNewScoring: r.IntN(2) == 0, GiftNewScoring: r.IntN(2) == 0}
+					NewScoring: withNewScoring[:r.IntN(len(withNewScoring)+1)]}
 				if r.IntN(3) == 0 {
 					cfg.Lockout = rules.NoLockout
 				}
@@ -356,3 +355,15 @@ func BenchmarkSession(b *testing.B) {
 	b.ReportMetric(float64(b.N)/sec, "sessions/s")
 	b.ReportMetric(float64(claims)/sec, "claims/s")
 }
+
+// withNewScoring names the games that declare a new scoring, the choices of
+// Config.NewScoring.
+var withNewScoring = func() []string {
+	var names []string
+	for _, g := range rules.Games() {
+		if p := g.Info().Points; p != nil && p.NewScoring != "" {
+			names = append(names, g.Info().Name)
+		}
+	}
+	return names
+}()

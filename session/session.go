@@ -119,11 +119,10 @@ type Config struct {
 	// an option named "first-seat" that is not set here is dealt first to
 	// the previous mini-game's winner, when it had one.
 	Options map[string]map[string]string `json:"options,omitempty"`
-	// WellNewScoring scores the Well with RULES.md §5's new scoring.
-	WellNewScoring bool `json:"wellNewScoring,omitzero"`
-	// GiftNewScoring scores the Poisoned Gift with RULES.md §5's new
-	// scoring.
-	GiftNewScoring bool `json:"giftNewScoring,omitzero"`
+	// NewScoring names the mini-games (any name Lookup accepts) that are
+	// scored with their new scoring of RULES.md §5 when the session
+	// scores by points; each must declare one (rules.Points.NewScoring).
+	NewScoring []string `json:"newScoring,omitempty"`
 }
 
 // Decks are the cards a session plays with.
@@ -255,8 +254,9 @@ type Standings struct {
 type Session struct {
 	cfg       Config // defaults resolved
 	cards     *rules.Index
-	gameCards map[string]*rules.Index
-	tieOpts   map[string]string
+	gameCards  map[string]*rules.Index
+	tieOpts    map[string]string
+	newScoring map[string]bool // the games scored with their new scoring, by canonical name
 
 	phase   Phase
 	picker  int
@@ -334,8 +334,8 @@ func New(cfg Config, decks Decks) (*Session, error) {
 		}
 	}
 	cfg.Options = opts
-	if cfg.WellNewScoring && opts["well"]["end"] == "last-loses" {
-		return nil, bad("options", `the Well's new scoring stops when someone empties; with it the well option "end" must be "first-empty", not "last-loses"`)
+	if s.newScoring, err = newScorings(cfg.NewScoring, opts); err != nil {
+		return nil, err
 	}
 
 	// The tie-breaks.
@@ -723,7 +723,7 @@ func (s *Session) finishGame(winners []int) {
 	p := s.pending
 	p.Winners = slices.Clone(winners)
 	p.Places = s.settledPlaces(p.Result, winners)
-	p.Points = Points(&Outcome{Game: p.Game, Result: p.Result, Tallies: p.Tallies, Options: p.Options, Places: p.Places}, s.variants())
+	p.Points = s.tournamentPoints(p)
 	for _, w := range winners {
 		s.won[w]++
 	}
@@ -740,9 +740,52 @@ func (s *Session) finishGame(winners []int) {
 	s.phase, s.picker = PhasePick, p.Loser
 }
 
-// variants returns the scoring variants the session uses.
-func (s *Session) variants() Variants {
-	return Variants{WellNew: s.cfg.WellNewScoring, GiftNew: s.cfg.GiftNewScoring}
+// points returns the tournament points of the settled mini-game p, scored
+// by its game's rule (rules.TournamentPoints) with its new scoring when
+// the session asks for it.
+func (s *Session) tournamentPoints(p *Played) []int {
+	g, err := rules.Lookup(p.Game)
+	if err != nil {
+		panic(fmt.Sprintf("session: a game was played that is not registered: %v", err))
+	}
+	o := &rules.Outcome{Game: p.Game, Result: p.Result, Tallies: p.Tallies, Options: p.Options, Places: p.Places}
+	return rules.TournamentPoints(g, o, s.newScoring[p.Game])
+}
+
+// newScorings checks the games asked to be scored with their new scoring
+// and returns them by canonical name: each must have one, and the options
+// it is played with (opts, by canonical name) must be those its new scoring
+// needs.
+func newScorings(names []string, opts map[string]map[string]string) (map[string]bool, error) {
+	out := map[string]bool{}
+	for _, name := range names {
+		g, err := rules.Lookup(name)
+		if err != nil {
+			return nil, &ConfigError{Field: "newScoring", Reason: err.Error()}
+		}
+		info := g.Info()
+		if info.Points == nil || info.Points.NewScoring == "" {
+			var have []string
+			for _, g := range rules.Games() {
+				if p := g.Info().Points; p != nil && p.NewScoring != "" {
+					have = append(have, g.Info().Name)
+				}
+			}
+			return nil, &ConfigError{Field: "newScoring", Reason: fmt.Sprintf("%s has no new scoring; the games with one are %s", info.Name, strings.Join(have, ", "))}
+		}
+		for _, key := range slices.Sorted(maps.Keys(info.Points.NewScoringNeeds)) {
+			want := info.Points.NewScoringNeeds[key]
+			got, ok := opts[info.Name][key]
+			if !ok {
+				got = optionDefault(info, key)
+			}
+			if got != want {
+				return nil, &ConfigError{Field: "options", Reason: fmt.Sprintf("the new scoring of %s needs its option %q to be %q, not %q", info.Name, key, want, got)}
+			}
+		}
+		out[info.Name] = true
+	}
+	return out, nil
 }
 
 // settledPlaces returns r's places with the seats that tied for the win
@@ -874,4 +917,15 @@ func cloneResult(r *rules.Result) *rules.Result {
 	c.Ranking = slices.Clone(r.Ranking)
 	c.Places = slices.Clone(r.Places)
 	return &c
+}
+
+// optionDefault returns the default of the game's option called name, or
+// "" when it has none.
+func optionDefault(info rules.Info, name string) string {
+	for _, o := range info.Options {
+		if o.Name == name {
+			return o.Default
+		}
+	}
+	return ""
 }

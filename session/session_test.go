@@ -523,7 +523,9 @@ func TestSessionConfig(t *testing.T) {
 		{Config{Players: 2, Options: map[string]map[string]string{"learning": {}, "before-you-start": {}}}, Decks{Cards: x}, "options", "options for learning given twice"},
 		{Config{Players: 2, Options: map[string]map[string]string{"tower": {"rounds": "2"}}}, Decks{Cards: x}, "options", `unknown option "rounds"; tower takes no options`},
 		{Config{Players: 3, TieBreakOptions: map[string]string{"rounds": "0"}}, Decks{Cards: x}, "tieBreak", `hot-potato cannot settle a tie of 3 seats: rules: hot-potato: rounds: "0" is not a whole number from 1 to 1000`},
-		{Config{Players: 2, WellNewScoring: true, Options: map[string]map[string]string{"whoosh": {"end": "last-loses"}}}, Decks{Cards: x}, "options", `the Well's new scoring stops when someone empties; with it the well option "end" must be "first-empty", not "last-loses"`},
+		{Config{Players: 2, NewScoring: []string{"well"}, Options: map[string]map[string]string{"whoosh": {"end": "last-loses"}}}, Decks{Cards: x}, "options", `the new scoring of well needs its option "end" to be "first-empty", not "last-loses"`},
+		{Config{Players: 2, NewScoring: []string{"tower"}}, Decks{Cards: x}, "newScoring", `tower has no new scoring; the games with one are poisoned-gift, well`},
+		{Config{Players: 2, NewScoring: []string{"nope"}}, Decks{Cards: x}, "newScoring", `rules: unknown game "nope"`},
 	} {
 		_, err := New(tc.cfg, tc.decks)
 		var ce *ConfigError

@@ -382,7 +382,8 @@ func TestDecks(t *testing.T) {
 	if d, _, err := DeckFor(tower, "pancakes", 0, 0).Build(); err != nil || d.Size != 31 || d.Singles {
 		t.Fatalf("the Tower with the pancakes edition: %+v, %v", d, err)
 	}
-	for _, d := range []record.Deck{deckFor(pancakes, "", 0, 0), deckFor(pancakes, "", 5, 0)} {
+	pancakes, _ := rules.Lookup("anarchy-pancakes")
+	for _, d := range []record.Deck{DefaultDeck(pancakes), DeckFor(pancakes, "", 5, 0)} {
 		d, x, err := d.Build()
 		if err != nil || !d.Singles || d.Size != 62 || d.Symbols != 31 || x.Len() != 62 {
 			t.Fatalf("pancakes deck %+v, %v", d, err)
@@ -393,7 +394,7 @@ func TestDecks(t *testing.T) {
 			}
 		}
 	}
-	if d := deckFor(pancakes, "", 0, 0); d.Edition != "pancakes" {
+	if d := DefaultDeck(pancakes); d.Edition != "pancakes" {
 		t.Fatalf("Anarchy Pancakes plays with %+v by default", d)
 	}
 }

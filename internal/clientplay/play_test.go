@@ -12,14 +12,14 @@ import (
 // newState deals game for players on the deck a room deals it.
 func newState(t testing.TB, game string, players int) *rules.State {
 	t.Helper()
-	d, err := room.NewDecks().Get("classic", false)
-	if game == room.PancakesGame {
-		d, err = room.NewDecks().Get(room.PancakesDeck, true)
-	}
+	g, err := rules.Lookup(game)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := rules.Lookup(game)
+	d, err := room.NewDecks().Get("classic", false)
+	if own := g.Info().Deck; own != nil {
+		d, err = room.NewDecks().Get(own.Edition, own.Singles)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
