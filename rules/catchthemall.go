@@ -51,8 +51,8 @@ func catchWon(p, seat int) int { return 2 + p + seat }
 
 // catchInfo is Catch Them All's description.
 var catchInfo = Info{
-	Claim: &ClaimShape{Match: []Place{{Kinds: []ZoneKind{ZoneCentre}, Whose: Shared}}, Targets: []Place{{Kinds: []ZoneKind{ZoneRing}, Whose: Shared}}},
-	Points: &Points{Score: perScorePoints(1, 0, 0), Rule: "+1 a card won"},
+	Claim:      &ClaimShape{Match: []Place{{Kinds: []ZoneKind{ZoneCentre}, Whose: Shared}}, Targets: []Place{{Kinds: []ZoneKind{ZoneRing}, Whose: Shared}}},
+	Points:     &Points{Score: perScorePoints(1, 0, 0), Rule: "+1 a card won"},
 	Name:       "catch-them-all",
 	Title:      "Catch Them All",
 	Section:    "RULES.md §3.6",

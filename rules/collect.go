@@ -43,7 +43,7 @@ const ZoneDiscard ZoneKind = "discard"
 
 // collectInfo is Collect the Symbols' description.
 var collectInfo = Info{
-	Claim: &ClaimShape{Match: []Place{{Kinds: []ZoneKind{ZonePile}, Whose: Mine}}},
+	Claim:      &ClaimShape{Match: []Place{{Kinds: []ZoneKind{ZonePile}, Whose: Mine}}},
 	Name:       "collect-symbols",
 	Aliases:    []string{"collect"},
 	Title:      "Collect the Symbols",

@@ -31,7 +31,7 @@ func duelPile(seat int) int { return 1 + seat }
 
 // duelInfo is the duel's description.
 var duelInfo = Info{
-	Claim: &ClaimShape{Match: []Place{{Kinds: []ZoneKind{ZonePile}, Whose: Mine}, {Kinds: []ZoneKind{ZonePile}, Whose: Others}}},
+	Claim:      &ClaimShape{Match: []Place{{Kinds: []ZoneKind{ZonePile}, Whose: Mine}, {Kinds: []ZoneKind{ZonePile}, Whose: Others}}},
 	NoAutoPick: true,
 	Name:       "duel",
 	Title:      "Duel",

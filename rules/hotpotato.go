@@ -97,8 +97,8 @@ const (
 
 // potatoInfo is Hot Potato's description.
 var potatoInfo = Info{
-	Claim: &ClaimShape{Match: []Place{{Kinds: []ZoneKind{ZonePile}, Whose: Mine}}, Targets: []Place{{Kinds: []ZoneKind{ZonePile}, Whose: Others}}},
-	Points: &Points{Score: potatoPoints, Rule: "−5 a round lost; with series scoring, −1 a penalty card"},
+	Claim:      &ClaimShape{Match: []Place{{Kinds: []ZoneKind{ZonePile}, Whose: Mine}}, Targets: []Place{{Kinds: []ZoneKind{ZonePile}, Whose: Others}}},
+	Points:     &Points{Score: potatoPoints, Rule: "−5 a round lost; with series scoring, −1 a penalty card"},
 	Name:       "hot-potato",
 	Aliases:    []string{"pumpkin-bomb"},
 	Title:      "Hot Potato",

@@ -43,8 +43,8 @@ const learningPairs = 0
 
 // learningInfo is learning mode's description.
 var learningInfo = Info{
-	Claim: &ClaimShape{Match: []Place{{Kinds: []ZoneKind{ZoneCentre}, Whose: Shared, Every: true}}},
-	Points: &Points{Score: perScorePoints(1, 0, 0), Rule: "+1 a pair found"},
+	Claim:      &ClaimShape{Match: []Place{{Kinds: []ZoneKind{ZoneCentre}, Whose: Shared, Every: true}}},
+	Points:     &Points{Score: perScorePoints(1, 0, 0), Rule: "+1 a pair found"},
 	NoAutoPick: true,
 	Name:       "learning",
 	Aliases:    []string{"learning-mode", "before-you-start"},

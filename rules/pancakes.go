@@ -110,9 +110,9 @@ const (
 
 // pancakesInfo is Anarchy Pancakes' description.
 var pancakesInfo = Info{
-	Claim: &ClaimShape{Targets: []Place{{Kinds: []ZoneKind{ZonePile}, Whose: Mine}, {Kinds: []ZoneKind{ZoneCentre, ZonePile}, Whose: NotMine}}},
-	Deck:   &DeckSpec{Edition: "pancakes", Singles: true, Only: true},
-	Points: &Points{Score: perScorePoints(10, 0, 0), Rule: "+10 a butter pat"},
+	Claim:      &ClaimShape{Targets: []Place{{Kinds: []ZoneKind{ZonePile}, Whose: Mine}, {Kinds: []ZoneKind{ZoneCentre, ZonePile}, Whose: NotMine}}},
+	Deck:       &DeckSpec{Edition: "pancakes", Singles: true, Only: true},
+	Points:     &Points{Score: perScorePoints(10, 0, 0), Rule: "+10 a butter pat"},
 	Name:       "anarchy-pancakes",
 	Aliases:    []string{"pancakes"},
 	Title:      "Anarchy Pancakes",

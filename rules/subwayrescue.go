@@ -63,8 +63,8 @@ func subwaySplit(n, p, k int) int {
 
 // subwayInfo is Subway Rescue's description.
 var subwayInfo = Info{
-	Claim: &ClaimShape{Match: []Place{{Kinds: []ZoneKind{ZonePile}, Whose: Mine}}, Targets: []Place{{Kinds: []ZoneKind{ZoneLayout}, Whose: Shared}}},
-	Points: &Points{Score: perScorePoints(1, 1, 5), Rule: "+1 a card won, +5 to the winner"},
+	Claim:      &ClaimShape{Match: []Place{{Kinds: []ZoneKind{ZonePile}, Whose: Mine}}, Targets: []Place{{Kinds: []ZoneKind{ZoneLayout}, Whose: Shared}}},
+	Points:     &Points{Score: perScorePoints(1, 1, 5), Rule: "+1 a card won, +5 to the winner"},
 	Name:       "subway-rescue",
 	Title:      "Subway Rescue",
 	Section:    "RULES.md §3.7",

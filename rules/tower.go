@@ -30,8 +30,8 @@ func towerPile(seat int) int { return 1 + seat }
 
 // towerInfo is the Tower's description.
 var towerInfo = Info{
-	Claim: &ClaimShape{Match: []Place{{Kinds: []ZoneKind{ZonePile}, Whose: Mine}, {Kinds: []ZoneKind{ZoneCentre}, Whose: Shared}}},
-	Points: &Points{Score: perScorePoints(1, 1, 5), Rule: "+1 a card won, +5 to the winner"},
+	Claim:      &ClaimShape{Match: []Place{{Kinds: []ZoneKind{ZonePile}, Whose: Mine}, {Kinds: []ZoneKind{ZoneCentre}, Whose: Shared}}},
+	Points:     &Points{Score: perScorePoints(1, 1, 5), Rule: "+1 a card won, +5 to the winner"},
 	Name:       "tower",
 	Aliases:    []string{"infernal-tower", "bank-heist"},
 	Title:      "The Tower",

@@ -43,7 +43,7 @@ const tower7MaxPlayers = 7
 
 // tower7Info is Tower-7's description.
 var tower7Info = Info{
-	Claim: &ClaimShape{Targets: []Place{{Kinds: []ZoneKind{ZonePile}, Whose: Mine}, {Kinds: []ZoneKind{ZonePile}, Whose: Others}}},
+	Claim:      &ClaimShape{Targets: []Place{{Kinds: []ZoneKind{ZonePile}, Whose: Mine}, {Kinds: []ZoneKind{ZonePile}, Whose: Others}}},
 	Name:       "tower-7",
 	Aliases:    []string{"bashnya", "seven-stacks"},
 	Title:      "Tower of Seven",

@@ -64,8 +64,8 @@ func tripletsSlots(s *State) int { return 1 + s.Players() }
 
 // tripletsInfo is Triplets' description.
 var tripletsInfo = Info{
-	Claim: &ClaimShape{Targets: []Place{{Kinds: []ZoneKind{ZoneSlot}, Whose: Shared}, {Kinds: []ZoneKind{ZoneSlot}, Whose: Shared}, {Kinds: []ZoneKind{ZoneSlot}, Whose: Shared}}, Ascending: true},
-	Points: &Points{Score: perScorePoints(1, 0, 5), Rule: "+1 a card won, +5 to the winner"},
+	Claim:      &ClaimShape{Targets: []Place{{Kinds: []ZoneKind{ZoneSlot}, Whose: Shared}, {Kinds: []ZoneKind{ZoneSlot}, Whose: Shared}, {Kinds: []ZoneKind{ZoneSlot}, Whose: Shared}}, Ascending: true},
+	Points:     &Points{Score: perScorePoints(1, 0, 5), Rule: "+1 a card won, +5 to the winner"},
 	Name:       "triplets",
 	Title:      "Triplets",
 	Section:    "RULES.md §3.5",

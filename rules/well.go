@@ -66,7 +66,7 @@ const (
 var wellInfo = Info{
 	Claim: &ClaimShape{Match: []Place{{Kinds: []ZoneKind{ZonePile}, Whose: Mine}, {Kinds: []ZoneKind{ZoneCentre}, Whose: Shared}}},
 	Points: &Points{Score: wellPoints, Rule: "+10 to the first to empty their pile, −20 to the last",
-		NewScoring: "+10 to the winner, −1 a card left, −5 more to those with the most cards left when more than two play",
+		NewScoring:      "+10 to the winner, −1 a card left, −5 more to those with the most cards left when more than two play",
 		NewScoringNeeds: map[string]string{"end": "first-empty"}},
 	Name:       "well",
 	Aliases:    []string{"whoosh"},

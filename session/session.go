@@ -252,8 +252,8 @@ type Standings struct {
 // Session is a session in progress. It changes only through Pick and
 // Apply and is not safe for concurrent use.
 type Session struct {
-	cfg       Config // defaults resolved
-	cards     *rules.Index
+	cfg        Config // defaults resolved
+	cards      *rules.Index
 	gameCards  map[string]*rules.Index
 	tieOpts    map[string]string
 	newScoring map[string]bool // the games scored with their new scoring, by canonical name
