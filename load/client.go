@@ -8,25 +8,24 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dobble-dev/dobble/internal/clientplay"
 	"github.com/dobble-dev/dobble/rules"
 )
 
 // message is a server message, with the fields the clients use.
 type message struct {
-	Type    string           `json:"type"`
-	ID      string           `json:"id"`
-	Code    string           `json:"code"`
-	Message string           `json:"message"`
-	Reason  string           `json:"reason"`
-	Room    json.RawMessage  `json:"room"`
-	Seat    int              `json:"seat"`
-	Table   int              `json:"table"`
-	Elapsed int64            `json:"elapsed"`
-	Events  []event          `json:"events"`
-	View    *clientplay.View `json:"view"`
-	Picker  int              `json:"picker"`
-	Choices []string         `json:"choices"`
+	Type    string          `json:"type"`
+	ID      string          `json:"id"`
+	Code    string          `json:"code"`
+	Message string          `json:"message"`
+	Reason  string          `json:"reason"`
+	Room    json.RawMessage `json:"room"`
+	Seat    int             `json:"seat"`
+	Table   int             `json:"table"`
+	Elapsed int64           `json:"elapsed"`
+	Events  []event         `json:"events"`
+	View    *rules.View     `json:"view"`
+	Picker  int             `json:"picker"`
+	Choices []string        `json:"choices"`
 }
 
 // event is the part of a rules.Event that tells whose action it was.
@@ -50,20 +49,21 @@ type client struct {
 	lost atomic.Bool   // the connection ended
 
 	mu    sync.Mutex
-	seat  int              // the session seat, from joined
-	table int              // the table being played
-	view  *clientplay.View // the latest view of that table, nil between tables
-	start time.Time        // when the table began, by this machine's clock
-	mind  clientplay.Mind  // what the player remembers of the table
+	seat  int          // the session seat, from joined
+	table int          // the table being played
+	view  *rules.View  // the latest view of that table, nil between tables
+	start time.Time    // when the table began, by this machine's clock
+	mind  rules.Player // how the player plays the table's game, and what it remembers of it
+	game  string       // the game mind plays
 	// spare is a view no longer in use, whose lists the next update is
 	// read into; it belongs to the goroutine reading the connection.
-	spare *clientplay.View
+	spare *rules.View
 	timer *time.Timer
 	// The planned action: the frame to send, the action, when, and its
 	// plan number (plan counts plans; a plan is void once plan has moved
 	// on).
 	next    []byte
-	nextAct clientplay.Action
+	nextAct rules.Action
 	due     time.Time
 	plan    uint64
 	planned uint64
@@ -176,9 +176,11 @@ func (c *client) handle(m *message, now time.Time) {
 		c.recycle(c.view)
 		c.table, c.view = m.Table, m.View
 		c.start = now.Add(-time.Duration(m.Elapsed) * time.Millisecond)
-		c.mind.Reset()
+		if c.mind != nil {
+			c.mind.Reset()
+		}
 		if c.view != nil {
-			c.mind.Observe(c.view)
+			c.observe()
 		}
 		c.replan()
 	case "update":
@@ -192,7 +194,7 @@ func (c *client) handle(m *message, now time.Time) {
 		}
 		c.recycle(c.view)
 		c.view = m.View
-		c.mind.Observe(c.view)
+		c.observe()
 		c.replan()
 	case "refused":
 		if !c.pending || m.ID != c.id {
@@ -238,9 +240,24 @@ func (c *client) handle(m *message, now time.Time) {
 	}
 }
 
+// observe shows the player the current view, with a player of its game
+// (rules.NewPlayer) when the game is new to it; c.mu is held.
+func (c *client) observe() {
+	if c.mind == nil || c.game != c.view.Game {
+		g, err := rules.Lookup(c.view.Game)
+		if err != nil {
+			c.r.fail("a view of a game this program does not know: " + c.view.Game)
+			c.mind, c.game = nil, ""
+			return
+		}
+		c.mind, c.game = rules.NewPlayer(g), c.view.Game
+	}
+	c.mind.Observe(c.view)
+}
+
 // recycle keeps v, a view no longer in use, to read the next update
 // into.
-func (c *client) recycle(v *clientplay.View) {
+func (c *client) recycle(v *rules.View) {
 	if c.spare == nil {
 		c.spare = v
 	}
@@ -282,11 +299,11 @@ func (c *client) replan() {
 	c.plan++
 	c.next = nil
 	v := c.view
-	if c.pending || v == nil || v.Over || v.Seat < 0 || c.r.stopping.Load() {
+	if c.pending || v == nil || v.Over || v.Seat < 0 || c.mind == nil || c.r.stopping.Load() {
 		return
 	}
-	a, ok := c.mind.Decide(v)
-	if !ok {
+	var a rules.Action
+	if !c.mind.Decide(v, &a) {
 		return
 	}
 	now := time.Now()
@@ -307,13 +324,13 @@ func (c *client) replan() {
 		b = append(b, `,"symbol":`...)
 		b = strconv.AppendInt(b, int64(a.Symbol), 10)
 	}
-	if a.Target != nil {
+	if a.Kind == rules.ActionClaim || a.Target.Len() > 0 {
 		b = append(b, `,"target":[`...)
-		for i, z := range a.Target {
+		for i := range a.Target.Len() {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = strconv.AppendInt(b, int64(z), 10)
+			b = strconv.AppendInt(b, int64(a.Target.At(i)), 10)
 		}
 		b = append(b, ']')
 	}
@@ -345,7 +362,7 @@ func (c *client) fire() {
 	c.next = nil
 	c.pending = true
 	c.kind = c.nextAct.Kind
-	c.mind.Sent(c.view, c.nextAct)
+	c.mind.Sent(c.view, &c.nextAct)
 	c.id = strconv.FormatUint(c.ids, 10)
 	c.r.inFlight.Add(1)
 	c.r.kinds[c.kind].sent.Add(1)

@@ -28,7 +28,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dobble-dev/dobble/internal/clientplay"
 	"github.com/dobble-dev/dobble/rules"
 )
 
@@ -86,14 +85,12 @@ type Config struct {
 	Progress func(line string)
 }
 
-// Games lists the games the load clients play (clientplay.Plays): every
-// game of claims and the extra mini-games.
+// Games lists the games the load clients play: every registered game,
+// each played by its rules.Player.
 func Games() []string {
 	var names []string
 	for _, g := range rules.Games() {
-		if clientplay.Plays(g.Info().Name) {
-			names = append(names, g.Info().Name)
-		}
+		names = append(names, g.Info().Name)
 	}
 	return names
 }
@@ -110,9 +107,6 @@ func (c *Config) Validate() error {
 	}
 	info := g.Info()
 	c.Game = info.Name
-	if !clientplay.Plays(info.Name) {
-		return fmt.Errorf("--game %s: the load clients do not know how to play it; play one of %s", info.Name, strings.Join(Games(), ", "))
-	}
 	for name := range c.Options {
 		if !slices.ContainsFunc(info.Options, func(o rules.Option) bool { return o.Name == name }) {
 			return fmt.Errorf("--option %s: %s has no such option; %s", name, info.Name, optionNames(info))

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/dobble-dev/dobble/internal/clientplay"
+	"github.com/dobble-dev/dobble/rules"
 )
 
 // The clients read the messages that come by the thousand a second
@@ -15,7 +16,7 @@ import (
 // decode reads a server message into m: update and refused messages with
 // the scanner, the others with encoding/json. The view of an update is
 // read into spare, when given, reusing its lists.
-func decode(b []byte, m *message, spare *clientplay.View) error {
+func decode(b []byte, m *message, spare *rules.View) error {
 	m.View = nil
 	s := clientplay.NewScanner(b)
 	// The server writes "type" first.
@@ -63,7 +64,7 @@ func decode(b []byte, m *message, spare *clientplay.View) error {
 			})
 		case "view":
 			if spare == nil {
-				spare = &clientplay.View{}
+				spare = &rules.View{}
 			}
 			m.View = spare
 			s.View(spare)

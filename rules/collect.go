@@ -330,3 +330,46 @@ func (collect) Invariants(s *State) error {
 	}
 	return nil
 }
+
+// NewViewExtra returns a new CollectView to decode a view's extra into.
+func (collect) NewViewExtra() any { return new(CollectView) }
+
+// NewPlayer returns a Collect the Symbols player: it takes a token its top
+// card shows, else discards the card, and with an empty pile takes
+// another seat's discards.
+func (collect) NewPlayer() Player { return collectPlayer{} }
+
+// collectPlayer is the Player of Collect the Symbols.
+type collectPlayer struct{}
+
+func (collectPlayer) Reset()              {}
+func (collectPlayer) Observe(*View)       {}
+func (collectPlayer) Sent(*View, *Action) {}
+
+func (collectPlayer) Decide(v *View, a *Action) bool {
+	x, _ := v.Extra.(CollectView)
+	me := v.Seat
+	own := -1
+	for i, z := range v.Zones {
+		if z.Kind == ZonePile && z.Seat == me {
+			own = i
+		}
+	}
+	if own < 0 {
+		return false
+	}
+	if top := v.Top(own); top != nil {
+		*a = Action{Kind: ActionDiscard, Seat: me}
+		if s := commonSymbol(top, x.Tokens); s >= 0 {
+			*a = Action{Kind: ActionClaim, Seat: me, Symbol: s}
+		}
+		return true
+	}
+	for i, z := range v.Zones {
+		if z.Kind == ZoneDiscard && z.Seat != me && z.Count > 0 {
+			*a = Action{Kind: ActionTake, Seat: me, Target: To(i)}
+			return true
+		}
+	}
+	return false
+}

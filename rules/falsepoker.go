@@ -469,3 +469,52 @@ func (falsePoker) Invariants(s *State) error {
 	}
 	return nil
 }
+
+// NewViewExtra returns a new FalsePokerView to decode a view's extra into.
+func (falsePoker) NewViewExtra() any { return new(FalsePokerView) }
+
+// NewPlayer returns a False Poker player: on its turn it says STOP on a row
+// that repeats a shared symbol, else lays a card from its hand that keeps
+// the row honest while it has markers free, else says STOP.
+func (falsePoker) NewPlayer() Player { return &falsePokerPlayer{} }
+
+// falsePokerPlayer is the Player of False Poker.
+type falsePokerPlayer struct {
+	shared []int // scratch: the symbols each card of the row shares with the one before
+}
+
+func (*falsePokerPlayer) Reset()              {}
+func (*falsePokerPlayer) Observe(*View)       {}
+func (*falsePokerPlayer) Sent(*View, *Action) {}
+
+func (m *falsePokerPlayer) Decide(v *View, a *Action) bool {
+	x, _ := v.Extra.(FalsePokerView)
+	me := v.Seat
+	if v.Turn != me || len(v.Zones) <= fpRow {
+		return false
+	}
+	row := v.Zones[fpRow].Cards
+	if len(row) == 0 {
+		return false
+	}
+	*a = Action{Kind: ActionStop, Seat: me}
+	// A repeat means somebody lied, and STOP costs them.
+	m.shared = m.shared[:0]
+	for i := 1; i < len(row); i++ {
+		s := commonSymbol(row[i-1].Symbols, row[i].Symbols)
+		if slices.Contains(m.shared, s) {
+			return true
+		}
+		m.shared = append(m.shared, s)
+	}
+	if me >= 0 && me < len(x.Free) && x.Free[me] > 0 {
+		last := row[len(row)-1].Symbols
+		for i, z := range v.Zones {
+			if z.Kind == ZoneHand && z.Seat == me && len(z.Cards) > 0 && !slices.Contains(m.shared, commonSymbol(last, v.Top(i))) {
+				*a = Action{Kind: ActionLay, Seat: me, Target: To(i)}
+				return true
+			}
+		}
+	}
+	return true
+}

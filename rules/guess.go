@@ -461,3 +461,60 @@ func (guess) Invariants(s *State) error {
 	}
 	return nil
 }
+
+// NewViewExtra returns a new GuessView to decode a view's extra into.
+func (guess) NewViewExtra() any { return new(GuessView) }
+
+// NewPlayer returns a Guess player: it narrows the secret down from the
+// cards turned (on every card that has it, on no other, and none of the
+// symbols named as not the secret) and guesses once one symbol is left.
+func (guess) NewPlayer() Player { return &guessPlayer{} }
+
+// guessPlayer is the Player of Guess.
+type guessPlayer struct {
+	cands []int // scratch
+}
+
+func (*guessPlayer) Reset()              {}
+func (*guessPlayer) Observe(*View)       {}
+func (*guessPlayer) Sent(*View, *Action) {}
+
+func (m *guessPlayer) Decide(v *View, a *Action) bool {
+	x, _ := v.Extra.(GuessView)
+	if x.Host == v.Seat || slices.Contains(x.Out, v.Seat) || len(v.Zones) <= guessTurned {
+		return false
+	}
+	cards := v.Zones[guessTurned].Cards
+	if len(cards) != len(x.Flips) {
+		return false
+	}
+	m.cands = m.cands[:0]
+	have := false
+	for i, f := range x.Flips {
+		if !f.Secret {
+			continue
+		}
+		syms := cards[i].Symbols
+		if !have {
+			m.cands, have = append(m.cands, syms...), true
+			continue
+		}
+		m.cands = slices.DeleteFunc(m.cands, func(s int) bool { return !slices.Contains(syms, s) })
+	}
+	m.cands = slices.DeleteFunc(m.cands, func(s int) bool {
+		if slices.Contains(x.Eliminated, s) {
+			return true
+		}
+		for i, f := range x.Flips {
+			if !f.Secret && slices.Contains(cards[i].Symbols, s) {
+				return true
+			}
+		}
+		return false
+	})
+	if len(m.cands) != 1 {
+		return false
+	}
+	*a = Action{Kind: ActionGuess, Seat: v.Seat, Symbol: m.cands[0]}
+	return true
+}

@@ -398,3 +398,86 @@ func (memory) Invariants(s *State) error {
 	}
 	return nil
 }
+
+// NewViewExtra returns a new MemoryView to decode a view's extra into.
+func (memory) NewViewExtra() any { return new(MemoryView) }
+
+// NewPlayer returns a Memory player: it remembers the symbols of every card
+// flipped, by place, until the card is taken; on its turn it flips a card
+// remembered to share a symbol with the face-up card, else an unknown one
+// without a marker (any, once every card left has one), naming the
+// symbol it remembers or, for an unknown card, the face-up card's first.
+func (memory) NewPlayer() Player { return &memoryPlayer{} }
+
+// memoryPlayer is the Player of Memory.
+type memoryPlayer struct {
+	seen map[int][]int // face-down place -> the symbols of the card flipped there
+}
+
+func (m *memoryPlayer) Reset()              { clear(m.seen) }
+func (m *memoryPlayer) Sent(*View, *Action) {}
+
+func (m *memoryPlayer) Observe(v *View) {
+	x, ok := v.Extra.(MemoryView)
+	if !ok || x.Last == nil {
+		return
+	}
+	if x.Last.Taken {
+		delete(m.seen, x.Last.Zone)
+		return
+	}
+	if m.seen == nil {
+		m.seen = map[int][]int{}
+	}
+	if s := m.seen[x.Last.Zone]; !slices.Equal(s, x.Symbols) {
+		m.seen[x.Last.Zone] = append(s[:0], x.Symbols...)
+	}
+}
+
+func (m *memoryPlayer) Decide(v *View, a *Action) bool {
+	x, _ := v.Extra.(MemoryView)
+	if v.Turn != v.Seat || len(v.Zones) <= memoryFaceUp {
+		return false
+	}
+	up := v.Top(memoryFaceUp)
+	if len(up) == 0 {
+		return false
+	}
+	flip := func(z, symbol int) bool {
+		*a = Action{Kind: ActionFlip, Seat: v.Seat, Symbol: symbol, Target: To(z)}
+		return true
+	}
+	first, firstMarked := -1, -1
+	for i, z := range v.Zones {
+		if z.Kind != ZoneFaceDown || z.Count == 0 {
+			continue
+		}
+		marked := slices.Contains(x.Marked, i)
+		if !marked {
+			if s := commonSymbol(up, m.seen[i]); s >= 0 {
+				return flip(i, s)
+			}
+		}
+		switch {
+		case !marked && first < 0:
+			first = i
+		case marked && firstMarked < 0:
+			firstMarked = i
+		}
+	}
+	if first < 0 {
+		// Every card left has a marker: any may be flipped.
+		for i, z := range v.Zones {
+			if z.Kind == ZoneFaceDown && z.Count > 0 {
+				if s := commonSymbol(up, m.seen[i]); s >= 0 {
+					return flip(i, s)
+				}
+			}
+		}
+		first = firstMarked
+	}
+	if first >= 0 {
+		return flip(first, up[0])
+	}
+	return false
+}

@@ -481,3 +481,58 @@ func (reflection) Invariants(s *State) error {
 	}
 	return nil
 }
+
+// NewViewExtra returns a new ReflectionView to decode a view's extra into.
+func (reflection) NewViewExtra() any { return new(ReflectionView) }
+
+// NewPlayer returns a Reflection player: it studies the four cards while
+// they show, and in the answer phase writes, card by card, the symbol the
+// fifth card shares with the next card studied.
+func (reflection) NewPlayer() Player { return &reflectionPlayer{} }
+
+// reflectionPlayer is the Player of Reflection.
+type reflectionPlayer struct {
+	round int     // the round studied, 0 for none
+	study [][]int // the four cards studied, in place order
+	wrote int     // the answers sent this round, some perhaps not yet in a view
+}
+
+func (m *reflectionPlayer) Reset() { m.round, m.wrote = 0, 0 }
+
+func (m *reflectionPlayer) Observe(v *View) {
+	x, _ := v.Extra.(ReflectionView)
+	if x.Phase != reflPhases[reflStudy] || m.round == v.Round {
+		return
+	}
+	m.round, m.wrote = v.Round, 0
+	m.study = m.study[:0]
+	for z := range v.Zones {
+		if v.Zones[z].Kind == ZoneStudy {
+			m.study = append(m.study, slices.Clone(v.Top(z)))
+		}
+	}
+}
+
+// Sent counts the answers sent: the rules take Reflection's answers
+// against an older version of the phase, so another seat's answer may
+// bring a view that does not show one sent yet, and Decide must not write
+// one twice.
+func (m *reflectionPlayer) Sent(v *View, a *Action) {
+	x, _ := v.Extra.(ReflectionView)
+	if a.Kind == ActionWrite && m.round == v.Round {
+		m.wrote = max(len(x.Answers), m.wrote) + 1
+	}
+}
+
+func (m *reflectionPlayer) Decide(v *View, a *Action) bool {
+	x, _ := v.Extra.(ReflectionView)
+	n := max(len(x.Answers), m.wrote)
+	if x.Phase != reflPhases[reflAnswer] || m.round != v.Round || n >= len(m.study) || len(v.Zones) <= reflFifthUp {
+		return false
+	}
+	if s := commonSymbol(v.Top(reflFifthUp), m.study[n]); s >= 0 {
+		*a = Action{Kind: ActionWrite, Seat: v.Seat, Symbol: s}
+		return true
+	}
+	return false
+}

@@ -59,7 +59,7 @@ func TestTimedGameClock(t *testing.T) {
 func TestSeatActionMessages(t *testing.T) {
 	ts := start(t, fastConfig())
 	a, b, sa, _ := twoPlayers(t, ts, msg{"game": "false-poker", "seats": 2, "games": 1, "lockout": 2000, "options": map[string]string{"turn-time": "60000"}})
-	va := decodeView[rules.View](t, sa)
+	va := decodeView(t, sa)
 	handOf := func(v rules.View, seat int) []int {
 		var hand []int
 		for i, z := range v.Zones {
@@ -116,7 +116,7 @@ func TestSeatActionMessages(t *testing.T) {
 			ev[1].str("kind") != "turn" || ev[1].num("seat") != 1 {
 			t.Fatalf("%s: the lay's events %v, want card %d moved to the row and the turn to seat 1", c.name, ev, card.Card)
 		}
-		v := decodeView[rules.View](t, u)
+		v := decodeView(t, u)
 		if row := v.Zones[1].Cards; len(row) != 2 || row[1].Card != card.Card {
 			t.Fatalf("%s: the row after the lay: %v", c.name, row)
 		}

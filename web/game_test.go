@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dobble-dev/dobble/internal/clientplay"
 	"github.com/dobble-dev/dobble/rules"
 )
 
@@ -19,27 +18,29 @@ func sessionOf(m msg) msg {
 }
 
 // play runs cl as a client bot: it chooses its actions from the views it
-// receives and what it remembers of them (clientplay.Mind), one action per
+// receives and what it remembers of them (the game's rules.Player), one action per
 // table version, answers picks, and returns the over message that ends
 // the session. Every over message is passed to onOver.
 func (cl *client) play(onOver func(msg)) msg {
 	cl.t.Helper()
 	table, claimed := -1, ""
-	var v clientplay.View
-	var mind clientplay.Mind
+	var v rules.View
+	var mind rules.Player
 	have := false
 	for {
 		m := cl.next()
 		switch m.str("type") {
 		case "state":
-			if m.num("table") != table {
-				mind.Reset()
+			table, v, have = m.num("table"), decodeView(cl.t, m), true
+			g, err := rules.Lookup(v.Game)
+			if err != nil {
+				cl.t.Fatalf("%s: %v", cl.name, err)
 			}
-			table, v, have = m.num("table"), decodeView[clientplay.View](cl.t, m), true
+			mind = rules.NewPlayer(g)
 			mind.Observe(&v)
 		case "update":
 			if m.num("table") == table {
-				v = decodeView[clientplay.View](cl.t, m)
+				v = decodeView(cl.t, m)
 				mind.Observe(&v)
 			}
 		case "refused":
@@ -79,8 +80,8 @@ func (cl *client) play(onOver func(msg)) msg {
 		if key == claimed {
 			continue
 		}
-		a, ok := mind.Decide(&v)
-		if !ok {
+		var a rules.Action
+		if !mind.Decide(&v, &a) {
 			continue
 		}
 		claimed = key
@@ -88,11 +89,11 @@ func (cl *client) play(onOver func(msg)) msg {
 		if a.Kind.HasSymbol() {
 			out["symbol"] = a.Symbol
 		}
-		if a.Target != nil {
+		if a.Kind == rules.ActionClaim || a.Target.Len() > 0 {
 			out["target"] = a.Target
 		}
 		cl.send(out)
-		mind.Sent(&v, a)
+		mind.Sent(&v, &a)
 	}
 }
 

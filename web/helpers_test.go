@@ -14,7 +14,6 @@ import (
 	"github.com/coder/websocket"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/dobble-dev/dobble/internal/clientplay"
 	"github.com/dobble-dev/dobble/room"
 	"github.com/dobble-dev/dobble/rules"
 	"github.com/dobble-dev/dobble/store"
@@ -264,14 +263,23 @@ func (cl *client) join(code string) {
 	cl.room, cl.token, cl.seat = j.str("room"), j.str("token"), j.num("seat")
 }
 
-// decodeView reads the "view" of a state or update message into V: a
-// clientplay.View, as a client plays from it, or the whole rules.View.
-func decodeView[V clientplay.View | rules.View](t *testing.T, m msg) V {
+// decodeView reads the "view" of a state or update message.
+func decodeView(t *testing.T, m msg) rules.View {
 	t.Helper()
 	b, _ := json.Marshal(m["view"])
-	var v V
+	var v rules.View
 	if err := json.Unmarshal(b, &v); err != nil {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// choose returns the claim a player sees in the view (rules.FindClaim).
+func choose(t *testing.T, v *rules.View) rules.Action {
+	t.Helper()
+	var a rules.Action
+	if !rules.FindClaim(v, &a) {
+		t.Fatalf("no claim in view %+v", v)
+	}
+	return a
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/dobble-dev/dobble/internal/clientplay"
 	"github.com/dobble-dev/dobble/room"
 )
 
@@ -32,8 +31,8 @@ func TestReconnectResumesExactly(t *testing.T) {
 	ts := start(t, fastConfig())
 	a, b, sa, _ := twoPlayers(t, ts, nil)
 	// Alice takes a card, so the table has moved on from the deal.
-	va := decodeView[clientplay.View](t, sa)
-	claim, _ := clientplay.Choose(&va)
+	va := decodeView(t, sa)
+	claim := choose(t, &va)
 	a.send(msg{"type": "claim", "table": 0, "version": va.Version, "symbol": claim.Symbol, "target": []int{}})
 	a.expect("update")
 	b.c.CloseNow()
@@ -64,9 +63,9 @@ func TestReconnectResumesExactly(t *testing.T) {
 			break
 		}
 	}
-	vb := decodeView[clientplay.View](t, state)
+	vb := decodeView(t, state)
 	if last != nil {
-		if va := decodeView[clientplay.View](t, last); va.Version != vb.Version || !slices.Equal(va.Top(0), vb.Top(0)) {
+		if va := decodeView(t, last); va.Version != vb.Version || !slices.Equal(va.Top(0), vb.Top(0)) {
 			t.Fatalf("resumed at version %d with centre %v; the table is at %d with %v", vb.Version, vb.Top(0), va.Version, va.Top(0))
 		}
 	}
@@ -84,9 +83,9 @@ func TestReconnectResumesExactly(t *testing.T) {
 func TestStaleAndWrongClaims(t *testing.T) {
 	ts := start(t, fastConfig())
 	a, b, sa, sb := twoPlayers(t, ts, msg{"game": "tower", "seats": 2, "games": 1, "lockout": 2000})
-	va, vb := decodeView[clientplay.View](t, sa), decodeView[clientplay.View](t, sb)
-	claimA, _ := clientplay.Choose(&va)
-	claimB, _ := clientplay.Choose(&vb)
+	va, vb := decodeView(t, sa), decodeView(t, sb)
+	claimA := choose(t, &va)
+	claimB := choose(t, &vb)
 	symA, symB := claimA.Symbol, claimB.Symbol
 	// Alice claims first and wins the card.
 	a.send(msg{"type": "claim", "table": 0, "version": va.Version, "symbol": symA, "target": []int{}})
@@ -102,7 +101,7 @@ func TestStaleAndWrongClaims(t *testing.T) {
 		t.Fatalf("stale claim: %v", r)
 	}
 	// A symbol not on both cards is a wrong claim: refused and locked out.
-	v1 := decodeView[clientplay.View](t, u)
+	v1 := decodeView(t, u)
 	wrong := -1
 	for s := 0; s < 57; s++ {
 		if !slices.Contains(v1.Top(0), s) && !slices.Contains(v1.Top(2), s) {
@@ -117,7 +116,7 @@ func TestStaleAndWrongClaims(t *testing.T) {
 	}
 	bv := v1
 	bv.Seat = 1
-	rightClaim, _ := clientplay.Choose(&bv)
+	rightClaim := choose(t, &bv)
 	right := rightClaim.Symbol
 	b.send(msg{"type": "claim", "table": 0, "version": 1, "symbol": right, "target": []int{}})
 	if r = b.expect("refused"); r.str("code") != "lockedOut" {

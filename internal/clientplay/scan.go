@@ -149,11 +149,16 @@ func (s *Scanner) Name() string {
 // names are the strings Name keeps once rather than allocating them for
 // every message. Those of the claim games' updates come first, the most
 // frequent first.
-var names = []string{"pile", "centre", "claim", "move", "tower", "stock", "won", "over", "tooLate", "gameOver",
-	"well", "duel", "hot-potato", "poisoned-gift", "catch-them-all", "subway-rescue", "triplets", "learning",
-	"anarchy-pancakes", "tower-7", "aside", "ring", "layout", "slot", "lost", "out", "shuffle", "round",
-	"reflection", "guess", "memory", "false-poker", "collect-symbols", "facedown", "study", "turned", "row",
-	"hand", "discard", "turn", "flip", "mark", "write", "score", "stop", "phase", "secret", "look", "answer", "timeUp"}
+var names = func() []string {
+	n := []string{"pile", "centre", "claim", "move", "stock", "won", "over", "tooLate", "gameOver",
+		"aside", "ring", "layout", "slot", "lost", "out", "shuffle", "round",
+		"facedown", "study", "turned", "row", "hand", "discard", "turn", "flip", "mark", "write", "score", "stop",
+		"phase", "secret", "look", "answer", "timeUp"}
+	for _, g := range rules.Games() {
+		n = append(n, g.Info().Name)
+	}
+	return n
+}()
 
 // Int reads an integer.
 func (s *Scanner) Int() int {
@@ -226,17 +231,12 @@ func grow[T any](xs []T) []T {
 }
 
 // View reads a rules.View into v, reusing its lists: those of the view
-// read into v before, which must no longer be in use.
-func (s *Scanner) View(v *View) {
-	x := v.Extra
-	*v = View{Zones: v.Zones[:0], Turn: -1, Extra: Extra{
-		Marked: x.Marked[:0], LastZone: -1, Symbols: x.Symbols[:0], Answers: x.Answers[:0], Host: -1,
-		Flips: x.Flips[:0], Eliminated: x.Eliminated[:0], Out: x.Out[:0], Free: x.Free[:0], Tokens: x.Tokens[:0],
-	}}
-	// The extra is read once the game is known (extra), which the server
-	// writes first; where it comes after the extra (encoding/json writes
-	// a map's keys in order), the extra is read at the end.
-	extraAt := -1
+// read into v before, which must no longer be in use. The view's extra,
+// which only some games have, is decoded with encoding/json into the
+// game's own type (rules.View.DecodeExtra).
+func (s *Scanner) View(v *rules.View) {
+	*v = rules.View{Zones: v.Zones[:0], Seats: v.Seats[:0], Turn: rules.NoSeat}
+	var extra []byte
 	s.Object(func(k []byte) {
 		switch string(k) {
 		case "game":
@@ -245,6 +245,8 @@ func (s *Scanner) View(v *View) {
 			v.Seat = s.Int()
 		case "version":
 			v.Version = uint64(s.Int())
+		case "players":
+			v.Players = s.Int()
 		case "round":
 			v.Round = s.Int()
 		case "over":
@@ -254,39 +256,46 @@ func (s *Scanner) View(v *View) {
 		case "deadline":
 			v.Deadline = int64(s.Int())
 		case "extra":
-			if v.Game == "" {
-				s.space()
-				extraAt = s.i
-				s.Skip()
-				return
-			}
-			s.extra(v.Game, &v.Extra)
+			s.space()
+			at := s.i
+			s.Skip()
+			extra = s.b[at:s.i]
 		case "zones":
-			v.Zones = v.Zones[:0]
 			s.Array(func() {
 				v.Zones = grow(v.Zones)
 				z := &v.Zones[len(v.Zones)-1]
-				*z = Zone{Cards: z.Cards[:0]}
+				*z = rules.ZoneView{Cards: z.Cards[:0]}
+				if z.Cards == nil {
+					z.Cards = []rules.CardView{} // never null, as in a view the rules make
+				}
 				s.Object(func(k []byte) {
 					switch string(k) {
+					case "zone":
+						z.Zone = s.Int()
 					case "kind":
 						z.Kind = rules.ZoneKind(s.Name())
 					case "seat":
 						z.Seat = s.Int()
+					case "show":
+						if z.Show.UnmarshalText(s.RawString()) != nil {
+							s.fail()
+						}
 					case "count":
 						z.Count = s.Int()
 					case "cards":
-						z.Cards = z.Cards[:0]
 						s.Array(func() {
 							z.Cards = grow(z.Cards)
 							c := &z.Cards[len(z.Cards)-1]
-							c.Symbols = c.Symbols[:0]
+							c.Card, c.Symbols = 0, c.Symbols[:0]
 							s.Object(func(k []byte) {
-								if string(k) != "symbols" {
+								switch string(k) {
+								case "card":
+									c.Card = s.Int()
+								case "symbols":
+									s.Array(func() { c.Symbols = append(c.Symbols, s.Int()) })
+								default:
 									s.Skip()
-									return
 								}
-								s.Array(func() { c.Symbols = append(c.Symbols, s.Int()) })
 							})
 						})
 					default:
@@ -298,90 +307,7 @@ func (s *Scanner) View(v *View) {
 			s.Skip()
 		}
 	})
-	if extraAt >= 0 && s.err == nil {
-		e := Scanner{b: s.b[:s.i], i: extraAt}
-		e.extra(v.Game, &v.Extra)
-		if e.err != nil {
-			s.fail()
-		}
+	if s.err == nil && v.DecodeExtra(extra) != nil {
+		s.fail()
 	}
-}
-
-// ints reads an array of integers into xs, reusing it.
-func (s *Scanner) ints(xs []int) []int {
-	xs = xs[:0]
-	s.Array(func() { xs = append(xs, s.Int()) })
-	return xs
-}
-
-// extra reads the "extra" of a view of game into x: the fields of the
-// extra mini-games' views (rules.MemoryView and the others) that Decide
-// uses. A key means different things in different games (Memory's "last"
-// is the card flipped last, Guess's the last secret), so the game says
-// which to read.
-func (s *Scanner) extra(game string, x *Extra) {
-	if s.peek() != '{' {
-		s.Skip()
-		return
-	}
-	s.Object(func(k []byte) {
-		switch string(k) {
-		case "marked":
-			x.Marked = s.ints(x.Marked)
-		case "last":
-			if game != "memory" || s.peek() != '{' {
-				s.Skip()
-				return
-			}
-			s.Object(func(k []byte) {
-				switch string(k) {
-				case "zone":
-					x.LastZone = s.Int()
-				case "taken":
-					x.LastTaken = s.Bool()
-				default:
-					s.Skip()
-				}
-			})
-		case "symbols":
-			x.Symbols = s.ints(x.Symbols)
-		case "phase":
-			x.Phase = s.Name()
-		case "answers":
-			x.Answers = s.ints(x.Answers)
-		case "host":
-			x.Host = s.Int()
-		case "flips":
-			x.Flips = x.Flips[:0]
-			s.Array(func() {
-				secret := false
-				s.Object(func(k []byte) {
-					if string(k) == "secret" {
-						secret = s.Bool()
-						return
-					}
-					s.Skip()
-				})
-				x.Flips = append(x.Flips, secret)
-			})
-		case "eliminated":
-			x.Eliminated = s.ints(x.Eliminated)
-		case "out":
-			x.Out = s.ints(x.Out)
-		case "free":
-			x.Free = s.ints(x.Free)
-		case "tokens":
-			x.Tokens = s.ints(x.Tokens)
-		default:
-			s.Skip()
-		}
-	})
-}
-
-// UnmarshalJSON reads a view with the scanner, for the messages decoded
-// with encoding/json (state).
-func (v *View) UnmarshalJSON(b []byte) error {
-	s := NewScanner(b)
-	s.View(v)
-	return s.err
 }
