@@ -2,6 +2,7 @@ package session_test
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/dobble-dev/dobble/deck"
 	"github.com/dobble-dev/dobble/rules"
@@ -24,7 +25,7 @@ func Example() {
 	var events []rules.Event
 	for !s.Over() {
 		if s.Phase() == session.PhasePick {
-			fmt.Printf("seat %d picks the next game among %v\n", s.Picker(), s.Choices())
+			fmt.Printf("seat %d picks the next game; the Well is among the choices: %v\n", s.Picker(), slices.Contains(s.Choices(), "well"))
 			if err := s.Pick(s.Picker(), "whoosh"); err != nil { // the Well
 				panic(err)
 			}
@@ -50,7 +51,7 @@ func Example() {
 	}
 	fmt.Println("grand winner:", s.Winners())
 	// Output:
-	// seat 1 picks the next game among [catch-them-all collect-symbols false-poker guess hot-potato learning memory poisoned-gift reflection subway-rescue tower tower-7 triplets well]
+	// seat 1 picks the next game; the Well is among the choices: true
 	// tower: cards [53 1 1], places [1 2 2], points [57 0 0]
 	// well: cards [0 18 18], places [1 2 2], points [10 -20 -20]
 	// seat 0: 2 won, 67 points, place 1
