@@ -94,6 +94,15 @@
 // (several on a tie, which a session settles with a duel or Hot Potato),
 // the ranking and the places.
 //
+// # Players
+//
+// A Player decides one seat's actions from the Views it is shown, as a
+// person would: NewPlayer gives the game's own (PlayerMaker) or, in a game
+// of claims, one that finds the match its ClaimShape describes
+// (FindClaim). Programs that play over the protocol (the load tool, the
+// tests' client bots) use it; View.UnmarshalJSON decodes a view's extra
+// into the game's own type for them.
+//
 // A record of a game is its deck, its Config and the actions in arrival
 // order; Replay rebuilds the state from it, and State.Equal compares states.
 // Replaying only the accepted actions rebuilds the table exactly; keep the
@@ -118,8 +127,9 @@
 // # Adding a mini-game
 //
 // A mini-game is one file, rules/NAME.go, plus its test, rules/NAME_test.go;
-// nothing else in the system changes, because the server, bots, simulation
-// and records reach every game through Lookup, Games and the State methods.
+// nothing else in the system changes, because the server, sessions, bots,
+// simulation, load tool, browser and records reach every game through
+// Lookup, Games, what its Info declares and the State methods.
 // Follow tower.go:
 //
 //  1. Start with a comment citing the RULES.md section and saying how the
@@ -132,6 +142,14 @@
 //     where the rule sheets disagree is an Option whose Default is the
 //     RULES.md decision; read it with s.Option(i), i being its index in
 //     Info.Options.
+//     Declare in the Info what the rest of the system needs
+//     (declare.go): Claim, the ClaimShape saying what each target names
+//     and which cards must show the symbol (every game of claims has
+//     one); Deck when the game has its own cards; Points, its tournament
+//     points; NoAutoPick when a session must not pick it by itself. A
+//     game whose players decide more than a claim implements PlayerMaker
+//     (NewPlayer) and, with a ViewExtra, ExtraDecoder (NewViewExtra).
+//     docs/ADDING-A-GAME.md walks through it with a worked example.
 //  3. Implement Game. Setup adds zones with s.addZone(kind, seat, show)
 //     (s.addSlot for a zone that holds one card at a time, such as a grid
 //     slot; s.reserve first when the table has more zones than two per seat
