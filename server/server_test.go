@@ -85,7 +85,6 @@ func TestServe(t *testing.T) {
 	}
 }
 
-
 // TestServeBadConfig: a configuration that cannot serve is refused with an
 // error that says why, and the listener is closed.
 func TestServeBadConfig(t *testing.T) {
