@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dobble-dev/dobble/server"
 )
 
 // startServe runs dobble serve in the test on a free loopback port with a
@@ -28,7 +30,7 @@ func startServe(t *testing.T) (string, func(name string) float64) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, ln, cfg, nil) }()
+	go func() { done <- server.Serve(ctx, ln, cfg.server, nil) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -15,12 +14,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-
 	"github.com/dobble-dev/dobble/room"
-	"github.com/dobble-dev/dobble/store"
-	"github.com/dobble-dev/dobble/web"
+	"github.com/dobble-dev/dobble/server"
 )
 
 const serveSynopsis = `dobble serve [--addr HOST:PORT] [--db FILE] [limits]
@@ -30,20 +25,19 @@ games in the SQLite file FILE, and prints the URL to open. Every flag can
 also be set with the environment variable named in its description; a flag
 given on the command line wins. Stop it with Ctrl-C.`
 
-// serveConfig is everything dobble serve runs with.
+// serveConfig is everything dobble serve runs with: where it listens, and
+// the server's own configuration.
 type serveConfig struct {
-	addr      string
-	db        string
-	maxConns  int
-	pingEvery time.Duration
-	pprof     string
-	rooms     room.Config
+	addr   string
+	pprof  string
+	server server.Config
 }
 
 // parseServe reads the flags and environment of dobble serve.
 func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	fs := newFlags("serve", serveSynopsis, stdout)
-	def := room.DefaultConfig()
+	defaults := server.DefaultConfig()
+	def := defaults.Rooms
 	var envErr error
 	str := func(name, env, value, usage string) *string {
 		if v := os.Getenv(env); v != "" {
@@ -82,10 +76,10 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 		return fs.Float64(name, value, usage+" (env "+env+")")
 	}
 	addr := str("addr", "DOBBLE_ADDR", "127.0.0.1:8080", "address to listen on")
-	db := str("db", "DOBBLE_DB", "./dobble.db", "SQLite file of finished games, created if missing")
+	db := str("db", "DOBBLE_DB", defaults.DB, "SQLite file of finished games, created if missing")
 	hold := dur("seat-hold", "DOBBLE_SEAT_HOLD", def.SeatHold, "how long a disconnected player's seat is held for them")
 	maxRooms := num("max-rooms", "DOBBLE_MAX_ROOMS", def.MaxRooms, "most rooms open at once")
-	maxConns := num("max-conns", "DOBBLE_MAX_CONNS", 10000, "most WebSocket connections open at once")
+	maxConns := num("max-conns", "DOBBLE_MAX_CONNS", defaults.MaxConns, "most WebSocket connections open at once")
 	roomQueue := num("room-queue", "DOBBLE_ROOM_QUEUE", def.RoomQueue, "requests a room queues; beyond that a request is refused as busy")
 	connQueue := num("conn-queue", "DOBBLE_CONN_QUEUE", def.PeerQueue, "messages queued for a connection; beyond that it is closed as a slow consumer")
 	countdown := dur("countdown", "DOBBLE_COUNTDOWN", def.Countdown, "countdown before each game")
@@ -93,7 +87,7 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	lockout := num("lockout", "DOBBLE_LOCKOUT", int(def.Lockout), "default lock-out after a wrong claim, in ms (0 to 5000; -1 none); a room may set its own")
 	rate := flt("rate", "DOBBLE_RATE", def.Rate, "messages a second a connection may send")
 	burst := num("burst", "DOBBLE_BURST", def.Burst, "messages a connection may send at once")
-	ping := dur("ping", "DOBBLE_PING", 20*time.Second, "how long a connection may be quiet before it is pinged; one that answers no ping, or takes no data, for twice that is closed")
+	ping := dur("ping", "DOBBLE_PING", defaults.PingEvery, "how long a connection may be quiet before it is pinged; one that answers no ping, or takes no data, for twice that is closed")
 	pprof := str("pprof", "DOBBLE_PPROF", "", "also serve Go's profiles (/debug/pprof/) on this loopback address, such as 127.0.0.1:6060")
 	if err := fs.parse(args); err != nil {
 		return nil, err
@@ -104,7 +98,8 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	if fs.NArg() > 0 {
 		return nil, usagef("serve: unexpected argument %q (see dobble serve --help)", fs.Arg(0))
 	}
-	c := &serveConfig{addr: *addr, db: strings.TrimSpace(*db), maxConns: *maxConns, pingEvery: *ping, pprof: *pprof}
+	c := &serveConfig{addr: *addr, pprof: *pprof,
+		server: server.Config{DB: strings.TrimSpace(*db), MaxConns: *maxConns, PingEvery: *ping}}
 	if c.pprof != "" {
 		host, _, err := net.SplitHostPort(c.pprof)
 		ip := net.ParseIP(host)
@@ -134,19 +129,19 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 			return nil, usagef("serve: --%s %d: use 1 or more", f.name, f.n)
 		}
 	}
-	if c.db == "" {
+	if c.server.DB == "" {
 		return nil, usagef("serve: --db is empty; give the path of the SQLite file")
 	}
 	lo := int64(*lockout)
 	if lo == 0 {
 		lo = -1
 	}
-	c.rooms = room.Config{SeatHold: *hold, MaxRooms: *maxRooms, RoomQueue: *roomQueue, PeerQueue: *connQueue,
+	c.server.Rooms = room.Config{SeatHold: *hold, MaxRooms: *maxRooms, RoomQueue: *roomQueue, PeerQueue: *connQueue,
 		Countdown: *countdown, PickTime: *pick, Lockout: lo, Rate: *rate, Burst: *burst}
 	if *rate <= 0 {
 		return nil, usagef("serve: --rate %v: use a positive number of messages a second", *rate)
 	}
-	if err := c.rooms.Validate(); err != nil {
+	if err := c.server.Rooms.Validate(); err != nil {
 		return nil, usagef("serve: %v (see dobble serve --help)", err)
 	}
 	return c, nil
@@ -162,8 +157,8 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return usagef("serve: cannot listen on %s: %v; pick another --addr", cfg.addr, err)
 	}
 	// Each connection holds one file; keep some for the database and the rest.
-	if err := raiseFileLimit(uint64(cfg.maxConns) + 1024); err != nil {
-		fmt.Fprintf(stderr, "dobble: serve: warning: --max-conns %d %v\n", cfg.maxConns, err)
+	if err := raiseFileLimit(uint64(cfg.server.MaxConns) + 1024); err != nil {
+		fmt.Fprintf(stderr, "dobble: serve: warning: --max-conns %d %v\n", cfg.server.MaxConns, err)
 	}
 	if cfg.pprof != "" {
 		pl, err := net.Listen("tcp", cfg.pprof)
@@ -177,60 +172,9 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return serve(ctx, ln, cfg, func(url string) {
-		fmt.Fprintf(stdout, "dobble: serving on %s (games stored in %s; Ctrl-C to stop)\n", url, cfg.db)
+	return server.Serve(ctx, ln, cfg.server, func(url string) {
+		fmt.Fprintf(stdout, "dobble: serving on %s (games stored in %s; Ctrl-C to stop)\n", url, cfg.server.DB)
 	})
-}
-
-// serve opens the store, answers HTTP on ln until ctx is done, then shuts
-// down gracefully: rooms closed, finished games saved, the store closed.
-// ready is called with the URL once everything is up.
-func serve(ctx context.Context, ln net.Listener, cfg *serveConfig, ready func(url string)) error {
-	defer ln.Close()
-	st, err := store.Open(ctx, cfg.db, 2*time.Second)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	metrics := room.NewMetrics(reg)
-	decks := room.NewDecks()
-	m, err := room.NewManager(cfg.rooms, st, decks, metrics, "dobble")
-	if err != nil {
-		return err
-	}
-	h, err := web.Handler(web.Options{Manager: m, Store: st, Decks: decks, Gatherer: reg, Metrics: metrics,
-		MaxConns: cfg.maxConns, PingEvery: cfg.pingEvery})
-	if err != nil {
-		return err
-	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	if ready != nil {
-		ready("http://" + ln.Addr().String() + "/")
-	}
-	select {
-	case err := <-errc:
-		m.Close()
-		return err
-	case <-ctx.Done():
-	}
-	m.Close()
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	// Hijacked WebSocket connections are not waited for by Shutdown: the
-	// Manager has closed them with 1001 (going away); wait, briefly, for
-	// their close frames to be written.
-	if err := srv.Shutdown(shutdown); err != nil {
-		return err
-	}
-	m.WaitGone(shutdown)
-	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
 }
 
 // profiles serves Go's runtime profiles, as package net/http/pprof does.

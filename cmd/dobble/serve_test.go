@@ -1,91 +1,11 @@
 package main
 
 import (
-	"time"
-
-	"context"
-	"github.com/coder/websocket"
-	"io"
-	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// TestServe starts the server on a free loopback port, fetches the home page
-// and the health check over real HTTP, then stops it and checks that it
-// shut down cleanly.
-func TestServe(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	cfg, err := parseServe([]string{"--db", filepath.Join(t.TempDir(), "dobble.db")}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { done <- serve(ctx, ln, cfg, nil) }()
-	base := "http://" + ln.Addr().String()
-
-	get := func(path string) (int, string) {
-		resp, err := http.Get(base + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		body, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(body)
-	}
-	if code, body := get("/healthz"); code != 200 || body != "ok\n" {
-		t.Fatalf("/healthz: %d %q", code, body)
-	}
-	code, body := get("/")
-	if code != 200 || !strings.Contains(body, "<title>dobble</title>") {
-		t.Fatalf("/: %d\n%s", code, body)
-	}
-	if code, _ := get("/no-such-page"); code != 404 {
-		t.Fatalf("/no-such-page: %d", code)
-	}
-	if code, body := get("/metrics"); code != 200 || !strings.Contains(body, "dobble_rooms 0") {
-		t.Fatalf("/metrics: %d\n%s", code, body)
-	}
-	// A connected player is told the server is going away: status 1001.
-	ws, _, err := websocket.Dial(t.Context(), "ws://"+ln.Addr().String()+"/ws", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.CloseNow()
-	if err := ws.Write(t.Context(), websocket.MessageText, []byte(`{"type":"hello","v":1,"name":"ann"}`)); err != nil {
-		t.Fatal(err)
-	}
-	if _, b, err := ws.Read(t.Context()); err != nil || !strings.Contains(string(b), `"welcome"`) {
-		t.Fatalf("hello answered with %s, %v", b, err)
-	}
-	// Read on, as a browser does, so the close handshake completes.
-	readCtx, stop := context.WithTimeout(context.Background(), 10*time.Second)
-	defer stop()
-	ended := make(chan error, 1)
-	go func() {
-		for {
-			if _, _, err := ws.Read(readCtx); err != nil {
-				ended <- err
-				return
-			}
-		}
-	}()
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatalf("serve returned %v after shutdown", err)
-	}
-	err = <-ended
-	if got := websocket.CloseStatus(err); got != websocket.StatusGoingAway {
-		t.Fatalf("the connection ended with %v (status %d), want 1001 going away", err, got)
-	}
-}
 
 func TestServeBadAddress(t *testing.T) {
 	code, out, errOut := runCLI(t, "", "serve", "--addr", "not-an-address")

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"encoding/json"
@@ -291,7 +291,7 @@ func TestBrowserExtraGames(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
 	}
-	base := browserServer(t, "--countdown", "300ms")
+	base := browserServer(t, 300*time.Millisecond)
 	shots := screenshotDir(t)
 	desktop := newBrowser(t, "extra-desktop", shots, 1280, 900)
 	phone := newBrowser(t, "extra-phone", shots, 375, 667)

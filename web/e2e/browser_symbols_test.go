@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"context"
@@ -90,7 +90,7 @@ func TestBrowserSymbolNames(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
 	}
-	base := browserServer(t, "--countdown", "500ms")
+	base := browserServer(t, 500*time.Millisecond)
 	shots := screenshotDir(t)
 	names := deckNames(t, base, "classic")
 	const pair = `document.querySelectorAll('.shared [data-kind="centre"] svg.face g[data-symbol]').length === 16`

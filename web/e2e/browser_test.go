@@ -1,11 +1,4 @@
-package main
-
-// Browser tests: the real server (serve, as dobble serve runs it, on
-// 127.0.0.1 port 0 with a fresh SQLite file) and the embedded browser client
-// in real headless Chromium, driven through the DevTools protocol with
-// chromedp. Screenshots of every stage are written to the directory named
-// by DOBBLE_SCREENSHOTS (scripts/test sets it), or to a temporary directory
-// that the test logs.
+package e2e
 
 import (
 	"context"
@@ -22,15 +15,21 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/dobble-dev/dobble/server"
 )
 
-// browserServer starts the server, with dobble serve's flags args if any,
-// and returns its base URL, without the trailing slash.
-func browserServer(t *testing.T, args ...string) string {
+// browserServer starts the server as dobble serve runs it (server.Serve
+// with its defaults), on 127.0.0.1 port 0 with a fresh SQLite file and the
+// given countdown before each game (the default when 0), and returns its
+// base URL, without the trailing slash. The server stops when the test
+// ends.
+func browserServer(t *testing.T, countdown time.Duration) string {
 	t.Helper()
-	cfg, err := parseServe(append([]string{"--db", filepath.Join(t.TempDir(), "dobble.db")}, args...), os.Stdout)
-	if err != nil {
-		t.Fatal(err)
+	cfg := server.DefaultConfig()
+	cfg.DB = filepath.Join(t.TempDir(), "dobble.db")
+	if countdown > 0 {
+		cfg.Rooms.Countdown = countdown
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -39,20 +38,18 @@ func browserServer(t *testing.T, args ...string) string {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	urlc := make(chan string, 1)
-	go func() { done <- serve(ctx, ln, cfg, func(u string) { urlc <- u }) }()
+	go func() { done <- server.Serve(ctx, ln, cfg, func(u string) { urlc <- u }) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
+			t.Errorf("server: %v", err)
 		}
 	})
 	select {
 	case u := <-urlc:
 		return strings.TrimSuffix(u, "/")
 	case err := <-done:
-		t.Fatalf("serve: %v", err)
-	case <-time.After(20 * time.Second):
-		t.Fatal("the server did not start within 20 s")
+		t.Fatalf("server: %v", err)
 	}
 	return ""
 }
@@ -372,7 +369,7 @@ func TestBrowserTower(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
 	}
-	base := browserServer(t)
+	base := browserServer(t, 0)
 	shots := screenshotDir(t)
 	alice := newBrowser(t, "alice-desktop", shots, 1280, 900)
 	bob := newBrowser(t, "bob-phone", shots, 375, 667)
@@ -514,7 +511,7 @@ func TestBrowserLanguage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
 	}
-	base := browserServer(t)
+	base := browserServer(t, 0)
 	shots := screenshotDir(t)
 	b := newBrowser(t, "lang-phone", shots, 375, 667)
 	b.run(chromedp.Navigate(base + "/"))
@@ -641,7 +638,7 @@ func TestBrowserLearning(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
 	}
-	base := browserServer(t)
+	base := browserServer(t, 0)
 	shots := screenshotDir(t)
 	b := newBrowser(t, "learn-desktop", shots, 1280, 900)
 	b.run(chromedp.Navigate(base + "/"))
@@ -685,7 +682,7 @@ func TestBrowserHistory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
 	}
-	base := browserServer(t)
+	base := browserServer(t, 0)
 	shots := screenshotDir(t)
 	b := newBrowser(t, "history-desktop", shots, 1280, 900)
 	b.run(chromedp.Navigate(base + "/"))

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"strings"
@@ -27,7 +27,7 @@ func TestBrowserSpectator(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
 	}
-	base := browserServer(t, "--countdown", "1s")
+	base := browserServer(t, time.Second)
 	shots := screenshotDir(t)
 	alice := newBrowser(t, "watch-alice-desktop", shots, 1280, 900)
 	bob := newBrowser(t, "watch-bob-phone", shots, 375, 667)

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bufio"
@@ -25,7 +25,7 @@ func TestBrowserTargetGames(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
 	}
-	base := browserServer(t, "--countdown", "500ms")
+	base := browserServer(t, 500*time.Millisecond)
 	shots := screenshotDir(t)
 	desktop := newBrowser(t, "targets-desktop", shots, 1280, 900)
 	phone := newBrowser(t, "targets-phone", shots, 375, 667)

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"fmt"
@@ -18,7 +18,7 @@ func TestBrowserPancakes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
 	}
-	base := browserServer(t, "--countdown", "500ms")
+	base := browserServer(t, 500*time.Millisecond)
 	shots := screenshotDir(t)
 	b := newBrowser(t, "pancakes-desktop", shots, 1280, 900)
 	b.createRoom(base, "Pia", roomSpec{game: "anarchy-pancakes", seats: 2, bots: []string{"medium"}, options: map[string]string{"pats": "1"}})
@@ -105,7 +105,7 @@ func TestBrowserResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
 	}
-	base := browserServer(t, "--countdown", "500ms")
+	base := browserServer(t, 500*time.Millisecond)
 	shots := screenshotDir(t)
 	alice := newBrowser(t, "resume-alice-desktop", shots, 1280, 900)
 	bob := newBrowser(t, "resume-bob-phone", shots, 375, 667)
@@ -182,7 +182,7 @@ func TestBrowserSessionPick(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
 	}
-	base := browserServer(t, "--countdown", "500ms")
+	base := browserServer(t, 500*time.Millisecond)
 	shots := screenshotDir(t)
 	alice := newBrowser(t, "pick-alice-desktop", shots, 1280, 900)
 	bob := newBrowser(t, "pick-bob-phone", shots, 375, 667)

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // Helpers for the browser tests of every kind of move: a person's move in
 // any game, made by the page in one task; a log of the tables a page

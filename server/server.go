@@ -1,0 +1,103 @@
+// Package server assembles a complete dobble server: the SQLite store of
+// finished games, the room manager with its bots and limits, the
+// Prometheus metrics and the web handler, answering HTTP on a listener
+// until it is told to stop. `dobble serve` runs it, and the end-to-end
+// tests (web/e2e) run the same server in-process.
+package server
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/dobble-dev/dobble/room"
+	"github.com/dobble-dev/dobble/store"
+	"github.com/dobble-dev/dobble/web"
+)
+
+// Config is everything a server runs with.
+type Config struct {
+	// DB is the SQLite file of finished games, created if missing.
+	DB string
+	// Rooms are the rooms' limits and timings.
+	Rooms room.Config
+	// MaxConns is the most WebSocket connections open at once.
+	MaxConns int
+	// PingEvery is how long a connection may be quiet before the server
+	// pings it; one that answers no ping, or takes no data, for twice that
+	// is closed.
+	PingEvery time.Duration
+}
+
+// DefaultConfig returns the defaults of dobble serve: games stored in
+// ./dobble.db, the rooms' defaults (room.DefaultConfig), 10,000
+// connections and a ping after 20 s of quiet.
+func DefaultConfig() Config {
+	return Config{DB: "./dobble.db", Rooms: room.DefaultConfig(), MaxConns: 10000, PingEvery: 20 * time.Second}
+}
+
+// Serve opens the store, answers HTTP on ln until ctx is done, then shuts
+// down gracefully: rooms closed, finished games saved, the store closed.
+// ready, when not nil, is called with the server's URL (ending in a slash)
+// once everything is up. Serve closes ln.
+func Serve(ctx context.Context, ln net.Listener, cfg Config, ready func(url string)) error {
+	defer ln.Close()
+	// A configuration that cannot serve is refused before the store is
+	// opened, so that it creates no file.
+	if cfg.MaxConns < 1 {
+		return errors.New("server: MaxConns must be 1 or more")
+	}
+	if err := cfg.Rooms.Validate(); err != nil {
+		return err
+	}
+	st, err := store.Open(ctx, cfg.DB, 2*time.Second)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	metrics := room.NewMetrics(reg)
+	decks := room.NewDecks()
+	m, err := room.NewManager(cfg.Rooms, st, decks, metrics, "dobble")
+	if err != nil {
+		return err
+	}
+	h, err := web.Handler(web.Options{Manager: m, Store: st, Decks: decks, Gatherer: reg, Metrics: metrics,
+		MaxConns: cfg.MaxConns, PingEvery: cfg.PingEvery})
+	if err != nil {
+		m.Close()
+		return err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	if ready != nil {
+		ready("http://" + ln.Addr().String() + "/")
+	}
+	select {
+	case err := <-errc:
+		m.Close()
+		return err
+	case <-ctx.Done():
+	}
+	m.Close()
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	// Hijacked WebSocket connections are not waited for by Shutdown: the
+	// Manager has closed them with 1001 (going away); wait, briefly, for
+	// their close frames to be written.
+	if err := srv.Shutdown(shutdown); err != nil {
+		return err
+	}
+	m.WaitGone(shutdown)
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,119 @@
+package server
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// TestServe starts the server on a free loopback port, fetches the home page
+// and the health check over real HTTP, then stops it and checks that it
+// shut down cleanly.
+func TestServe(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	cfg := DefaultConfig()
+	cfg.DB = filepath.Join(t.TempDir(), "dobble.db")
+	go func() { done <- Serve(ctx, ln, cfg, nil) }()
+	base := "http://" + ln.Addr().String()
+
+	get := func(path string) (int, string) {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	if code, body := get("/healthz"); code != 200 || body != "ok\n" {
+		t.Fatalf("/healthz: %d %q", code, body)
+	}
+	code, body := get("/")
+	if code != 200 || !strings.Contains(body, "<title>dobble</title>") {
+		t.Fatalf("/: %d\n%s", code, body)
+	}
+	if code, _ := get("/no-such-page"); code != 404 {
+		t.Fatalf("/no-such-page: %d", code)
+	}
+	if code, body := get("/metrics"); code != 200 || !strings.Contains(body, "dobble_rooms 0") {
+		t.Fatalf("/metrics: %d\n%s", code, body)
+	}
+	// A connected player is told the server is going away: status 1001.
+	ws, _, err := websocket.Dial(t.Context(), "ws://"+ln.Addr().String()+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	if err := ws.Write(t.Context(), websocket.MessageText, []byte(`{"type":"hello","v":1,"name":"ann"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, b, err := ws.Read(t.Context()); err != nil || !strings.Contains(string(b), `"welcome"`) {
+		t.Fatalf("hello answered with %s, %v", b, err)
+	}
+	// Read on, as a browser does, so the close handshake completes.
+	readCtx, stop := context.WithTimeout(context.Background(), 10*time.Second)
+	defer stop()
+	ended := make(chan error, 1)
+	go func() {
+		for {
+			if _, _, err := ws.Read(readCtx); err != nil {
+				ended <- err
+				return
+			}
+		}
+	}()
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Serve returned %v after shutdown", err)
+	}
+	err = <-ended
+	if got := websocket.CloseStatus(err); got != websocket.StatusGoingAway {
+		t.Fatalf("the connection ended with %v (status %d), want 1001 going away", err, got)
+	}
+}
+
+// TestServeBadConfig: a configuration that cannot serve is refused with an
+// error that says why, and the listener is closed.
+func TestServeBadConfig(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(*Config)
+		want string
+	}{
+		{"no connections", func(c *Config) { c.MaxConns = 0 }, "MaxConns must be 1 or more"},
+		{"bad rooms", func(c *Config) { c.Rooms.MaxRooms = -1 }, "max rooms -1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := DefaultConfig()
+			cfg.DB = filepath.Join(t.TempDir(), "dobble.db")
+			tc.edit(&cfg)
+			err = Serve(context.Background(), ln, cfg, func(string) { t.Error("a server that cannot serve said it was ready") })
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Serve: %v, want an error saying %q", err, tc.want)
+			}
+			if _, err := ln.Accept(); err == nil {
+				t.Error("the listener is still open")
+			}
+			if _, err := os.Stat(cfg.DB); !os.IsNotExist(err) {
+				t.Errorf("the refused configuration left a database file: %v", err)
+			}
+		})
+	}
+}
