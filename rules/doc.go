@@ -117,8 +117,10 @@
 //
 // # Adding a mini-game
 //
-// A mini-game is one file, rules/NAME.go, plus its test, rules/NAME_test.go;
-// nothing else in the system changes, because the server, bots, simulation
+// A mini-game is one file, rules/NAME.go, plus its test, rules/NAME_test.go
+// (a large game may split its file by job, as Anarchy Pancakes does into
+// pancakes.go, pancakes_index.go, pancakes_pick.go and
+// pancakes_invariants.go); nothing else in the system changes, because the server, bots, simulation
 // and records reach every game through Lookup, Games and the State methods.
 // Follow tower.go:
 //
