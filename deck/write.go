@@ -90,9 +90,11 @@ func writeCards(w io.Writer, d *Deck, f cardFormat, frame *jsonFrame) error {
 		}
 	}
 	t := newIDText(d.Symbols(), f.sep)
-	// Chunks of about 1 MB, allocated once.
+	// Chunks of about 1 MB (a small deck is one chunk of its own size),
+	// each worker's buffers allocated once: up to three, no more than it
+	// has chunks to format.
 	cardBytes := t.room*d.SymbolsPerCard() + len(f.open) + len(f.close) + len(f.between) + 8
-	cardsPerChunk := max(1, (1<<20)/cardBytes)
+	cardsPerChunk := max(1, min((1<<20)/cardBytes, d.Len()))
 	chunks := (d.Len() + cardsPerChunk - 1) / cardsPerChunk
 	workers := min(runtime.GOMAXPROCS(0), max(chunks, 1))
 	done := make(chan struct{})
@@ -104,7 +106,7 @@ func writeCards(w io.Writer, d *Deck, f cardFormat, frame *jsonFrame) error {
 	for k := range workers {
 		out[k] = make(chan []byte, 2)
 		free[k] = make(chan []byte, 3)
-		for range 3 {
+		for range min(3, (chunks-k+workers-1)/workers) {
 			free[k] <- make([]byte, 0, cardsPerChunk*cardBytes)
 		}
 		go func() {

@@ -126,10 +126,13 @@
 //
 // # Adding a mini-game
 //
-// A mini-game is one file, rules/NAME.go, plus its test, rules/NAME_test.go;
-// nothing else in the system changes, because the server, sessions, bots,
-// simulation, load tool, browser and records reach every game through
-// Lookup, Games, what its Info declares and the State methods.
+// A mini-game is one file, rules/NAME.go, plus its test, rules/NAME_test.go
+// (a large game may split its file by job, as Anarchy Pancakes does into
+// pancakes.go, pancakes_index.go, pancakes_pick.go and
+// pancakes_invariants.go); nothing else in the system changes, because the
+// server, sessions, bots, simulation, load tool, browser and records reach
+// every game through Lookup, Games, what its Info declares and the State
+// methods.
 // Follow tower.go:
 //
 //  1. Start with a comment citing the RULES.md section and saying how the

@@ -272,8 +272,10 @@ func Register(g Game) {
 		}
 		registry.byName[n] = g
 	}
-	registry.games = append(registry.games, g)
-	slices.SortFunc(registry.games, func(a, b Game) int { return strings.Compare(a.Info().Name, b.Info().Name) })
+	at, _ := slices.BinarySearchFunc(registry.games, info.Name, func(r Game, name string) int {
+		return strings.Compare(r.Info().Name, name)
+	})
+	registry.games = slices.Insert(registry.games, at, g)
 }
 
 // validate checks the consistency Register requires.
@@ -307,8 +309,12 @@ func (info *Info) validate() error {
 // normalName folds a user-typed name to registry form: trimmed,
 // lower-case, with spaces and underscores as hyphens.
 func normalName(name string) string {
-	name = strings.ToLower(strings.TrimSpace(name))
-	return strings.NewReplacer(" ", "-", "_", "-").Replace(name)
+	return strings.Map(func(r rune) rune {
+		if r == ' ' || r == '_' {
+			return '-'
+		}
+		return r
+	}, strings.ToLower(strings.TrimSpace(name)))
 }
 
 // UnknownGameError is the error Lookup returns for a name no game has; it
