@@ -35,6 +35,11 @@ type Manager struct {
 
 	wg    sync.WaitGroup // room goroutines
 	saves sync.WaitGroup // saves in flight
+
+	// now is the rooms' clock, and spawn starts a new room's goroutine:
+	// time.Now and Room.run, but for the tests that drive rooms by hand.
+	now   func() time.Time
+	spawn func(r *Room)
 }
 
 // NewManager returns a Manager with the given limits, saving finished games
@@ -43,7 +48,13 @@ func NewManager(cfg Config, saver Saver, decks *Decks, metrics *Metrics, server 
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &Manager{cfg: cfg.withDefaults(), saver: saver, decks: decks, metrics: metrics, server: server, rooms: map[string]*Room{}, peers: map[*Peer]struct{}{}}, nil
+	m := &Manager{cfg: cfg.withDefaults(), saver: saver, decks: decks, metrics: metrics, server: server,
+		rooms: map[string]*Room{}, peers: map[*Peer]struct{}{}, now: time.Now}
+	m.spawn = func(r *Room) {
+		m.wg.Add(1)
+		go r.run()
+	}
+	return m, nil
 }
 
 // Config returns the Manager's limits, defaults filled in.
@@ -535,8 +546,7 @@ func (m *Manager) create(spec *RoomSpec) (*Room, *protoError) {
 	r := newRoom(m, code, spec, cfg, decks, main, own)
 	m.rooms[code] = r
 	m.metrics.Rooms.Inc()
-	m.wg.Add(1)
-	go r.run()
+	m.spawn(r)
 	return r, nil
 }
 

@@ -225,6 +225,11 @@ func TestReuseState(t *testing.T) {
 	}
 }
 
+// makeStrict has m check every stale plan of its bots with the rules
+// (table.Config.Strict), which also takes the general course between
+// instant bots.
+func makeStrict(m *Sim) { *m = *newSim(m.cfg, m.deck, m.cards, true) }
+
 // TestStrict plays the same games with stale plans refused by the
 // simulator and by State.Apply: the outcomes are identical, and bots did
 // come too late.
@@ -241,7 +246,7 @@ func TestStrict(t *testing.T) {
 			if err != nil || strict.Cards() != fast.Cards() {
 				t.Fatalf("sharing the cards: %v", err)
 			}
-			strict.strict = true
+			makeStrict(strict)
 			late, changes := 0, 0
 			for seed := range uint64(10) {
 				a, err1 := fast.Play(seed)
@@ -448,7 +453,7 @@ func TestInstantShortcut(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			general.strict = true
+			makeStrict(general)
 			if !fast.instant || !general.instant {
 				t.Fatal("a Sim of instant bots does not know it")
 			}

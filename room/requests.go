@@ -1,0 +1,210 @@
+package room
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/dobble-dev/dobble/rules"
+	"github.com/dobble-dev/dobble/session"
+)
+
+// handle answers one request.
+func (r *Room) handle(in *input) {
+	if perr := r.serve(in); perr != nil {
+		in.peer.Send(errorFrame(perr, in.id))
+	}
+}
+
+func (r *Room) serve(in *input) *protoError {
+	p := in.peer
+	if in.kind == "create" || in.kind == "join" || in.kind == "watch" || in.kind == "resume" {
+		select {
+		case <-p.Done():
+			return nil
+		default:
+		}
+		if !p.room.CompareAndSwap(nil, r) {
+			return errNotAllowed("you are already in a room; leave it first")
+		}
+		var perr *protoError
+		switch in.kind {
+		case "create":
+			perr = r.doJoin(in, 0)
+		case "join":
+			perr = r.doJoin(in, -1)
+		case "watch":
+			r.members[p] = -1
+			p.Send(encode(msgJoined{Type: "joined", ID: in.id, Room: r.code, Seat: -1, Host: r.host}))
+			r.sendSituation(p)
+		case "resume":
+			perr = r.doResume(in)
+		}
+		if perr != nil {
+			p.room.CompareAndSwap(r, nil)
+			if in.kind == "create" {
+				// A room that could not seat its creator is of no use.
+				r.close("the room could not seat its host")
+			}
+		}
+		return perr
+	}
+	seat, ok := r.members[p]
+	if !ok {
+		return errNotAllowed("%s: you are not in room %s", in.kind, r.code)
+	}
+	if _, ok := actionTypes[in.kind]; ok {
+		return r.doAction(seat, in)
+	}
+	switch in.kind {
+	case "leave":
+		r.leave(p, false, in.at)
+		p.Send(encode(msgClosed{Type: "closed", Reason: "you left the room"}))
+		return nil
+	case "seat":
+		return r.doSeat(seat, in)
+	case "start":
+		return r.doStart(seat, in)
+	case "pick":
+		return r.doPick(seat, in)
+	}
+	return errf(CodeBadMessage, "unknown request %q", in.kind)
+}
+
+// doStart starts the session, or a rematch once it is over (host).
+func (r *Room) doStart(seat int, in *input) *protoError {
+	switch {
+	case seat != r.host:
+		return errNotAllowed("only the host (seat %d) starts the game", r.host)
+	case r.phase != PhaseLobby && r.phase != PhaseOver:
+		return errNotAllowed("the session is already running")
+	}
+	for i, s := range r.seats {
+		if s.kind == KindFree {
+			return errNotAllowed("seat %d is free: wait for someone to join or put a bot on it", i)
+		}
+	}
+	var b [8]byte
+	rand.Read(b[:])
+	r.seed = binary.LittleEndian.Uint64(b[:])
+	cfg := r.cfg
+	cfg.Seed = r.seed
+	var next play
+	if len(r.seats) == 1 {
+		g, _ := rules.Lookup(r.spec.Game)
+		st, err := rules.New(g, r.main.Cards, rules.Config{Players: 1, Seed: r.seed, Lockout: cfg.Lockout, Options: cfg.Options[r.spec.Game]})
+		if err != nil {
+			return errf(CodeBadRequest, "%v", err)
+		}
+		next = &solo{st: st, seed: r.seed}
+	} else {
+		s, err := session.New(cfg, r.decks)
+		if err != nil {
+			return errf(CodeBadRequest, "%v", err)
+		}
+		next = s
+	}
+	if r.play != nil {
+		// A rematch: its tables are numbered on from the last one, so
+		// that a claim made at the last session's table is too late.
+		r.base = r.table() + 1
+	}
+	r.play = next
+	r.startCountdown(in.at)
+	r.publish()
+	return nil
+}
+
+// doPick picks the next mini-game for the picker.
+func (r *Room) doPick(seat int, in *input) *protoError {
+	if seat < 0 {
+		return errNotAllowed("spectators cannot pick")
+	}
+	if r.phase != PhasePick {
+		return errNotAllowed("no pick is due now (the room is in phase %s)", r.phase)
+	}
+	if err := r.play.Pick(seat, in.game); err != nil {
+		var pe *session.PickError
+		if errors.As(err, &pe) {
+			if seat != r.play.Picker() {
+				return errNotAllowed("%s", pe.Reason)
+			}
+			return errf(CodeBadRequest, "%s", pe.Reason)
+		}
+		return errf(CodeBadRequest, "%v", err)
+	}
+	r.startCountdown(in.at)
+	return nil
+}
+
+// doAction handles a person's action at the table: a claim, a draw, a
+// flip… (actionTypes). The table's driver first does everything due
+// before the action arrived, then carries it out.
+func (r *Room) doAction(seat int, in *input) *protoError {
+	if seat < 0 {
+		return errNotAllowed("spectators cannot %s", in.kind)
+	}
+	if in.seat != -2 && in.seat != seat {
+		return errNotAllowed("you play seat %d; nobody can act for seat %d", seat, in.seat)
+	}
+	if r.play == nil {
+		return errNotAllowed("no game is being played now (the room is in phase %s)", r.phase)
+	}
+	if in.table > r.table() || in.table < 0 {
+		return errf(CodeBadRequest, "table %d does not exist; the current table is %d", in.table, r.table())
+	}
+	if r.phase == PhasePlay && in.table == r.table() {
+		// What was due before the action arrived comes first; it may
+		// end the game.
+		r.advance(in.at)
+		if r.closed {
+			return nil
+		}
+	}
+	if r.phase != PhasePlay || in.table < r.table() {
+		// A claim that crossed the end of its game is refused like any
+		// late claim; one for a table not started yet is an error.
+		switch {
+		case in.table < r.table():
+			r.refuse(in, rules.CodeTooLate, "too late: that game is over")
+		case r.phase != PhaseCountdown:
+			r.refuse(in, rules.CodeGameOver, "the game is over")
+		default:
+			return errNotAllowed("the game has not started (the room is in phase %s)", r.phase)
+		}
+		return nil
+	}
+	if len(in.target) > rules.MaxTargets {
+		return errf(CodeBadMessage, "\"target\" names at most %d zones", rules.MaxTargets)
+	}
+	gs := r.play.GameSeat(seat)
+	if gs == rules.NoSeat {
+		r.refuse(in, rules.CodeNoSeat, fmt.Sprintf("seat %d is not at this table", seat))
+		return nil
+	}
+	a := rules.Action{Kind: in.action, Seat: gs, Symbol: in.symbol, Target: rules.To(in.target...), Version: in.version, At: r.elapsed(in.at)}
+	_, err := r.tab.Submit(a)
+	var ref *rules.Refusal
+	switch {
+	case errors.As(err, &ref):
+		in.peer.Send(r.refusedFrame(&msgRefused{ID: in.id, Table: r.tableNo, Code: ref.Code, Reason: ref.Reason(),
+			Version: ref.Version, Current: r.tab.State().Version(), LockedUntil: ref.LockedUntil}))
+	case err != nil:
+		r.close(fmt.Sprintf("the game could not go on: %v", err))
+		return nil
+	}
+	r.m.metrics.ClaimLatency.Observe(r.m.now().Sub(in.at).Seconds())
+	if r.tab.Over() {
+		r.finishTable(in.at)
+	}
+	return nil
+}
+
+// refuse answers a person's action that never reached a table with a
+// refusal of the given code and reason, and counts it.
+func (r *Room) refuse(in *input, code rules.Code, reason string) {
+	r.m.metrics.Claims.WithLabelValues(code.String()).Inc()
+	in.peer.Send(r.refusedFrame(&msgRefused{ID: in.id, Table: r.table(), Code: code,
+		Reason: reason, Version: in.version, Current: r.play.State().Version()}))
+}

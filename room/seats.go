@@ -1,0 +1,177 @@
+package room
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"slices"
+	"time"
+
+	"github.com/dobble-dev/dobble/bot"
+	"github.com/dobble-dev/dobble/rules"
+)
+
+// seatState is one seat of a room.
+type seatState struct {
+	kind  string // KindHuman, KindBot or KindFree
+	level string
+	name  string
+	token string
+	peer  *Peer
+	// held is when a disconnected person's hold ends; zero while
+	// connected, or once the hold has expired.
+	held time.Time
+}
+
+// doJoin seats in.peer at seat (or the first free seat for -1).
+func (r *Room) doJoin(in *input, seat int) *protoError {
+	if r.phase != PhaseLobby {
+		return errNotAllowed("room %s has started; watch it instead", r.code)
+	}
+	if seat < 0 {
+		seat = slices.IndexFunc(r.seats, func(s *seatState) bool { return s.kind == KindFree })
+		if seat < 0 {
+			return errf(CodeRoomFull, "room %s has no free seat; watch it instead", r.code)
+		}
+	}
+	s := r.seats[seat]
+	*s = seatState{kind: KindHuman, name: in.name, token: newToken(), peer: in.peer}
+	r.members[in.peer] = seat
+	in.peer.Send(encode(msgJoined{Type: "joined", ID: in.id, Room: r.code, Seat: seat, Token: s.token, Host: r.host}))
+	r.broadcastLobby()
+	return nil
+}
+
+// doResume gives a seat back to the connection holding its token.
+func (r *Room) doResume(in *input) *protoError {
+	seat := -1
+	for i, s := range r.seats {
+		if s.kind == KindHuman && s.token != "" && subtle.ConstantTimeCompare([]byte(s.token), []byte(in.token)) == 1 {
+			seat = i
+		}
+	}
+	if seat < 0 {
+		return errf(CodeBadToken, "that token holds no seat of room %s (a hold that expired is lost)", r.code)
+	}
+	s := r.seats[seat]
+	if old := s.peer; old != nil && old != in.peer {
+		delete(r.members, old)
+		old.room.CompareAndSwap(r, nil)
+		old.Send(encode(msgClosed{Type: "closed", Reason: "your seat was resumed by another connection"}))
+	}
+	s.peer, s.held = in.peer, time.Time{}
+	r.members[in.peer] = seat
+	in.peer.Send(encode(msgJoined{Type: "joined", ID: in.id, Room: r.code, Seat: seat, Token: s.token, Host: r.host}))
+	r.broadcast(encode(msgPresence{Type: "presence", Seat: seat, Connected: true}), in.peer)
+	r.sendSituation(in.peer)
+	return nil
+}
+
+// gameSeat returns the seat at the current table of a member's session
+// seat (-1 for spectators and seats not at the table).
+func (r *Room) gameSeat(seat int) int {
+	if seat < 0 || r.play == nil {
+		return rules.Spectator
+	}
+	return r.play.GameSeat(seat)
+}
+
+// leave removes p from the room: a spectator goes; a person's seat is held
+// when they disconnected or the game is on, and freed when they leave the
+// lobby.
+func (r *Room) leave(p *Peer, disconnected bool, now time.Time) {
+	seat, ok := r.members[p]
+	if !ok {
+		return
+	}
+	delete(r.members, p)
+	p.room.CompareAndSwap(r, nil)
+	if seat >= 0 {
+		s := r.seats[seat]
+		if s.peer == p {
+			s.peer = nil
+			if r.phase == PhaseLobby && !disconnected {
+				*s = seatState{kind: KindFree}
+			} else {
+				s.held = now.Add(r.m.cfg.SeatHold)
+			}
+			if r.phase == PhaseLobby {
+				r.moveHost()
+				r.broadcastLobby()
+			} else {
+				r.broadcast(encode(msgPresence{Type: "presence", Seat: seat, Connected: false}), nil)
+			}
+		}
+	}
+	r.closeIfEmpty()
+}
+
+// expire ends the hold of a disconnected person's seat.
+func (r *Room) expire(seat int) {
+	s := r.seats[seat]
+	if r.phase == PhaseLobby {
+		*s = seatState{kind: KindFree}
+		r.moveHost()
+		r.broadcastLobby()
+	} else {
+		s.held, s.token = time.Time{}, ""
+	}
+	r.closeIfEmpty()
+}
+
+// moveHost passes the host's role to the first seated person when the host
+// has gone from the lobby.
+func (r *Room) moveHost() {
+	if h := r.seats[r.host]; h.kind == KindHuman && (h.peer != nil || !h.held.IsZero()) {
+		return
+	}
+	for i, s := range r.seats {
+		if s.kind == KindHuman && s.peer != nil {
+			r.host = i
+			return
+		}
+	}
+}
+
+// closeIfEmpty closes the room once no person is seated or held.
+func (r *Room) closeIfEmpty() {
+	for _, s := range r.seats {
+		if s.kind == KindHuman && (s.peer != nil || !s.held.IsZero()) {
+			return
+		}
+	}
+	r.close("everyone left")
+}
+
+// doSeat puts a bot on a seat or frees it (host, lobby).
+func (r *Room) doSeat(seat int, in *input) *protoError {
+	switch {
+	case seat != r.host:
+		return errNotAllowed("only the host (seat %d) seats bots", r.host)
+	case r.phase != PhaseLobby:
+		return errNotAllowed("seats change only in the lobby")
+	case in.seat < 0 || in.seat >= len(r.seats):
+		return errf(CodeBadRequest, "seat %d: the room has seats 0 to %d", in.seat, len(r.seats)-1)
+	}
+	s := r.seats[in.seat]
+	if s.kind == KindHuman {
+		return errNotAllowed("seat %d is %s's", in.seat, s.name)
+	}
+	if in.bot == nil {
+		*s = seatState{kind: KindFree}
+	} else {
+		if _, err := bot.LookupLevel(*in.bot); err != nil {
+			return errf(CodeBadRequest, "%v", err)
+		}
+		*s = seatState{kind: KindBot, level: *in.bot, name: "bot:" + *in.bot}
+	}
+	r.broadcastLobby()
+	return nil
+}
+
+// newToken returns a seat's secret token: 128 bits from crypto/rand.
+func newToken() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

@@ -1,0 +1,191 @@
+package room
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/dobble-dev/dobble/bot"
+	"github.com/dobble-dev/dobble/record"
+	"github.com/dobble-dev/dobble/rules"
+	"github.com/dobble-dev/dobble/session"
+	"github.com/dobble-dev/dobble/store"
+	"github.com/dobble-dev/dobble/table"
+)
+
+// tableRecord is the record of the table being played.
+type tableRecord struct {
+	buf      bytes.Buffer
+	w        *record.Writer
+	started  time.Time
+	seats    []string
+	deck     string
+	tieBreak bool
+}
+
+// table returns the number of the current table in the room: the
+// session's own, counted on from the tables of earlier sessions.
+func (r *Room) table() int { return r.base + r.play.Table() }
+
+// startCountdown announces the table just set up and starts it after the
+// countdown.
+func (r *Room) startCountdown(now time.Time) {
+	r.phase, r.deadline = PhaseCountdown, now.Add(r.m.cfg.Countdown)
+	r.tab = nil
+	r.broadcast(encode(msgCountdown{Type: "countdown", Ms: r.m.cfg.Countdown.Milliseconds(), Table: r.table(), Game: r.play.State().Info().Name}), nil)
+}
+
+// deckOf returns the deck the game called name plays with.
+func (r *Room) deckOf(name string) *Deck {
+	if d, ok := r.own[name]; ok {
+		return d
+	}
+	return r.main
+}
+
+// beginTable starts play at the current table: its driver with the bots
+// and the record, and everyone's state. The bots of a table are seeded
+// from the session's seed and the table's number.
+func (r *Room) beginTable(now time.Time) {
+	r.phase, r.start = PhasePlay, now
+	st := r.play.State()
+	r.at, r.tableNo = r.play.Seats(), r.table()
+	seed := r.seed ^ uint64(r.play.Table()+1)*0x9e3779b97f4a7c15
+	bots := make([]*bot.Bot, len(r.at))
+	names := make([]string, len(r.at))
+	for gs, seat := range r.at {
+		s := r.seats[seat]
+		names[gs] = s.name
+		if s.kind == KindBot {
+			level, _ := bot.LookupLevel(s.level)
+			bots[gs] = bot.New(level, gs, seed)
+		}
+	}
+	d := r.deckOf(st.Info().Name)
+	rec := &tableRecord{started: now, seats: names, deck: d.Name, tieBreak: r.play.Phase() == session.PhaseTieBreak}
+	rec.w = record.NewWriter(&rec.buf)
+	r.rec = rec
+	r.tab = table.New(table.Config{Bots: bots, Record: rec.w, Deck: d.Desc, Seats: names,
+		Apply: r.applyAtTable, Observer: (*tableObserver)(r)})
+	if err := r.tab.Reset(st, seed); err != nil {
+		r.close(fmt.Sprintf("the game could not start: %v", err))
+		return
+	}
+	r.broadcastState(now)
+}
+
+// advance has the table's driver do everything due by now: the bots'
+// actions and the ticks of the game's clock; it finishes the table when
+// its game ends.
+func (r *Room) advance(now time.Time) {
+	for {
+		err := r.tab.Advance(r.elapsed(now))
+		var pe *table.PlanError
+		if errors.As(err, &pe) {
+			// A bot's action refused for another reason than a false
+			// alarm or lateness: counted by the observer; the bot has
+			// planned again and the table goes on.
+			continue
+		}
+		if err != nil {
+			r.close(fmt.Sprintf("the game could not go on: %v", err))
+			return
+		}
+		break
+	}
+	if r.tab.Over() {
+		r.finishTable(now)
+	}
+}
+
+// applyAtTable carries out action a at the current table, its seat a seat
+// of the table's game (table.Config.Apply), through the session, which
+// moves on when the game ends. A refusal names the game's seat, as the
+// table's record does.
+func (r *Room) applyAtTable(a *rules.Action, ev []rules.Event) ([]rules.Event, error) {
+	sa := *a
+	if sa.Kind != rules.ActionTick {
+		sa.Seat = rules.NoSeat
+		if uint(a.Seat) < uint(len(r.at)) {
+			sa.Seat = r.at[a.Seat]
+		}
+	}
+	ev, err := r.play.Apply(r.play.Table(), sa, ev)
+	var ref *rules.Refusal
+	if errors.As(err, &ref) {
+		ref.Seat = a.Seat
+	}
+	return ev, err
+}
+
+// tableObserver is a Room as the observer of its table's driver: it
+// broadcasts every accepted action and counts every action by outcome.
+type tableObserver Room
+
+// Accepted sends everyone the events of an accepted action.
+func (o *tableObserver) Accepted(a *rules.Action, ev []rules.Event) {
+	r := (*Room)(o)
+	if a.Kind != rules.ActionTick {
+		r.m.metrics.accepted.Inc()
+	}
+	r.broadcastUpdate(r.tab.State(), r.at, r.tableNo, a.At, ev)
+}
+
+// Refused counts a refused action; the room answers a person's itself.
+func (o *tableObserver) Refused(_ *rules.Action, ref *rules.Refusal) {
+	(*Room)(o).m.metrics.Claims.WithLabelValues(ref.Code.String()).Inc()
+}
+
+// finishTable stores the finished table's record, tells everyone how it
+// ended and moves on to what the session does next.
+func (r *Room) finishTable(now time.Time) {
+	st, rec := r.tab.State(), r.rec
+	res := st.Result()
+	r.m.save(&store.Game{Summary: store.Summary{
+		Room: r.code, Game: st.Info().Name, Table: r.tableNo, TieBreak: rec.tieBreak, Deck: rec.deck,
+		Seats: rec.seats, Scores: res.Scores, Unit: res.Unit, Winners: res.Winners, Actions: int(st.Version()),
+		Started: rec.started, Ended: now,
+	}, Record: slices.Clone(rec.buf.Bytes())})
+	r.broadcast(encode(msgOver{Type: "over", Table: r.tableNo, Game: st.Info().Name, Players: r.at, Result: res, Session: r.sessionInfo()}), nil)
+	switch r.play.Phase() {
+	case session.PhasePick:
+		r.phase = PhasePick
+		wait := r.m.cfg.PickTime
+		if r.seats[r.play.Picker()].kind == KindBot {
+			wait = r.m.cfg.BotPick
+		}
+		r.deadline = now.Add(wait)
+		r.broadcast(r.pickFrame(), nil)
+	case session.PhaseOver:
+		r.phase = PhaseOver
+		r.broadcastLobby()
+	default: // a tie-break was set up
+		r.startCountdown(now)
+	}
+}
+
+// autoPick picks the next mini-game for a bot, or for a person whose time
+// to pick ran out: the first game the session has not played yet among
+// those a session may pick by itself (rules.Info.NoAutoPick), else the
+// first choice.
+func (r *Room) autoPick(now time.Time) {
+	choices := r.play.Choices()
+	played := map[string]bool{}
+	for _, h := range r.play.History() {
+		played[h.Game] = true
+	}
+	game := choices[0]
+	for _, c := range choices {
+		if g, err := rules.Lookup(c); err == nil && !g.Info().NoAutoPick && !played[c] {
+			game = c
+			break
+		}
+	}
+	if err := r.play.Pick(r.play.Picker(), game); err != nil {
+		r.close(fmt.Sprintf("the session could not go on: %v", err))
+		return
+	}
+	r.startCountdown(now)
+}
