@@ -126,14 +126,13 @@
 //
 // # Adding a mini-game
 //
-// A mini-game is one file, rules/NAME.go, plus its test, rules/NAME_test.go
-// (a large game may split its file by job, as Anarchy Pancakes does into
-// pancakes.go, pancakes_index.go, pancakes_pick.go and
-// pancakes_invariants.go); nothing else in the system changes, because the
-// server, sessions, bots, simulation, load tool, browser and records reach
-// every game through Lookup, Games, what its Info declares and the State
-// methods.
-// Follow tower.go:
+// A mini-game is one file, rules/NAME.go, its texts, rules/NAME.text.json,
+// and its test, rules/NAME_test.go (a large game may split its file by
+// job, as Anarchy Pancakes does into pancakes.go, pancakes_index.go,
+// pancakes_pick.go and pancakes_invariants.go); nothing else in the system
+// changes, because the server, sessions, bots, simulation, load tool,
+// browser and records reach every game through Lookup, Games, what its
+// Info declares and the State methods. Follow tower.go:
 //
 //  1. Start with a comment citing the RULES.md section and saying how the
 //     table is laid out (which zone numbers mean what) and what a claim's
@@ -190,6 +189,11 @@
 //     action; FuzzNAME calling fuzzGame(f, "NAME", verifyNAME); and a
 //     benchmark of complete games with instant perfect play like
 //     BenchmarkTowerGame.
+//  5. Write NAME.text.json (NAME the canonical name), as tower.text.json:
+//     for each language of Languages, the game's title, its rule in a
+//     sentence or two and each option's name, doc and choices (GameText,
+//     read with Texts). TestTexts asks for all of them; a game with English
+//     only, or none, still plays, shown in English or by Info.Title.
 //
 // The card source need not be a projective plane: Anarchy Pancakes adds one
 // one-topping card per symbol to the order-5 plane by wrapping the deck in

@@ -18,6 +18,7 @@ import (
 	"github.com/dobble-dev/dobble/deck"
 	"github.com/dobble-dev/dobble/room"
 	"github.com/dobble-dev/dobble/rules"
+	"github.com/dobble-dev/dobble/session"
 	"github.com/dobble-dev/dobble/store"
 )
 
@@ -112,18 +113,32 @@ type edition struct {
 	Symbols int    `json:"symbols"`
 }
 
+// gameEntry is one game as /api/games lists it: its Info and its texts
+// in every language it has them (rules.Texts), which the browser shows
+// instead of the English Title and options' Doc.
+type gameEntry struct {
+	rules.Info
+	Texts map[string]rules.GameText `json:"texts,omitempty"`
+}
+
+// practiceGame is the game the home page's learning panel starts, alone or
+// with bots: learning mode (RULES.md §2).
+const practiceGame = "learning"
+
 func (s *server) games(w http.ResponseWriter, r *http.Request) {
-	var infos []rules.Info
+	var games []gameEntry
 	for _, g := range rules.Games() {
-		infos = append(infos, g.Info())
+		info := g.Info()
+		games = append(games, gameEntry{Info: info, Texts: rules.Texts(info.Name)})
 	}
 	var eds []edition
 	for _, e := range deck.Editions() {
 		eds = append(eds, edition{Name: e.Name, Title: e.Title, Order: e.Order, Cards: e.Cards, Symbols: e.Order*e.Order + e.Order + 1})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
-		"games": infos, "editions": eds, "levels": bot.LevelNames(), "languages": room.Languages,
+		"games": games, "editions": eds, "levels": bot.LevelNames(), "languages": room.Languages,
 		"maxOrder": room.MaxOrder, "maxLockout": room.MaxLockout,
+		"first": session.DefaultFirst, "practice": practiceGame,
 	})
 }
 

@@ -1,14 +1,15 @@
-// The dobble browser client: home (nickname, learning mode, create or join
+// The dobble browser client: home (nickname, practice, create or join
 // a room), lobby, countdown, play, results with the session standings,
 // history and replays. It speaks docs/PROTOCOL.md over one WebSocket.
 
 import { h, append, replace, getJSON } from "./dom.js";
-import { LANGS, LANG_NAMES, pickLang, setLang, lang, t } from "./i18n.js";
+import { LANGS, LANG_NAMES, pickLang, setLang, lang, t, gameText, unitName } from "./i18n.js";
 import { Conn } from "./net.js";
 import { sounds, soundOn, setSound } from "./sound.js";
 import { useDeck, symbolName, rename } from "./cards.js";
-import { Table, planClaim, preload, ready } from "./table.js";
-import { EXTRA_GAMES, drawExtra, extraSymbol, collectPanel } from "./extra.js";
+import { Table, planClaim, claimShows, offClaim, asksTarget, preload, ready } from "./table.js";
+import { drawOwn, enterKeys } from "./extra.js";
+import { loadGame, gameModule, gameLoaded } from "./games.js";
 
 const app = document.getElementById("app");
 
@@ -61,7 +62,7 @@ async function loadGames() {
   if (S.games) return S.games;
   const data = await getJSON("/api/games");
   const g = Array.isArray(data) ? { games: data } : data;
-  g.editions = g.editions || [{ name: "classic" }, { name: "beach" }, { name: "kids" }, { name: "pancakes" }];
+  g.editions = g.editions || [];
   g.levels = (g.levels || ["easy", "medium", "hard", "expert"]).map((l) => (typeof l === "string" ? l : l.name));
   S.games = g;
   return g;
@@ -79,10 +80,17 @@ function hasClaims(name) {
   return !acts || acts.includes("claim");
 }
 
+// gameTitle is a game's title in the chosen language, else in English,
+// else as its Info names it.
 function gameTitle(name) {
-  const key = `game.${gameInfo(name).name}`;
-  const s = t(key);
-  return s === key ? gameInfo(name).title || name : s;
+  const info = gameInfo(name);
+  return gameText(info, (x) => x.title) || info.title || name;
+}
+
+// gameRule is a game's rule in a sentence or two, in the chosen language
+// or else in English; "" for a game without texts.
+function gameRule(name) {
+  return gameText(gameInfo(name), (x) => x.rule) || "";
 }
 
 function tokenKey(code) { return `dobble.seat.${code}`; }
@@ -288,7 +296,9 @@ async function onState(m) {
   r.view = m.view;
   r.shown = null;
   r.prevShown = null;
-  await Promise.all([useDeck(m.deck), preload(m.deck, m.view).catch(() => {})]);
+  // The game's module (if it has one) says which cards beside the zones'
+  // it shows, so it is loaded before them.
+  await Promise.all([useDeck(m.deck), loadGame(m.view.game).then(() => preload(m.deck, m.view)).catch(() => {})]);
   if (S.room !== r) return;
   render();
   focusFirstSymbol();
@@ -318,11 +328,15 @@ async function onUpdate(m) {
     // Only the turn passed: the clock ran out on the seat before.
     line("feed.timeUp", evs[0].seat);
   }
+  const mod = gameModule(game);
+  const f = {
+    evs, view: r.view, line,
+    note: (key, more) => r.feed.unshift({ key, ...more }),
+    sessionSeat: (gs) => sessionSeatOf(r, gs),
+  };
   for (const e of evs) {
-    if (EXTRA_FEED.has(e.kind)) {
-      extraFeed(e, game, evs, line, r);
-      continue;
-    }
+    if (e.kind === "move" && e.to >= 0) r.fresh.add(e.to);
+    if (mod && mod.feed && mod.feed(e, f)) continue;
     if (e.kind === "claim") {
       r.feed.unshift(e.seat === me
         ? { key: "play.youClaimed", symbol: e.symbol }
@@ -338,19 +352,8 @@ async function onUpdate(m) {
         sounds.other();
       }
     } else if (e.kind === "move") {
-      if (e.to >= 0) r.fresh.add(e.to);
-      if (!evs.some((x) => x.kind === "claim") && e.seat >= 0) {
-        if (gameInfo(game).draw) {
-          r.feed.unshift(e.seat === me ? { key: "play.youDrew" } : { key: "play.drew", seat: sessionSeatOf(r, e.seat) });
-        } else if (game === "collect-symbols") {
-          const z = r.view.zones[e.from];
-          if (z && z.kind === "discard") {
-            // A take turns the pile over card by card: one line for it.
-            if (e === evs.find((x) => x.kind === "move")) line("feed.take", e.seat, { n: evs.length, owner: sessionSeatOf(r, z.seat) });
-          } else line("feed.discard", e.seat);
-        } else if (game === "false-poker" && r.view.zones[e.to]?.kind === "row") {
-          line("feed.lay", e.seat);
-        }
+      if (!evs.some((x) => x.kind === "claim") && e.seat >= 0 && gameInfo(game).draw) {
+        r.feed.unshift(e.seat === me ? { key: "play.youDrew" } : { key: "play.drew", seat: sessionSeatOf(r, e.seat) });
       }
     } else if (e.kind === "round") {
       r.feed.unshift({ key: "play.newRound", n: e.round });
@@ -362,47 +365,6 @@ async function onUpdate(m) {
   await preload(r.deck, r.view).catch(() => {});
   if (S.room !== r) return;
   render();
-}
-
-// EXTRA_FEED are the kinds of event of the extra mini-games that make a
-// line of the feed.
-const EXTRA_FEED = new Set(["flip", "write", "guess", "stop", "out", "phase", "secret", "score"]);
-
-// extraFeed adds the feed's line for event e of an extra mini-game, in
-// update evs; line(key, seat, more) adds it, as the viewer's own (key.you)
-// when the seat is theirs.
-function extraFeed(e, game, evs, line, r) {
-  switch (e.kind) {
-    case "flip":
-      if (e.seat >= 0) {
-        const taken = evs.some((x) => x.kind === "score" && x.seat === e.seat);
-        line(taken ? "feed.flipTaken" : "feed.flipMissed", e.seat, { symbol: e.symbol });
-      } else if (game === "guess") r.feed.unshift({ key: e.count ? "feed.cardYes" : "feed.cardNo" });
-      return;
-    case "write":
-      line("feed.write", e.seat, e.symbol >= 0 ? { symbol: e.symbol } : {});
-      return;
-    case "guess":
-      line(e.count ? "feed.guessRight" : "feed.guessWrong", e.seat, { symbol: e.symbol });
-      return;
-    case "stop":
-      line("feed.stop", e.seat);
-      return;
-    case "out":
-      if (game === "false-poker" && !evs.some((x) => x.kind === "guess")) line("feed.outOfTime", e.seat);
-      return;
-    case "phase":
-      if (game === "reflection") r.feed.unshift({ key: `feed.phase${e.count}` });
-      return;
-    case "secret":
-      if (e.seat < 0) r.feed.unshift({ key: "feed.secret", symbol: e.symbol });
-      return;
-    case "score":
-      if (game === "false-poker") line("feed.markers", e.seat, { n: -e.count });
-      else if (game === "reflection") line("feed.points", e.seat, { n: e.count });
-      return;
-    default:
-  }
 }
 
 // feedText says what a line of the feed ({key, seat, symbol, n}) tells,
@@ -451,18 +413,20 @@ function claim(zone, symbol) {
   if (!r || !r.view || r.phase !== "play" || r.view.over) return;
   const me = gameSeatOf(r);
   if (me < 0) return;
-  if (EXTRA_GAMES.has(r.view.game)) {
-    extraSymbol(extraCtx(r), zone, symbol);
+  const mod = gameModule(r.view.game);
+  if (mod && mod.symbol) {
+    // The game's own kind of action: a flip, a write, a pick, a lay.
+    const ctx = gameCtx(r);
+    if (ctx.view.zones[zone]) mod.symbol(ctx, zone, symbol);
     return;
   }
-  if (r.view.game === "collect-symbols") {
-    // Only the seat's own card names a token; a symbol of a discard pile
-    // names nothing.
-    const z = (r.shown || r.view).zones[zone];
-    if (!z || z.kind !== "pile" || z.seat !== me) {
-      toast(t("extra.collect.ownCard"), "late");
-      return;
-    }
+  const info = gameInfo(r.view.game);
+  // Where a claim is only ever about the seat's own card, a symbol
+  // elsewhere (another seat's discard pile) names nothing.
+  const off = offClaim(r.shown || r.view, info, me, zone);
+  if (off) {
+    toast(t(off), "late");
+    return;
   }
   if (performance.now() < r.lockUntil) {
     toast(t("play.lockedFor", { s: Math.ceil((r.lockUntil - performance.now()) / 1000) }), "miss");
@@ -473,10 +437,9 @@ function claim(zone, symbol) {
   // late" instead of judging it against cards the player had not seen.
   // The claim is made against the table on screen (which may lag the
   // newest view while its cards load).
-  const info = gameInfo(r.view.game);
   const shown = r.shown || r.view;
   const recent = r.prevShown && performance.now() - r.shownAt < AIM_MS;
-  const view = recent && !matches(shown, info, me, symbol, zone) && matches(r.prevShown, info, me, symbol, zone) ? r.prevShown : shown;
+  const view = recent && !claimShows(shown, info, me, symbol, zone) && claimShows(r.prevShown, info, me, symbol, zone) ? r.prevShown : shown;
   const plan = planClaim(view, info, me, symbol, zone);
   if (plan.choose) {
     r.choose = { zones: plan.choose, pick: plan.pick, symbol, zone, own: !!plan.own, version: view.version };
@@ -485,32 +448,6 @@ function claim(zone, symbol) {
     return;
   }
   sendClaim(symbol, plan.target, zone, view.version);
-}
-
-// matches reports whether a claim of symbol clicked in zone could match on
-// view: with targets, the symbol is on the clicked card and on every
-// target's top card (or, where the player must choose the target, on some
-// card offered); without, it is on two of the cards compared (the seat's
-// own pile and the shared cards, or both piles of a duel).
-function matches(view, info, me, symbol, zone) {
-  const top = (z) => (z && z.cards.length ? z.cards[z.cards.length - 1] : null);
-  const has = (z) => !!top(z) && top(z).symbols.includes(symbol);
-  if (!has(view.zones[zone])) return false;
-  if (info.targets) {
-    const plan = planClaim(view, info, me, symbol, zone);
-    // Several cards carry the symbol: the player is asked which one.
-    if (plan.choose) return plan.choose.length > 0;
-    const target = plan.target || [];
-    return target.length > 0 && target.every((t) => has(view.zones[t]));
-  }
-  const shared = view.zones.filter((z) => z.seat < 0 && z.cards.length && z.show !== "hidden");
-  const pool = shared.length ? [...shared, ...view.zones.filter((z) => z.seat === me)] : view.zones.filter((z) => z.kind === "pile");
-  let n = 0;
-  for (const z of pool) {
-    const cards = z.show === "all" ? z.cards : z.cards.slice(-1);
-    n += cards.filter((c) => c.symbols.includes(symbol)).length;
-  }
-  return n >= 2;
 }
 
 function sendClaim(symbol, target, zone, version) {
@@ -530,7 +467,16 @@ function chooseZone(z) {
     sendAct(type, { ...fields, target: [z] });
     return;
   }
-  sendClaim(r.choose.symbol, r.choose.pick(z), r.choose.zone, r.choose.version);
+  const c = r.choose;
+  const plan = c.pick(z);
+  if (plan.choose) {
+    // The claim names another target the player must choose.
+    r.choose = { ...c, zones: plan.choose, pick: plan.pick, own: !!plan.own };
+    render();
+    document.querySelector(".zone.choice")?.focus?.();
+    return;
+  }
+  sendClaim(c.symbol, plan.target, c.zone, c.version);
 }
 
 // sendAct sends a seat's action other than a claim (a flip, a lay, a
@@ -545,9 +491,8 @@ function sendAct(type, fields) {
   render();
 }
 
-// extraCtx is what the extra mini-games' tables (extra.js) draw from and
-// act through.
-function extraCtx(r) {
+// gameCtx is what a game's module (games.js) draws from and acts through.
+function gameCtx(r) {
   const view = r.shown || r.view;
   return {
     view, deck: r.deck, me: gameSeatOf(r), sel: r.sel || {}, choose: r.choose,
@@ -701,10 +646,10 @@ document.addEventListener("keydown", (e) => {
   }
   if (e.key === "Escape" && r && r.choose) { r.choose = null; render(); return; }
   if (letter(e, "d") && r && r.phase === "play" && gameInfo(r.view?.game).draw) { draw(); return; }
-  // S says STOP in False Poker: the STOP button, shown on the seat's turn.
-  if (letter(e, "s") && r && r.phase === "play" && r.view?.game === "false-poker") {
-    document.getElementById("stop")?.click();
-    return;
+  // A game's module may give letters their own actions (S says STOP).
+  const letters = r && r.phase === "play" && r.view ? gameModule(r.view.game)?.letters : null;
+  for (const [l, act] of Object.entries(letters || {})) {
+    if (letter(e, l)) { act(gameCtx(r)); return; }
   }
   if (letter(e, "m")) { setSound(!soundOn()); render(); }
   if (S.route.screen === "replay") replayKey(e);
@@ -831,8 +776,10 @@ function leave() {
 
 // ---- home ----------------------------------------------------------------
 
+// form is the home page's room form; its game is the server's first game
+// (GET /api/games) until one is picked.
 const form = {
-  game: "tower", deck: "classic", seats: 3, bots: [null, null, "medium"], scoring: "wins", games: 3,
+  game: "", deck: "classic", seats: 3, bots: [null, null, "medium"], scoring: "wins", games: 3,
   lockout: 1000, private: false, options: {},
 };
 
@@ -862,9 +809,9 @@ function homeScreen() {
       h("div", { class: "row" },
         h("button", { id: "join-room", class: "primary", onclick: () => join(false) }, t("home.joinBtn")),
         h("button", { id: "watch-room", onclick: () => join(true) }, t("home.watchBtn")))) : null,
-    h("section", { class: "panel learning" },
-      h("h2", null, t("home.learning")),
-      h("p", null, t("home.learningHelp")),
+    h("section", { class: "panel practice" },
+      h("h2", null, t("home.practice")),
+      h("p", null, t("home.practiceHelp")),
       h("div", { class: "row" },
         h("button", { id: "learn-alone", class: "primary", onclick: () => learn(false) }, t("home.learnAlone")),
         h("button", { id: "learn-bots", onclick: () => learn(true) }, t("home.learnBots")))),
@@ -880,15 +827,25 @@ function homeScreen() {
   return h("div", { class: "home" }, els);
 }
 
-function learn(withBots) {
+// learn starts the server's practice game (GET /api/games' practice) in
+// a private room, alone or with bots.
+async function learn(withBots) {
   if (!needName()) return;
+  let games;
+  try {
+    games = await loadGames();
+  } catch (err) {
+    S.notice = t("err.http", { message: err.message });
+    render();
+    return;
+  }
   S.room = newRoom("");
   S.room.autostart = true;
   S.route = { screen: "room", code: "" };
   send({
     type: "create",
     room: {
-      game: "learning", options: {}, deck: "classic", seats: withBots ? 3 : 1,
+      game: games.practice, options: {}, deck: "classic", seats: withBots ? 3 : 1,
       bots: withBots ? [null, "easy", "medium"] : [null], private: true, scoring: "wins", games: 1, lockout: 1000,
     },
   });
@@ -902,29 +859,34 @@ function createPanel() {
     box.append(h("p", null, "…"));
     return box;
   }
+  if (!S.games.games.some((g) => g.name === form.game)) form.game = S.games.first || S.games.games[0]?.name || "";
   const info = gameInfo(form.game);
-  const lo = Math.max(info.minPlayers || 1, form.game === "learning" ? 1 : 2);
+  const lo = info.minPlayers || 1;
   const hi = info.maxPlayers || 8;
   form.seats = Math.min(hi, Math.max(lo, form.seats));
   const sel = (id, value, options, onchange) => h("select", { id, onchange: (e) => { onchange(e.target.value); render(); } },
     options.map(([v, label]) => h("option", { value: v, selected: String(v) === String(value) }, label)));
   const field = (label, control) => h("label", { class: "field" }, h("span", null, label), control);
-  const decks = info.name === "anarchy-pancakes"
-    ? [["pancakes", S.games.editions.find((e) => e.name === "pancakes")?.title || "pancakes"]]
+  // A game played only with its own deck (info.deck.only) offers that
+  // deck alone; the others offer every edition but those.
+  const own = info.deck && info.deck.only ? info.deck.edition : "";
+  const owned = new Set(S.games.games.filter((g) => g.deck && g.deck.only).map((g) => g.deck.edition));
+  const decks = own
+    ? [[own, S.games.editions.find((e) => e.name === own)?.title || own]]
     : [
-      ...S.games.editions.filter((e) => e.name !== "pancakes").map((e) => [e.name, e.title ? `${e.name}: ${e.title}` : e.name]),
+      ...S.games.editions.filter((e) => !owned.has(e.name)).map((e) => [e.name, e.title ? `${e.name}: ${e.title}` : e.name]),
       ...[2, 3, 4, 5, 7, 8, 9].map((q) => [`order-${q}`, t("home.orderDeck", { q })]),
     ];
   if (!decks.some(([v]) => v === form.deck)) form.deck = decks[0][0];
   append(box,
     field(t("home.game"), sel("game", form.game, S.games.games.map((g) => [g.name, gameTitle(g.name)]), (v) => { form.game = v; form.options = {}; })),
-    h("p", { class: "how" }, t(`how.${info.name}`)),
+    h("p", { class: "how" }, gameRule(info.name)),
     (info.options || []).length ? h("fieldset", { class: "options" }, h("legend", null, t("home.options")),
       info.options.map((o) => {
-        const text = optionText(info.name, o);
+        const text = optionText(info, o);
         const value = form.options[o.name] ?? o.default;
         const control = o.choices && o.choices.length
-          ? sel(`opt-${o.name}`, value, o.choices.map((c) => [c, choiceText(info.name, o, c)]), (v) => { form.options[o.name] = v; })
+          ? sel(`opt-${o.name}`, value, o.choices.map((c) => [c, choiceText(info, o, c)]), (v) => { form.options[o.name] = v; })
           : h("input", { id: `opt-${o.name}`, type: "number", min: o.min || 0, max: o.max, value, onchange: (e) => { form.options[o.name] = e.target.value; } });
         return h("label", { class: "field" }, h("span", null, text.label), control,
           text.doc ? h("small", { class: "doc", id: `opt-${o.name}-doc` }, text.doc) : null);
@@ -945,19 +907,19 @@ function createPanel() {
 }
 
 // optionText is a game option's name and description in the chosen
-// language; an option the dictionaries do not know shows the server's
-// name and (English) description.
-function optionText(game, o) {
-  const key = `opt.${game}.${o.name}`;
-  const doc = `optdoc.${game}.${o.name}`;
-  return { label: t(key) === key ? o.name : t(key), doc: t(doc) === doc ? o.doc || "" : t(doc) };
+// language, else in English; an option the game's texts do not name shows
+// its name and (English) doc from the game's Info.
+function optionText(info, o) {
+  return {
+    label: gameText(info, (x) => x.options?.[o.name]?.name) || o.name,
+    doc: gameText(info, (x) => x.options?.[o.name]?.doc) || o.doc || "",
+  };
 }
 
 // choiceText is the name of choice c of a game option in the chosen
-// language.
-function choiceText(game, o, c) {
-  const key = `choice.${game}.${o.name}.${c}`;
-  return t(key) === key ? c : t(key);
+// language, else in English, else the choice itself.
+function choiceText(info, o, c) {
+  return gameText(info, (x) => x.options?.[o.name]?.choices?.[c]) || c;
 }
 
 function range(a, b) {
@@ -1019,7 +981,7 @@ function lobbyScreen(r) {
   return h("div", { class: "lobby" },
     h("h1", null, t("lobby.title", { code: "" }), h("span", { id: "room-code", class: "code" }, L.code)),
     h("p", null, gameTitle(L.game), " · ", L.deck, " · ", t("home.games"), ": ", String(L.games || 1), L.private ? ` · ${t("lobby.private")}` : ""),
-    h("p", { class: "how" }, t(`how.${gameInfo(L.game).name}`)),
+    h("p", { class: "how" }, gameRule(L.game)),
     h("div", { class: "share" }, h("label", { for: "share-link" }, t("lobby.share")),
       h("div", { class: "row" }, linkInput,
         h("button", { id: "copy", onclick: () => { navigator.clipboard?.writeText(link).then(() => { copied.textContent = t("lobby.copied"); }, () => linkInput.select()); } }, t("lobby.copy")),
@@ -1053,6 +1015,7 @@ function seatItem(r, s) {
 function playScreen(r) {
   const view = r.view;
   const info = gameInfo(view.game);
+  const mod = gameModule(view.game);
   const me = gameSeatOf(r);
   const tableEl = h("div", { id: "table-root" });
   r.tableEl = tableEl;
@@ -1060,11 +1023,11 @@ function playScreen(r) {
   return h("div", { class: `play game-${info.name}` },
     h("div", { class: "playhead" },
       h("h1", null, gameTitle(view.game), r.session && r.session.phase === "tieBreak" ? ` · ${t("results.tieBreak")}` : "", round),
-      h("p", { class: "how" }, t(`how.${info.name}`))),
+      h("p", { class: "how" }, gameRule(info.name))),
     h("p", { id: "feed", class: "feed", "aria-live": "polite" }, r.feed.length ? feedText(r, r.feed[0]) : me < 0 ? t("play.spectating") : "\u00a0"),
     r.choose ? h("p", { class: "choose", role: "status" }, r.choose.own ? t("play.pickStack") : t("play.pickTarget")) : null,
     h("div", { id: "lock", class: "lock", hidden: true }),
-    info.name === "collect-symbols" ? collectPanel(extraCtx(r)) : null,
+    mod && mod.panel ? mod.panel(gameCtx(r)) : null,
     tableEl,
     h("div", { class: "row actions" },
       info.draw && me >= 0 ? h("button", { id: "draw", "aria-keyshortcuts": "D", onclick: draw }, t("play.draw")) : null,
@@ -1076,21 +1039,18 @@ function playScreen(r) {
 // keyParts lists what the keyboard does on the play screen of a game, for
 // seat me (a spectator's keys only switch the sound): each part's name,
 // its keys and what they do there, as the keydown handler above and the
-// page's buttons make them work. The extra games' verbs are extra.js's
-// extraSymbol; False Poker's cards are buttons, reached with Tab. A claim
-// asks for a choice of card only in games with one or two targets
-// (planClaim), and Memory asks which face-down card to flip.
+// page's buttons make them work. A game with a module says its own (its
+// symbol's verb, its letters); a game of claims asks for a choice of card
+// where its claim names targets of different parts (asksTarget), and has
+// D where it has a draw.
 function keyParts(info, me) {
   const parts = [];
-  const enter = [t("kbd.enter"), t("kbd.space")];
-  if (me >= 0 && info.name === "false-poker") {
-    parts.push(["move", ["Tab"], "keys.moveCards"], ["act", enter, "keys.lay"], ["stop", ["S"], "keys.stop"]);
+  const mod = gameModule(info.name);
+  if (me >= 0 && mod && mod.keys) {
+    parts.push(...mod.keys(me));
   } else if (me >= 0) {
-    const verb = { memory: "keys.name", reflection: "keys.write", guess: "keys.pick" }[info.name] || "keys.claim";
-    parts.push(["move", ["Tab", "←→"], "keys.move"], ["act", enter, verb]);
-    if (info.name === "memory" || info.targets === 1 || info.targets === 2) {
-      parts.push(["choose", ["1–9"], "keys.choose"], ["cancel", ["Esc"], "keys.cancel"]);
-    }
+    parts.push(["move", ["Tab", "←→"], "keys.move"], ["act", enterKeys(), "keys.claim"]);
+    if (asksTarget(info)) parts.push(["choose", ["1–9"], "keys.choose"], ["cancel", ["Esc"], "keys.cancel"]);
     if (info.draw) parts.push(["draw", ["D"], "keys.draw"]);
   }
   parts.push(["sound", ["M"], "keys.sound"]);
@@ -1110,10 +1070,16 @@ function keysLine(info, me) {
 function mountTable() {
   const r = S.room;
   if (!r || !r.tableEl || !r.view) return;
+  if (!gameLoaded(r.view.game)) {
+    // The table waits for the game's module, which says how it is drawn.
+    loadGame(r.view.game).then(() => { if (S.room === r) render(); });
+    return;
+  }
   const me = gameSeatOf(r);
-  if (EXTRA_GAMES.has(r.view.game)) {
+  const mod = gameModule(r.view.game);
+  if (mod && mod.draw) {
     if (r.shown !== r.view && (!r.shown || ready(r.deck, r.view))) r.shown = r.view;
-    drawExtra(r.tableEl, extraCtx(r));
+    drawOwn(r.tableEl, gameCtx(r), mod);
     r.tableEl = null;
     runClock();
     return;
@@ -1145,6 +1111,7 @@ function mountTable() {
     choose: r.choose ? r.choose.zones : [],
     fresh: r.fresh,
     winner: r.winner,
+    scoreLine: gameText(gameInfo(view.game), (x) => x.score) || "",
   });
   r.tableEl = null;
 }
@@ -1155,7 +1122,7 @@ function mountTable() {
 function resultTable(r, o, id) {
   const res = o.result || {};
   const toSession = (gs) => (o.players ? o.players[gs] : gs);
-  const unit = t(`unit.${res.unit}`);
+  const unit = unitName(res.unit);
   const ranking = res.ranking || (res.scores || []).map((_, i) => i);
   return h("table", { id, class: "result" },
     h("thead", null, h("tr", null, h("th", null, t("results.place")), h("th", null, t("results.player")), h("th", null, t("results.score")))),
@@ -1230,7 +1197,7 @@ function pickForm(r) {
       h("label", { class: "field" }, h("span", null, t("home.game")),
         h("select", { id: "pick-game", onchange: (e) => { state.game = e.target.value; draw(); } },
           choices.map((c) => h("option", { value: c, selected: c === state.game }, gameTitle(c))))),
-      h("p", { class: "how" }, t(`how.${info.name}`)),
+      h("p", { class: "how" }, gameRule(info.name)),
       h("button", { id: "pick", class: "primary", onclick: () => send({ type: "pick", game: state.game }) }, t("results.pickBtn")));
   };
   draw();
@@ -1306,17 +1273,21 @@ function replayScreen() {
     replayOutcome(step.view, names),
     tableRoot,
     h("p", { class: "keys" }, t("replay.keys")));
-  preload(R.data.deck, step.view).then(() => {
-    if (EXTRA_GAMES.has(step.view.game)) {
+  loadGame(step.view.game).then((mod) => preload(R.data.deck, step.view).then(() => {
+    if (mod && mod.draw) {
       // A replay has no clock running: the view's deadline is not shown.
       const noop = () => {};
-      drawExtra(tableRoot, { view: { ...step.view, deadline: 0 }, deck: R.data.deck, me: -1, sel: {}, choose: null, names, act: noop, select: noop, offer: noop, pick: noop, symbol: noop });
+      drawOwn(tableRoot, { view: { ...step.view, deadline: 0 }, deck: R.data.deck, me: -1, sel: {}, choose: null, names, act: noop, select: noop, offer: noop, pick: noop, symbol: noop }, mod);
       return;
     }
     const ui = new Table(tableRoot, { deck: R.data.deck, interactive: false });
     const res = step.view.result;
-    ui.draw(step.view, { me: -1, names, scores: res ? res.scores : null, unit: res ? res.unit : "cards", fresh: new Set((step.events || []).filter((e) => e.kind === "move").map((e) => e.to)) });
-  }, () => {});
+    ui.draw(step.view, {
+      me: -1, names, scores: res ? res.scores : null, unit: res ? res.unit : "cards",
+      fresh: new Set((step.events || []).filter((e) => e.kind === "move").map((e) => e.to)),
+      scoreLine: gameText(gameInfo(step.view.game), (x) => x.score) || "",
+    });
+  }, () => {}));
   return box;
 }
 
@@ -1326,7 +1297,7 @@ function replayScreen() {
 function replayOutcome(view, names) {
   const res = view.result;
   if (!view.over || !res) return null;
-  const unit = (gs) => (res.scores[gs] === 1 && res.unit === "cards" ? t("play.count1") : `${res.scores[gs]} ${t(`unit.${res.unit}`)}`);
+  const unit = (gs) => (res.scores[gs] === 1 && res.unit === "cards" ? t("play.count1") : `${res.scores[gs]} ${unitName(res.unit)}`);
   return h("p", { id: "r-outcome", class: "winner" },
     t("results.winner", { names: (res.winners || []).map(names).join(", ") }), " — ",
     (res.ranking || []).map((gs) => `${names(gs)}: ${unit(gs)}`).join(" · "));

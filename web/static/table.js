@@ -1,22 +1,24 @@
 // The table: every zone of a rules.View drawn with the server's card faces,
-// grouped by seat, and the choice of a claim's target derived from the
-// zones and the game's Info.targets.
+// grouped by seat, and a claim's targets worked out from the zones and the
+// claim the game declares (Info.claim: which zones each target may be,
+// which must show the symbol), so that any game of claims plays here.
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, fill, unitName } from "./i18n.js";
 import { cardElement, loadCards, loaded } from "./cards.js";
-import { extraCards } from "./extra.js";
+import { gameModule } from "./games.js";
 
 const HIDDEN_KINDS = new Set(["stock", "aside", "lost", "out"]);
 const SMALL_KINDS = new Set(["won", "lost", "out", "stock", "aside"]);
 
 // visibleCards lists every card number a view of deck shows: its zones'
-// cards, and those an extra mini-game shows beside them (a card turned
+// cards, and those the game's module shows beside them (a card turned
 // back face down, symbols shown alone).
 export function visibleCards(view, deck) {
   const out = new Set();
   for (const z of view.zones) for (const c of z.cards) out.add(c.card);
-  for (const c of extraCards(view, deck)) out.add(c);
+  const mod = gameModule(view.game);
+  if (mod && mod.cards) for (const c of mod.cards(view, deck)) out.add(c);
   return [...out];
 }
 
@@ -33,61 +35,125 @@ function top(z) {
   return z.cards.length ? z.cards[z.cards.length - 1] : null;
 }
 
-function topHas(z, symbol) {
+// holds reports whether zone z is one of place p's zones (a place of a
+// declared claim: kinds and whose) for seat me, as rules.Place.Holds.
+function holds(p, z, me) {
+  if (!p.kinds.includes(z.kind)) return false;
+  switch (p.whose) {
+    case "mine": return z.seat === me && me >= 0;
+    case "others": return z.seat >= 0 && z.seat !== me;
+    case "shared": return z.seat < 0;
+    case "notMine": return z.seat !== me || me < 0;
+    default: return true;
+  }
+}
+
+// shows reports whether zone z shows symbol as place p asks: on every
+// card shown (p.every), or on its top card.
+function shows(p, z, symbol) {
+  if (p.every) return z.cards.length > 0 && shownCards(z).every((c) => c.symbols.includes(symbol));
   const c = top(z);
   return !!c && c.symbols.includes(symbol);
 }
 
-// slotZones are the shared face-up places of a game's centre: Triplets'
-// grid, Catch Them All's ring, Subway Rescue's layout.
-function slotZones(view) {
-  return view.zones.filter((z) => z.seat < 0 && z.show === "all" && !["centre", "stock", "aside"].includes(z.kind));
+// claimPlaces are the places of a game's declared claim: those whose cards
+// must show the symbol, then its targets.
+function claimPlaces(info) {
+  const c = info.claim || {};
+  return [...(c.match || []), ...(c.targets || [])];
 }
 
-// planClaim works out the target of a claim of symbol clicked in zone
-// clicked. It returns {target} when the table leaves one sensible choice,
-// or {choose, pick} when the player must choose a zone among choose (pick
-// turns the chosen zone into the target). A symbol that matches nowhere
-// still makes a claim (the server refuses it as not a match), so a miss is
-// a miss as at the real table.
-export function planClaim(view, info, me, symbol, clicked) {
-  const n = info.targets || 0;
-  const zone = (i) => view.zones[i];
-  if (n === 0) return { target: [] };
-  if (n === 3) {
-    const slots = slotZones(view).filter((z) => z.count > 0);
-    const match = slots.filter((z) => topHas(z, symbol)).map((z) => z.zone);
-    let pick = match.slice(0, 3);
-    if (match.includes(clicked) && !pick.includes(clicked)) pick = [clicked, ...match.filter((z) => z !== clicked).slice(0, 2)];
-    for (const z of slots) if (pick.length < 3 && !pick.includes(z.zone)) pick.push(z.zone);
-    return { target: pick.sort((a, b) => a - b) };
+// asksTarget reports whether a claim of the game may ask the player which
+// card is meant: it names targets that play different parts.
+export function asksTarget(info) {
+  const c = info.claim || {};
+  return (c.targets || []).length > 0 && !c.ascending;
+}
+
+// offClaim returns the key of the text that says why a click on a symbol
+// of zone names nothing, or "" when it makes a claim: where every card of
+// the game's claim is the seat's own, a symbol elsewhere names nothing.
+export function offClaim(view, info, me, zone) {
+  const places = claimPlaces(info);
+  const z = view.zones[zone];
+  if (!places.length || !places.every((p) => p.whose === "mine")) return "";
+  return z && places.some((p) => holds(p, z, me)) ? "" : "play.ownCard";
+}
+
+// claimShows reports whether a claim of symbol clicked in zone would match
+// on view as the game declares it: the symbol is on the clicked card, on a
+// card of each place that must show it and on each target's card (or,
+// where the player must choose a target, on some card offered).
+export function claimShows(view, info, me, symbol, zone) {
+  const c = info.claim || {};
+  if (!view.zones[zone] || !shows({}, view.zones[zone], symbol)) return false;
+  for (const p of c.match || []) {
+    if (!view.zones.some((z) => holds(p, z, me) && shows(p, z, symbol))) return false;
   }
-  if (n === 1) {
-    let cands = slotZones(view).filter((z) => z.count > 0);
-    if (!cands.length) cands = view.zones.filter((z) => z.kind === "pile" && z.seat >= 0 && z.seat !== me && z.count > 0);
-    const ids = cands.map((z) => z.zone);
-    if (ids.includes(clicked)) return { target: [clicked] };
-    const match = cands.filter((z) => topHas(z, symbol)).map((z) => z.zone);
-    if (match.length === 1) return { target: match };
-    if (match.length > 1) return { choose: match, pick: (z) => [z] };
-    return ids.length ? { target: [ids[0]] } : { target: [] };
+  if (!(c.targets || []).length) return true;
+  const plan = planClaim(view, info, me, symbol, zone);
+  if (plan.choose) return plan.choose.length > 0;
+  return plan.target.length > 0 && plan.target.every((t, i) => shows(c.ascending ? {} : c.targets[i], view.zones[t], symbol));
+}
+
+// planClaim works out the targets of a claim of symbol clicked in zone
+// clicked from the claim the game declares (info.claim.targets: the kinds
+// and owner of each target's zone). The clicked card is the first target
+// it can be; each other target is the one card of its place that shows the
+// symbol. It returns {target} when that leaves one sensible choice, or
+// {choose, pick, own} when several cards of a place show it and the player
+// must choose one among choose: pick(zone) then plans the claim again with
+// that target, returning {target} or the next choice; own says the choice
+// is among the seat's own stacks. Targets that play the same part
+// (info.claim.ascending: three cards of a grid, say) never ask: any cards
+// showing the symbol will do, given in increasing order. A symbol that
+// matches nowhere still makes a claim (the server refuses it as not a
+// match), so a miss is a miss as at the real table; where no card at all
+// can be a target, the claim names none. fixed holds the targets already
+// chosen, by index.
+export function planClaim(view, info, me, symbol, clicked, fixed = []) {
+  const shape = info.claim || {};
+  const places = shape.targets || [];
+  if (!places.length) return { target: [] };
+  // Each place's zones with a card, in the order of the place's kinds
+  // (a centre card before the other seats' stacks), then of
+  // the table.
+  const cands = places.map((p) => view.zones.filter((z) => z.count > 0 && holds(p, z, me))
+    .sort((a, b) => p.kinds.indexOf(a.kind) - p.kinds.indexOf(b.kind) || a.zone - b.zone));
+  const target = places.map((_, i) => fixed[i]);
+  const used = new Set(fixed.filter((z) => z !== undefined));
+  if (!used.has(clicked)) {
+    const i = places.findIndex((_, k) => target[k] === undefined && cands[k].some((z) => z.zone === clicked));
+    if (i >= 0) {
+      target[i] = clicked;
+      used.add(clicked);
+    }
   }
-  // Two targets (Anarchy Pancakes): one of my stacks, then the Common card
-  // or another seat's stack.
-  const own = view.zones.filter((z) => z.kind === "pile" && z.seat === me && z.count > 0);
-  const others = view.zones.filter((z) => z.count > 0 && (z.kind === "centre" || (z.kind === "pile" && z.seat >= 0 && z.seat !== me)));
-  const c = zone(clicked);
-  if (c && own.some((z) => z.zone === clicked)) {
-    const match = others.filter((z) => topHas(z, symbol)).map((z) => z.zone);
-    if (match.length === 1) return { target: [clicked, match[0]] };
-    if (match.length > 1) return { choose: match, pick: (z) => [clicked, z] };
-    const common = others.find((z) => z.kind === "centre") || others[0];
-    return { target: [clicked, common ? common.zone : clicked] };
+  for (let i = 0; i < places.length; i++) {
+    if (target[i] !== undefined) continue;
+    const free = cands[i].filter((z) => !used.has(z.zone));
+    const match = free.filter((z) => shows(places[i], z, symbol));
+    if (match.length > 1 && !shape.ascending) {
+      return {
+        choose: match.map((z) => z.zone),
+        pick: (z) => planClaim(view, info, me, symbol, clicked, target.map((x, k) => (k === i ? z : x))),
+        own: places[i].whose === "mine",
+      };
+    }
+    const pick = match[0] || free[0];
+    // No card can be this target: there is no claim to make.
+    if (!pick) return { target: [] };
+    target[i] = pick.zone;
+    used.add(target[i]);
   }
-  const match = own.filter((z) => topHas(z, symbol)).map((z) => z.zone);
-  if (match.length === 1) return { target: [match[0], clicked] };
-  if (match.length > 1) return { choose: match, pick: (z) => [z, clicked], own: true };
-  return { target: [own.length ? own[0].zone : clicked, clicked] };
+  if (shape.ascending) target.sort((a, b) => a - b);
+  return { target };
+}
+
+// slotZones are the shared face-up places of a game's centre besides the
+// centre pile: a grid, a ring, a layout.
+function slotZones(view) {
+  return view.zones.filter((z) => z.seat < 0 && z.show === "all" && !["centre", "stock", "aside"].includes(z.kind));
 }
 
 // nearestSymbol returns the symbol of a card whose centre is nearest to a
@@ -126,10 +192,11 @@ function zoneLabel(z) {
 }
 
 // scoreText is a seat's score as its header says it: "3 cards", "1 card",
-// or, for a penalty, "Penalty: 3 cards".
-function scoreText(sc, unit, penalty) {
-  const text = sc === 1 && unit === "cards" ? t("play.count1") : t("play.score", { score: sc, unit: t(`unit.${unit}`) });
-  return penalty ? t("play.penaltyScore", { score: text }) : text;
+// or, with the game's own score line (label, e.g. "Penalty: {score}"),
+// "Penalty: 3 cards".
+function scoreText(sc, unit, label) {
+  const text = sc === 1 && unit === "cards" ? t("play.count1") : t("play.score", { score: sc, unit: unitName(unit) });
+  return label ? fill(label, { score: text }) : text;
 }
 
 // Table draws views into one element, keeping each zone's element while
@@ -169,11 +236,12 @@ export class Table {
 
   // draw shows view; me is the viewer's game seat (-1 for a spectator),
   // names maps game seats to names, choose lists the zones offered as a
-  // target choice, fresh the zones that just received cards.
-  draw(view, { me, names, scores, unit, locked, choose = [], fresh = new Set(), winner = -1 }) {
-    // Hot Potato scores the penalty cards of the rounds lost, not the
-    // cards held: its header says so.
-    const penalty = view.game === "hot-potato" && !!scores;
+  // target choice, fresh the zones that just received cards; scoreLine,
+  // the game's own way of showing a score ("Penalty: {score}", where the
+  // score counts something other than the cards held), applies to the
+  // scores given.
+  draw(view, { me, names, scores, unit, locked, choose = [], fresh = new Set(), winner = -1, scoreLine = "" }) {
+    const label = scores ? scoreLine : "";
     const seats = [];
     for (let s = 0; s < view.players; s++) seats.push(s);
     const others = seats.filter((s) => s !== me);
@@ -185,14 +253,14 @@ export class Table {
       const sc = scores ? scores[s] : pileCount;
       const tally = view.seats && view.seats[s] ? view.seats[s].tally : 0;
       return h("section", {
-        class: `seat${mine ? " mine" : ""}${s === winner ? " winner" : ""}${many(s) ? " many" : ""}`,
+        class: `seat${mine ? " mine" : ""}${s === winner ? " winner" : ""}${many(s) ? " many" : ""}${scoreLine ? " labelled" : ""}`,
         "data-seat": s,
         "aria-label": names(s),
       },
       h("header", null,
         h("span", { class: "name", title: names(s) }, names(s)),
         mine ? h("span", { class: "you" }, ` (${t("play.you")})`) : null,
-        h("span", { class: "score", "data-score": sc }, scoreText(sc, unit, penalty)),
+        h("span", { class: "score", "data-score": sc }, scoreText(sc, unit, label)),
         tally && tally !== sc ? h("span", { class: "tally" }, `★${tally}`) : null,
         mine && locked ? h("span", { class: "locked" }, t("play.locked")) : null),
       h("div", { class: "zones" }, zonesOf(s).map((z) => this.zone(z, mine ? "mine" : "other", keep, choose, fresh, many(s)))));
