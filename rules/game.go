@@ -191,6 +191,9 @@ type Info struct {
 	// bot or a person whose time to pick ran out: learning mode, the
 	// duel.
 	NoAutoPick bool `json:"noAutoPick,omitzero"`
+	// Practice is set for the game a person plays to practise, alone or
+	// with bots, from the home page: learning mode (RULES.md §2).
+	Practice bool `json:"practice,omitzero"`
 }
 
 // Option is one variant setting of a game, where a disagreement between the

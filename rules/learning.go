@@ -46,6 +46,7 @@ var learningInfo = Info{
 	Claim:      &ClaimShape{Match: []Place{{Kinds: []ZoneKind{ZoneCentre}, Whose: Shared, Every: true}}},
 	Points:     &Points{Score: perScorePoints(1, 0, 0), Rule: "+1 a pair found"},
 	NoAutoPick: true,
+	Practice:   true,
 	Name:       "learning",
 	Aliases:    []string{"learning-mode", "before-you-start"},
 	Title:      "Learning mode",

@@ -121,15 +121,15 @@ type gameEntry struct {
 	Texts map[string]rules.GameText `json:"texts,omitempty"`
 }
 
-// practiceGame is the game the home page's learning panel starts, alone or
-// with bots: learning mode (RULES.md §2).
-const practiceGame = "learning"
-
 func (s *server) games(w http.ResponseWriter, r *http.Request) {
 	var games []gameEntry
+	practice := ""
 	for _, g := range rules.Games() {
 		info := g.Info()
 		games = append(games, gameEntry{Info: info, Texts: rules.Texts(info.Name)})
+		if info.Practice && practice == "" {
+			practice = info.Name
+		}
 	}
 	var eds []edition
 	for _, e := range deck.Editions() {
@@ -138,7 +138,7 @@ func (s *server) games(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{
 		"games": games, "editions": eds, "levels": bot.LevelNames(), "languages": room.Languages,
 		"maxOrder": room.MaxOrder, "maxLockout": room.MaxLockout,
-		"first": session.DefaultFirst, "practice": practiceGame,
+		"first": session.DefaultFirst, "practice": practice,
 	})
 }
 

@@ -1,7 +1,8 @@
-// Package newgame_test checks that a new mini-game is one file in rules/:
-// it copies the repository, adds a renamed copy of the Tower as
-// rules/zz_twin.go and nothing else, and plays it through every part of
-// the system that learns about games from the registry.
+// Package newgame_test checks that a new mini-game is one file in rules/
+// with its texts beside it: it copies the repository, adds a renamed copy
+// of the Tower as rules/zz_twin.go and the Tower's texts as
+// rules/twin.text.json, and nothing else, and plays it through every part
+// of the system that learns about games from the registry.
 package newgame_test
 
 import (
@@ -26,8 +27,9 @@ const twinName = "twin"
 // TestAddingAGame adds the twin of the Tower to a copy of the repository
 // (docs/ADDING-A-GAME.md walks through the same steps) and runs there the
 // tests that play every registered game, `dobble sim --game twin`, the
-// server's /api/games and `dobble load --game twin`, which must play it
-// with no error.
+// server's /api/games, `dobble load --game twin`, which must play it with
+// no error, and a browser game of it on the table every game of claims
+// shares (web/e2e's TestBrowserGenericTable).
 func TestAddingAGame(t *testing.T) {
 	if testing.Short() {
 		t.Skip("copies the repository and runs its registry-driven tests again; go test -short leaves it out")
@@ -43,6 +45,14 @@ func TestAddingAGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "rules", "zz_twin.go"), twin(tower), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Its texts, in the six languages, beside it: the Tower's.
+	texts, err := os.ReadFile(filepath.Join(root, "rules", "tower.text.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "rules", twinName+".text.json"), texts, 0o644); err != nil {
 		t.Fatal(err)
 	}
 
@@ -82,7 +92,7 @@ func TestAddingAGame(t *testing.T) {
 	}
 
 	out = run(t, dir, bin, "load", "--url", strings.Replace(base, "http://", "ws://", 1)+"/ws", "--game", twinName,
-		"--rooms", "2", "--players-per-room", "3", "--duration", "2s", "--reaction", "5ms-20ms", "--format", "json")
+		"--rooms", "2", "--players-per-room", "3", "--duration", "3s", "--reaction", "5ms-20ms", "--format", "json")
 	var rep struct {
 		Errors int `json:"errors"`
 		Claims int `json:"claims"`
@@ -92,6 +102,14 @@ func TestAddingAGame(t *testing.T) {
 	}
 	if rep.Errors != 0 || rep.Claims == 0 {
 		t.Fatalf("dobble load --game %s: %d claims, %d errors:\n%s", twinName, rep.Claims, rep.Errors, out)
+	}
+
+	// A browser game on the table every game of claims shares.
+	browser := exec.Command("go", "test", "-count=1", "-run", "^TestBrowserGenericTable$", "./web/e2e")
+	browser.Dir = dir
+	browser.Env = append(os.Environ(), "DOBBLE_E2E_GAME="+twinName)
+	if out, err := browser.CombinedOutput(); err != nil {
+		t.Fatalf("the browser game of %s: %v\n%s", twinName, err, out)
 	}
 }
 
@@ -155,7 +173,7 @@ func run(t *testing.T, dir, name string, args ...string) string {
 func startServer(t *testing.T, dir, bin string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin, "serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "twin.db"))
+	cmd := exec.CommandContext(ctx, bin, "serve", "--addr", "127.0.0.1:0", "--countdown", "100ms", "--rate", "1000", "--db", filepath.Join(dir, "twin.db"))
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

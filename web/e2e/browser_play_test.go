@@ -40,7 +40,7 @@ import (
 // "plain": a game without targets; "draw"; "none": nothing to do), the
 // symbol, the target intended and the zones offered; why, when a click
 // could not be made.
-const personMove = `(last, touch, n, mod, rem, drawNow) => {
+const personMove = `(last, touch, n, mod, rem, drawNow, shape) => {
   const play = document.querySelector('.play');
   const tbl = document.querySelector('.table[data-version]');
   if (!play || !tbl || document.querySelector('.zone.choice')) return null;
@@ -90,6 +90,16 @@ const personMove = `(last, touch, n, mod, rem, drawNow) => {
       const s = syms(c[0]).find((x) => syms(c[1]).includes(x));
       if (s !== undefined) moves.push({symbol: s, src: centre[0], dst: null, rivals: [], single: null});
     }
+    break;
+  }
+  default: {
+    // A game this model does not name: a claim without targets, read
+    // from the game's declared shape (the two places whose top cards
+    // must show the symbol).
+    const whose = {mine: (z) => z.mine, others: (z) => !z.mine && z.seat >= 0, shared: (z) => z.seat < 0,
+      notMine: (z) => !z.mine, any: () => true};
+    const place = (p) => withTop.filter((z) => p.kinds.includes(z.kind) && whose[p.whose](z));
+    if (shape && !(shape.targets || []).length && (shape.match || []).length === 2) pairs(place(shape.match[0]), place(shape.match[1]), null);
     break;
   }
   case 'triplets': {
@@ -197,6 +207,9 @@ type player struct {
 	modes map[string]int
 	// drawNext makes the next move a draw, where the game has one.
 	drawNext bool
+	// shape is the JSON of the game's claim shape (rules.ClaimShape), for
+	// a game the model of a person does not name.
+	shape string
 	// version is the version the last move was made on.
 	version int
 }
@@ -211,7 +224,11 @@ func (p *player) move() bool {
 	p.t.Helper()
 	lastJS, _ := json.Marshal(p.last)
 	var m *pmove
-	p.eval(fmt.Sprintf("(%s)(%s, %t, %d, %d, %d, %t)", personMove, lastJS, p.width < 600, p.moves, p.mod, p.rem, p.drawNext), &m)
+	shape := p.shape
+	if shape == "" {
+		shape = "null"
+	}
+	p.eval(fmt.Sprintf("(%s)(%s, %t, %d, %d, %d, %t, %s)", personMove, lastJS, p.width < 600, p.moves, p.mod, p.rem, p.drawNext, shape), &m)
 	if m == nil {
 		return false
 	}
