@@ -15,15 +15,25 @@
 // rules.State adapter for a one-seat learning game). Every request for a
 // room goes through its bounded input queue; when the queue is full the
 // request is dropped and its sender gets the error "busy". Disconnections
-// take another path that never drops, so a seat is always marked gone. The
-// room's clock drives everything that happens by itself: Action.At of each
-// action (milliseconds since the table began), countdowns, the end of
-// lock-outs, the ticks of a timed game's clock (applied when
-// rules.State.Deadline comes, before any action due at that moment), the
-// bots' plans (package bot: planned after every change, withdrawn when the
-// table changes before they are Committed, submitted when due) and the
-// expiry of a disconnected seat's hold. A room has one timer, set for the
-// next of these moments.
+// take another path that never drops, so a seat is always marked gone.
+//
+// The room keeps the membership, the seats and their tokens, the session's
+// course (countdowns, picks, rematches) and the broadcasts; each table's
+// game is played by a table.Driver, the one package sim plays with, run in
+// wall time: it applies the people's actions at the times they arrive
+// (Action.At, milliseconds since the table began), the bots' actions at the
+// times they planned (package bot: planned after every change, withdrawn
+// when the table changes before they are Committed), and the ticks of a
+// timed game's clock when rules.State.Deadline comes, before any action
+// due at that moment; it keeps the table's record, and tells the room what
+// it did, which the room broadcasts. A room has one timer, set for the next
+// of the moments it waits for: the driver's Next, the end of a countdown or
+// of a pick, and the expiry of a disconnected seat's hold.
+//
+// The files follow these jobs: room.go is the room's loop and timer,
+// seats.go membership, seats and tokens, requests.go the requests,
+// tables.go a table's life with its driver and record, broadcast.go the
+// messages and their broadcast.
 //
 // Each broadcast is encoded once per distinct view: one encoding per seat
 // at the table and one shared by spectators and by seats that sit out a

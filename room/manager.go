@@ -3,6 +3,7 @@ package room
 import (
 	"context"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -36,9 +37,11 @@ type Manager struct {
 	wg    sync.WaitGroup // room goroutines
 	saves sync.WaitGroup // saves in flight
 
-	// now is the rooms' clock, and spawn starts a new room's goroutine:
-	// time.Now and Room.run, but for the tests that drive rooms by hand.
+	// now is the rooms' clock, seed draws a session's seed and spawn
+	// starts a new room's goroutine: time.Now, crypto/rand and Room.run,
+	// but for the tests that drive rooms by hand.
 	now   func() time.Time
+	seed  func() uint64
 	spawn func(r *Room)
 }
 
@@ -49,7 +52,7 @@ func NewManager(cfg Config, saver Saver, decks *Decks, metrics *Metrics, server 
 		return nil, err
 	}
 	m := &Manager{cfg: cfg.withDefaults(), saver: saver, decks: decks, metrics: metrics, server: server,
-		rooms: map[string]*Room{}, peers: map[*Peer]struct{}{}, now: time.Now}
+		rooms: map[string]*Room{}, peers: map[*Peer]struct{}{}, now: time.Now, seed: randomSeed}
 	m.spawn = func(r *Room) {
 		m.wg.Add(1)
 		go r.run()
@@ -103,6 +106,13 @@ func randN(n int) int {
 			return int(b[0]) % n
 		}
 	}
+}
+
+// randomSeed returns 64 bits from crypto/rand.
+func randomSeed() uint64 {
+	var b [8]byte
+	rand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:])
 }
 
 // Get returns the open room with the given code (case and spaces

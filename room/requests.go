@@ -1,8 +1,6 @@
 package room
 
 import (
-	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -85,9 +83,7 @@ func (r *Room) doStart(seat int, in *input) *protoError {
 			return errNotAllowed("seat %d is free: wait for someone to join or put a bot on it", i)
 		}
 	}
-	var b [8]byte
-	rand.Read(b[:])
-	r.seed = binary.LittleEndian.Uint64(b[:])
+	r.seed = r.m.seed()
 	cfg := r.cfg
 	cfg.Seed = r.seed
 	var next play
