@@ -275,18 +275,28 @@ func (p *xplayer) move() bool {
 }
 
 // TestBrowserExtraGames plays each of the six extra mini-games in a
-// browser against bots, with short times and small decks, to the end of
-// the session: every move is a click on the page but False Poker's STOP,
-// said with the S key, the timed games move on by the room's clock while
-// the page counts down, and the results are shown. Each game is shot
-// mid-play and at the results on a phone and a desktop; mid-play its
-// footer lists exactly the keys that work in it, in its own words; its
-// stored record must hold the person's actions of the game's kinds (and
-// the clock's ticks in a timed game; False Poker's stops show that S
-// works). In Guess, with a
-// player hosting, the person hosts the first round: its page marks the
-// secret among the candidates, while its page in the rounds it guesses
-// marks none.
+// browser, with short times and small decks, to the end of the session:
+// every move is a click on the page but False Poker's STOP, said with the
+// S key, the timed games move on by the room's clock while the page counts
+// down, and the results are shown. Each game is shot mid-play and at the
+// results on a phone and a desktop; mid-play its footer lists exactly the
+// keys that work in it, in its own words; its stored record must hold the
+// person's actions of the game's kinds (and the clock's ticks in a timed
+// game; False Poker's stops show that S works). In Guess, with a player
+// hosting, the person hosts the first round: its page marks the secret
+// among the candidates, while its page in the rounds it guesses marks
+// none.
+//
+// Nothing checked depends on how fast a bot or the machine is. The games
+// of turns (Memory, False Poker) face a bot, which cannot move in the
+// person's turn, with turns long enough never to run out; in Reflection
+// every seat writes its own answers, with a study phase long enough to
+// watch and an answer phase that ends once everyone has written; Guess is
+// played by three people, who guess only once one candidate is left, so
+// that a round lasts several cards; and the games of claims (Collect the
+// Symbols, Tower-7) by two people taking the tables in turn (see turns).
+// The mid-play moment is looked for before each move, so that a state that
+// lasts until the person moves is always seen.
 func TestBrowserExtraGames(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
@@ -295,10 +305,12 @@ func TestBrowserExtraGames(t *testing.T) {
 	shots := screenshotDir(t)
 	desktop := newBrowser(t, "extra-desktop", shots, 1280, 900)
 	phone := newBrowser(t, "extra-phone", shots, 375, 667)
+	names := []string{"Xena", "Xavi", "Xiu"}
 	for i, g := range []struct {
 		game    string
 		deck    string
-		bots    []string
+		people  int      // people at the table, taking the first seats
+		bots    []string // the other seats' bots
 		options map[string]string
 		kinds   []string // the person's actions the record must hold, one at least of each
 		timed   bool     // the game moves on by the clock whatever the seats do: the record holds ticks
@@ -306,43 +318,52 @@ func TestBrowserExtraGames(t *testing.T) {
 		keys    string   // the parts of the footer of keys, then its text
 		footer  string
 	}{
-		{"memory", "", []string{"medium"}, map[string]string{"turn-time": "4000"}, []string{"flip"}, false, `document.querySelector('#last-flip')`,
+		{"memory", "", 1, []string{"medium"}, map[string]string{"turn-time": "60000"}, []string{"flip"}, false, `document.querySelector('#last-flip')`,
 			"move act choose cancel sound", "Keys: Tab/←→ move between symbols · Enter/Space name the symbol · 1–9 choose a card · Esc cancel · M sound on/off"},
-		{"reflection", "", []string{"hard"}, map[string]string{"look": "1000", "study": "2500", "answer": "6000", "target": "4"}, []string{"write"}, true, `document.querySelector('#phase')?.dataset.phase === 'answer' && document.querySelectorAll('#answers .chip.answer').length >= 2`,
+		{"reflection", "", 1, []string{"hard"}, map[string]string{"look": "1000", "study": "6000", "answer": "60000", "target": "4"}, []string{"write"}, true, `document.querySelector('#phase')?.dataset.phase === 'answer' && document.querySelectorAll('#answers .chip.answer').length >= 2`,
 			"move act sound", "Keys: Tab/←→ move between symbols · Enter/Space write the symbol · M sound on/off"},
-		{"guess", "order-3", []string{"easy", "easy"}, map[string]string{"interval": "400", "host": "player"}, nil, true, `document.querySelectorAll('#flip-says').length && document.querySelectorAll('#candidates .chip.cand').length < 6`,
+		{"guess", "order-3", 3, nil, map[string]string{"interval": "500", "host": "player"}, nil, true, `document.querySelector('#flip-says')`,
 			"move act sound", "Keys: Tab/←→ move between symbols · Enter/Space pick the symbol · M sound on/off"},
-		{"false-poker", "", []string{"instant"}, map[string]string{"turn-time": "3000"}, []string{"lay", "stop"}, false, `document.querySelectorAll('#row li').length >= 3`,
+		{"false-poker", "", 1, []string{"instant"}, map[string]string{"turn-time": "60000"}, []string{"lay", "stop"}, false, `document.querySelectorAll('#row li').length >= 3`,
 			"move act stop sound", "Keys: Tab move between your cards · Enter/Space lay the card · S say STOP · M sound on/off"},
-		{"collect-symbols", "order-3", []string{"expert"}, nil, []string{"claim", "discard"}, false, `document.querySelectorAll('#tokens .chip').length < 10`,
+		{"collect-symbols", "order-3", 2, nil, nil, []string{"claim", "discard"}, false, `document.querySelectorAll('#tokens .chip').length < 10`,
 			"move act sound", "Keys: Tab/←→ move between symbols · Enter/Space claim the symbol · M sound on/off"},
-		{"tower-7", "order-4", []string{"medium"}, nil, []string{"claim"}, false, "",
+		{"tower-7", "order-4", 2, nil, nil, []string{"claim"}, false, "",
 			"move act choose cancel sound", "Keys: Tab/←→ move between symbols · Enter/Space claim the symbol · 1–9 choose a card · Esc cancel · M sound on/off"},
 	} {
-		b := []*browser{desktop, phone}[i%2] // phone and desktop in turn
+		// The person whose page is shot and whose actions are checked
+		// sits in seat 0, on the desktop and the phone in turn.
+		b := []*browser{desktop, phone}[i%2]
 		t.Run(g.game, func(t *testing.T) {
-			defer b.subtest(t, "extra", g.game)()
-			b.createRoom(base, "Xena", roomSpec{game: g.game, deck: g.deck, seats: 1 + len(g.bots), bots: g.bots, options: g.options})
+			pages := []*browser{b, []*browser{desktop, phone}[(i+1)%2]}[:min(g.people, 2)]
+			if g.people > 2 {
+				pages = append(pages, newBrowser(t, "extra-third-desktop", shots, 1280, 900))
+			}
+			for _, x := range pages {
+				defer x.subtest(t, "extra", g.game)()
+			}
+			seats := make([]string, g.people-1, g.people-1+len(g.bots))
+			code := b.createRoom(base, names[0], roomSpec{game: g.game, deck: g.deck, seats: g.people + len(g.bots), bots: append(seats, g.bots...), options: g.options})
+			for k, x := range pages[1:] {
+				x.run(chromedp.Navigate(base + "/r/" + code))
+				x.typeInto("#nickname", names[k+1])
+				x.click("#join-room")
+				b.waitFor(fmt.Sprintf(`document.querySelector('#seats').textContent.includes(%q)`, names[k+1]), 15*time.Second)
+			}
 			b.click("#start")
-			b.waitFor(`document.querySelector('.xgame[data-version], .table[data-version]')`, 20*time.Second)
-			p := &xplayer{player: newPlayer(b), xmodes: map[string]int{}}
+			people := make([]*xplayer, len(pages))
+			for k, x := range pages {
+				x.waitFor(`document.querySelector('.xgame[data-version], .table[data-version]')`, 30*time.Second)
+				people[k] = &xplayer{player: newPlayer(x), xmodes: map[string]int{}}
+			}
+			p := people[0]
 			shot, hosted, hostShot, guessed, guessShot := false, false, false, false, false
 			cond := "true"
 			if g.shotAt != "" {
 				cond = g.shotAt
 			}
-			deadline := time.Now().Add(90 * time.Second)
-			for {
-				var over bool
-				b.eval(`!!document.querySelector('#grand')`, &over)
-				if over {
-					break
-				}
-				if time.Now().After(deadline) {
-					b.shot("timeout")
-					t.Fatalf("the session did not end within 90 s (moves %v)", p.xmodes)
-				}
-				p.move()
+			// look takes in what the person's page shows, before a move.
+			look := func() {
 				if g.game == "guess" {
 					page, host := checkGuessPage(b)
 					hosted = hosted || host
@@ -370,17 +391,45 @@ func TestBrowserExtraGames(t *testing.T) {
 						b.shotBoth("1-play")
 					}
 				}
-				time.Sleep(20 * time.Millisecond)
+			}
+			if g.people == 2 {
+				movers := []mover{people[0], people[1]}
+				inTurn(t, movers).play(2*time.Minute, look)
+			} else {
+				deadline := time.Now().Add(2 * time.Minute)
+				for {
+					var over bool
+					b.eval(`!!document.querySelector('#grand')`, &over)
+					if over {
+						break
+					}
+					if time.Now().After(deadline) {
+						b.shot("timeout")
+						t.Fatalf("the session did not end within 2 minutes (moves %v)", p.xmodes)
+					}
+					look()
+					for _, x := range people {
+						x.move()
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
 			}
 			t.Logf("moves: %v, claims and draws: %v, hosted: %v", p.xmodes, p.modes, p.hosted)
 			if !shot {
 				t.Errorf("the page never showed the moment to shoot (%s)", cond)
 			}
-			b.waitFor(`document.querySelector('#winner')?.textContent.length > 0`, 10*time.Second)
-			var rows int
-			b.eval(`document.querySelectorAll('#result tbody tr').length`, &rows)
-			if rows < 2 {
-				t.Errorf("the results list %d seats", rows)
+			for _, x := range pages {
+				x.waitFor(`document.querySelector('#winner')?.textContent.length > 0`, 15*time.Second)
+				var rows int
+				x.eval(`document.querySelectorAll('#result tbody tr').length`, &rows)
+				if rows < 2 {
+					t.Errorf("%s: the results list %d seats", x.name, rows)
+				}
+				// People taking the tables in turn claim only what the
+				// page shows, on tables nobody else moves on.
+				if _, wrong, late, shown := x.claimStats(); g.people == 2 && shown && (wrong != 0 || late != 0) {
+					t.Errorf("%s: the page counts %d claims wrong and %d too late", x.name, wrong, late)
+				}
 			}
 			b.shotBoth("2-results")
 			kinds, ticks := storedActions(t, base, g.game, 0)

@@ -212,10 +212,13 @@ type player struct {
 	shape string
 	// version is the version the last move was made on.
 	version int
+	// claims counts the moves other than draws by game: its name, or
+	// "tie-break NAME" in a tie-break (English pages say so in the title).
+	claims map[string]int
 }
 
 func newPlayer(b *browser) *player {
-	return &player{browser: b, mod: 1, modes: map[string]int{}}
+	return &player{browser: b, mod: 1, modes: map[string]int{}, claims: map[string]int{}}
 }
 
 // move makes one move when the table on screen is new to the player, and
@@ -245,6 +248,10 @@ func (p *player) move() bool {
 	p.version = m.Version
 	if m.Mode == "draw" {
 		p.drawNext = false
+	} else if title, _, _ := strings.Cut(m.Key, "#"); strings.Contains(title, "Tie-break") {
+		p.claims["tie-break "+m.Game]++
+	} else {
+		p.claims[m.Game]++
 	}
 	return true
 }
@@ -280,6 +287,180 @@ func playUntil(t *testing.T, within time.Duration, players []*player, each func(
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// drawnTable reads what a page shows of the game: over when the session
+// is over (#grand); else the key (title and version) and the version of
+// the table on screen once every picture of it is drawn, or no key while
+// a picture loads or no table is shown.
+const drawnTable = `(() => {
+  if (document.querySelector('#grand')) return {over: true, key: '', version: -1};
+  const t = document.querySelector('.xgame[data-version], .table[data-version]');
+  if (!t || t.querySelector('.loading')) return {over: false, key: '', version: -1};
+  return {over: false, key: (document.querySelector('.playhead h1')?.textContent ?? '') + '#' + t.dataset.version, version: Number(t.dataset.version)};
+})()`
+
+// drawn is what drawnTable answers.
+type drawn struct {
+	Over    bool   `json:"over"`
+	Key     string `json:"key"`
+	Version int    `json:"version"`
+}
+
+func (b *browser) drawn() drawn {
+	b.t.Helper()
+	var s drawn
+	b.eval(drawnTable, &s)
+	return s
+}
+
+// mover is a seat played through a page: move makes one move when the page
+// shows something new to it, and reports whether it made one.
+type mover interface {
+	move() bool
+	page() *browser
+}
+
+func (p *player) page() *browser { return p.browser }
+
+// turns plays a table of people only, in lock step, so that nothing about
+// the game depends on how fast a page, the server or the machine is: once
+// every page (the players' and any spectator's) shows the same table with
+// every picture drawn, one player moves on it. Version v is offered first
+// to player v mod n, then to the next, until one has a move. So no two
+// claims race, none arrives too late, and no page can skip a table: the
+// next one comes only after every page has drawn this one.
+type turns struct {
+	t       *testing.T
+	players []mover
+	pages   []*browser
+	// moved is the key of the table last moved on, and version its
+	// version (-1 before any move).
+	moved   string
+	version int
+}
+
+// inTurn returns the lock step of players, whose pages it waits for, and
+// of the spectators' pages watchers.
+func inTurn(t *testing.T, players []mover, watchers ...*browser) *turns {
+	l := &turns{t: t, players: players, pages: watchers, version: -1}
+	for _, p := range players {
+		l.pages = append(l.pages, p.page())
+	}
+	return l
+}
+
+// watch adds a spectator's page to those every move waits for.
+func (l *turns) watch(b *browser) { l.pages = append(l.pages, b) }
+
+// table returns the table every page shows, once they all show the same
+// one with every picture drawn; ok is false while they do not, and over
+// is true once every page shows the session over.
+func (l *turns) table() (s drawn, ok, over bool) {
+	l.t.Helper()
+	first := true
+	over = true
+	ok = true
+	for _, b := range l.pages {
+		got := b.drawn()
+		over = over && got.Over
+		if got.Key == "" || !first && got.Key != s.Key {
+			ok = false
+		}
+		if first {
+			s, first = got, false
+		}
+	}
+	return s, ok && !over, over
+}
+
+// step makes at most one move, on the table every page shows (see turns),
+// and reports whether one was made and whether the session is over. A
+// table moved on is offered to nobody else: the move makes the next.
+func (l *turns) step() (moved, over bool) {
+	l.t.Helper()
+	s, ok, over := l.table()
+	if !ok || s.Key == l.moved {
+		return false, over
+	}
+	n := len(l.players)
+	for i := range n {
+		if l.players[(s.Version+i)%n].move() {
+			l.moved, l.version = s.Key, s.Version
+			return true, false
+		}
+	}
+	return false, false
+}
+
+// settled waits until every page shows the same table, all drawn, newer
+// than the one last moved on, and returns it.
+func (l *turns) settled(within time.Duration) drawn {
+	l.t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		s, ok, _ := l.table()
+		if ok && s.Key != l.moved && s.Version > l.version {
+			return s
+		}
+		if time.Now().After(deadline) {
+			l.timeout("the pages did not come to show the same table within %v", within)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// until makes the moves until done holds, failing the test when the
+// session ends first or the deadline passes.
+func (l *turns) until(within time.Duration, what string, done func() bool) {
+	l.t.Helper()
+	deadline := time.Now().Add(within)
+	for !done() {
+		moved, over := l.step()
+		if over {
+			l.t.Fatalf("the session ended before %s", what)
+		}
+		if time.Now().After(deadline) {
+			l.timeout("not %s within %v", what, within)
+		}
+		if !moved {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+// play makes the moves until every page shows the session over or the
+// deadline passes; each, when not nil, is called after every step.
+func (l *turns) play(within time.Duration, each func()) {
+	l.t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		moved, over := l.step()
+		if over {
+			return
+		}
+		if each != nil {
+			each()
+		}
+		if time.Now().After(deadline) {
+			l.timeout("the session did not end within %v", within)
+		}
+		if !moved {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+// timeout shoots every page and fails the test, saying what each shows.
+func (l *turns) timeout(format string, args ...any) {
+	l.t.Helper()
+	var seen []string
+	for _, b := range l.pages {
+		b.shot("timeout")
+		s := b.drawn()
+		seen = append(seen, fmt.Sprintf("%s: %+v", b.name, s))
+	}
+	l.t.Fatalf(format+"; the pages show %v", append(args, seen)...)
 }
 
 // roomSpec is what createRoom fills in on the home page's form.

@@ -10,6 +10,8 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+
+	"github.com/dobble-dev/dobble/room"
 )
 
 // deckNames fetches the names of a deck's symbols in every language.
@@ -72,6 +74,21 @@ func (b *browser) symbolPoint(shared bool) symbolPoint {
 	return *p
 }
 
+// tapSymbol taps symbol %d of the first centre card as a finger does, in
+// one task of the page: the pointer events of the press and the lift at a
+// point the browser's hit testing puts on the symbol, and the click they
+// make. It answers why it could not, or "".
+const tapSymbol = `((sym) => {
+  const touch = true;
+` + pointerJS + `
+  const g = document.querySelector('.shared [data-kind="centre"] svg.face g[data-symbol="' + sym + '"]');
+  if (!g) return 'the centre card has no symbol ' + sym;
+  const p = point(g, (e) => e.closest('g[data-symbol]') === g);
+  if (!p) return 'no point of the symbol is under the pointer';
+  press(p);
+  return '';
+})(%d)`
+
 // touch sends a touch start (with a point) or end (without) through the
 // DevTools protocol, as a finger on the emulated touch screen.
 func (b *browser) touch(typ input.DispatchTouchEventType, points ...*input.TouchPoint) {
@@ -90,7 +107,8 @@ func TestBrowserSymbolNames(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
 	}
-	base := browserServer(t, 500*time.Millisecond)
+	// A wrong claim locks the player out for as long as a room may.
+	base := browserServer(t, 500*time.Millisecond, func(c *room.Config) { c.Lockout = room.MaxLockout })
 	shots := screenshotDir(t)
 	names := deckNames(t, base, "classic")
 	const pair = `document.querySelectorAll('.shared [data-kind="centre"] svg.face g[data-symbol]').length === 16`
@@ -101,14 +119,14 @@ func TestBrowserSymbolNames(t *testing.T) {
 	phone.typeInto("#nickname", "Ola")
 	phone.click("#learn-alone")
 	phone.waitFor(pair, 30*time.Second)
-	phone.waitFor(`document.querySelector('.seat.mine .score')`, 5*time.Second)
+	phone.waitFor(`document.querySelector('.seat.mine .score')`, 15*time.Second)
 	// A long press on a symbol the two cards do not share: a claim would
 	// be refused and lock the player out. The focus rests on no symbol,
 	// so the only name shown is the finger's.
 	phone.eval(`document.activeElement?.blur(); document.querySelector('#tip').hidden = true`, nil)
 	p := phone.symbolPoint(false)
 	phone.touch(input.DispatchTouchEventTypeTouchStart, &input.TouchPoint{X: p.X, Y: p.Y})
-	phone.waitFor(`!document.querySelector('#tip').hidden`, 5*time.Second)
+	phone.waitFor(`!document.querySelector('#tip').hidden`, 15*time.Second)
 	if got, want := phone.text("#tip"), names[p.Symbol]["pl"]; got != want || want == "" {
 		t.Errorf("a long press on symbol %d shows %q, want its Polish name %q", p.Symbol, got, want)
 	}
@@ -116,11 +134,17 @@ func TestBrowserSymbolNames(t *testing.T) {
 	phone.touch(input.DispatchTouchEventTypeTouchEnd)
 	// The long press claimed nothing: a tap on the shared symbol right
 	// after it is a claim the server accepts (a wrong claim before it
-	// would have locked the player out).
+	// would have locked the player out for the server's 5 s). The tap's
+	// press and lift are one task of the page, so that the press's timer
+	// for a long press cannot run between them, however busy the machine.
 	q := phone.symbolPoint(true)
-	phone.touch(input.DispatchTouchEventTypeTouchStart, &input.TouchPoint{X: q.X, Y: q.Y})
-	phone.touch(input.DispatchTouchEventTypeTouchEnd)
-	phone.waitFor(`Number(document.querySelector('.seat.mine .score')?.dataset.score) === 1`, 10*time.Second)
+	var why string
+	phone.eval(fmt.Sprintf(tapSymbol, q.Symbol), &why)
+	if why != "" {
+		phone.shot("no-tap")
+		t.Fatalf("tapping symbol %d of the centre card: %s", q.Symbol, why)
+	}
+	phone.waitFor(`Number(document.querySelector('.seat.mine .score')?.dataset.score) === 1`, 15*time.Second)
 	var wrong bool
 	phone.eval(`document.body.classList.contains('locked')`, &wrong)
 	if wrong {
@@ -133,13 +157,13 @@ func TestBrowserSymbolNames(t *testing.T) {
 	desk.typeInto("#nickname", "Gio")
 	desk.click("#learn-alone")
 	desk.waitFor(pair, 30*time.Second)
-	desk.waitFor(`document.querySelector('.seat.mine .score')`, 5*time.Second)
+	desk.waitFor(`document.querySelector('.seat.mine .score')`, 15*time.Second)
 	// The focus rests on no symbol, so the only name shown is the
 	// pointer's.
 	desk.eval(`document.activeElement?.blur(); document.querySelector('#tip').hidden = true`, nil)
 	h := desk.symbolPoint(false)
 	desk.run(chromedp.MouseEvent(chromedp.MouseMoved, h.X, h.Y))
-	desk.waitFor(`!document.querySelector('#tip').hidden`, 5*time.Second)
+	desk.waitFor(`!document.querySelector('#tip').hidden`, 15*time.Second)
 	if got, want := desk.text("#tip"), names[h.Symbol]["it"]; got != want || want == "" {
 		t.Errorf("the mouse over symbol %d shows %q, want its Italian name %q", h.Symbol, got, want)
 	}

@@ -10,25 +10,32 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // TestBrowserTargetGames plays each game whose claims name a target (an
 // opponent's pile, a card around the centre or laid out, three cards of
-// the grid) in a browser against two bots, on a small deck, to the end.
-// The person clicks the shared symbol on a card and, where the page asks
-// which card is meant, clicks that card: every claim is made through the
-// page as a person makes it. The page must offer exactly the cards that
-// carry the symbol, the session must end with its results shown, and the
-// stored record must hold the person's accepted claims with their
-// targets.
+// the grid) between three people in three browsers (one a phone), on a
+// small deck, to the end, taking the tables in turn (see turns). Each
+// clicks the shared symbol on a card and, where the page asks which card
+// is meant, clicks that card: every claim is made through the page as a
+// person makes it. The page must offer exactly the cards that carry the
+// symbol, the session must end with its results shown, every claim must
+// be accepted (nobody else moves on a person's table), and the stored
+// record must hold each person's claims with their targets.
 func TestBrowserTargetGames(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
 	}
 	base := browserServer(t, 500*time.Millisecond)
 	shots := screenshotDir(t)
-	desktop := newBrowser(t, "targets-desktop", shots, 1280, 900)
-	phone := newBrowser(t, "targets-phone", shots, 375, 667)
+	browsers := []*browser{
+		newBrowser(t, "targets-desktop", shots, 1280, 900),
+		newBrowser(t, "targets-phone", shots, 375, 667),
+		newBrowser(t, "targets-third-desktop", shots, 1280, 900),
+	}
+	names := []string{"Tess", "Theo", "Tia"}
 	chose := 0
 	for i, g := range []struct {
 		game    string
@@ -40,23 +47,38 @@ func TestBrowserTargetGames(t *testing.T) {
 		{"catch-them-all", nil},
 		{"subway-rescue", nil},
 	} {
-		b := []*browser{desktop, phone}[i%2] // phone and desktop in turn
 		t.Run(g.game, func(t *testing.T) {
-			defer b.subtest(t, "targets", g.game)()
-			b.createRoom(base, "Tess", roomSpec{game: g.game, deck: "order-3", seats: 3, bots: []string{"medium", "medium"}, options: g.options})
-			b.click("#start")
-			b.waitFor(`document.querySelector('.table[data-version] svg.face')`, 20*time.Second)
-			p := newPlayer(b)
+			for _, b := range browsers {
+				defer b.subtest(t, "targets", g.game)()
+			}
+			host := browsers[0]
+			code := host.createRoom(base, names[0], roomSpec{game: g.game, deck: "order-3", seats: 3, bots: []string{"", ""}, options: g.options})
+			for k, b := range browsers[1:] {
+				b.run(chromedp.Navigate(base + "/r/" + code))
+				b.typeInto("#nickname", names[k+1])
+				b.click("#join-room")
+				host.waitFor(fmt.Sprintf(`document.querySelector('#seats').textContent.includes(%q)`, names[k+1]), 15*time.Second)
+			}
+			host.click("#start")
+			players := make([]*player, len(browsers))
+			movers := make([]mover, len(browsers))
+			for k, b := range browsers {
+				b.waitFor(`document.querySelector('.table[data-version] svg.face')`, 30*time.Second)
+				players[k] = newPlayer(b)
+				movers[k] = players[k]
+			}
+			// The desktop and the phone take the screenshots in turn.
+			shooter := players[i%2]
 			shot := false
-			playUntil(t, 90*time.Second, []*player{p}, func() {
-				if !shot && p.moves >= 2 {
+			inTurn(t, movers).play(2*time.Minute, func() {
+				if !shot && shooter.moves >= 2 {
 					shot = true
-					p.shotBoth("1-play")
+					shooter.shotBoth("1-play")
 					if g.game == "hot-potato" {
 						// The header's number is the penalty cards of the
 						// rounds lost, and says so.
 						var scores []string
-						b.eval(`[...document.querySelectorAll('.seat .score')].map((s) => s.textContent)`, &scores)
+						shooter.eval(`[...document.querySelectorAll('.seat .score')].map((s) => s.textContent)`, &scores)
 						for _, sc := range scores {
 							if !strings.HasPrefix(sc, "Penalty: ") {
 								t.Errorf("a Hot Potato seat's score reads %q; it counts penalty cards and should say so", sc)
@@ -65,30 +87,36 @@ func TestBrowserTargetGames(t *testing.T) {
 					}
 				}
 			})
-			t.Logf("moves by mode: %v", p.modes)
-			chose += p.modes["chose"]
-			if p.modes["direct"]+p.modes["chose"]+p.modes["auto"] == 0 {
-				t.Errorf("the person made no claim with a target: %v", p.modes)
+			for seat, p := range players {
+				t.Logf("%s: moves by mode: %v, by game: %v", p.name, p.modes, p.claims)
+				chose += p.modes["chose"]
+				claims := p.claims[g.game]
+				if claims == 0 {
+					t.Errorf("%s made no claim with a target: %v", p.name, p.modes)
+				}
+				p.waitFor(`document.querySelector('#winner')?.textContent.length > 0`, 15*time.Second)
+				var rows int
+				p.eval(`document.querySelectorAll('#result tbody tr').length`, &rows)
+				if rows < 2 {
+					t.Errorf("%s: the results list %d seats", p.name, rows)
+				}
+				// The page counts the claims of the last table the person
+				// had a seat at, the game's or a tie-break's: each was made
+				// on the shared symbol of a table nobody else moved on.
+				if _, wrong, late, shown := p.claimStats(); shown && (wrong != 0 || late != 0) {
+					t.Errorf("%s: the page counts %d claims wrong and %d too late", p.name, wrong, late)
+				}
+				stored, targeted := storedClaims(t, base, g.game, seat)
+				if stored != claims || targeted != stored {
+					t.Errorf("the stored %s holds %d accepted claims of seat %d, %d of them with a target; its page made %d", g.game, stored, seat, targeted, claims)
+				}
 			}
-			b.waitFor(`document.querySelector('#winner')?.textContent.length > 0`, 10*time.Second)
-			var rows int
-			b.eval(`document.querySelectorAll('#result tbody tr').length`, &rows)
-			if rows < 2 {
-				t.Errorf("the results list %d seats", rows)
-			}
-			var wrong string
-			b.eval(`document.querySelector('#my-claims')?.dataset.wrong ?? '0'`, &wrong)
-			if wrong != "0" {
-				t.Errorf("%s claims were refused as wrong; every claim was on a shared symbol", wrong)
-			}
-			p.shotBoth("2-results")
-			claims, targeted := storedClaims(t, base, g.game, 0)
-			if claims == 0 || targeted != claims {
-				t.Errorf("the stored %s holds %d accepted claims of the person, %d of them with a target", g.game, claims, targeted)
-			}
+			shooter.shotBoth("2-results")
 		})
 	}
-	desktop.t, phone.t = t, t
+	for _, b := range browsers {
+		b.t = t
+	}
 	if chose == 0 {
 		t.Error("in no game did the page ask which card was meant; the person's moves prefer a symbol found on two cards or more")
 	}

@@ -1012,7 +1012,23 @@ function seatItem(r, s) {
   return h("li", { class: `seat-${s.kind}`, "data-seat": s.seat }, bits);
 }
 
+// showNewest puts the newest view on screen once the pictures of its cards
+// are loaded; a view whose new cards are still loading waits, and the table
+// on screen stays as it was until they are there. The play screen draws
+// everything of the table, its panels (Collect the Symbols' tokens) as
+// well as the cards, from the view on screen, so that what a click names
+// is what the screen shows.
+function showNewest(r) {
+  if (r.shown === r.view || (r.shown && !ready(r.deck, r.view))) return;
+  if (!gameModule(r.view.game)?.draw) {
+    r.prevShown = r.shown || null;
+    r.shownAt = performance.now();
+  }
+  r.shown = r.view;
+}
+
 function playScreen(r) {
+  showNewest(r);
   const view = r.view;
   const info = gameInfo(view.game);
   const mod = gameModule(view.game);
@@ -1077,8 +1093,8 @@ function mountTable() {
   }
   const me = gameSeatOf(r);
   const mod = gameModule(r.view.game);
+  showNewest(r);
   if (mod && mod.draw) {
-    if (r.shown !== r.view && (!r.shown || ready(r.deck, r.view))) r.shown = r.view;
     drawOwn(r.tableEl, gameCtx(r), mod);
     r.tableEl = null;
     runClock();
@@ -1092,13 +1108,6 @@ function mountTable() {
     });
   } else {
     r.tableEl.replaceChildren(r.tableUI.el);
-  }
-  // A view whose new cards are still loading waits; the table on screen
-  // stays as it was until they are there.
-  if (r.shown !== r.view && (!r.shown || ready(r.deck, r.view))) {
-    r.prevShown = r.shown || null;
-    r.shown = r.view;
-    r.shownAt = performance.now();
   }
   const view = r.shown;
   const res = view.result;
