@@ -284,7 +284,7 @@ func (d *Driver) Submit(a rules.Action) ([]rules.Event, error) {
 	}
 	d.stats.Steps++
 	ev, err := d.apply(&a, d.events[:0])
-	d.events = ev[:0]
+	d.keep(ev)
 	if err != nil {
 		r := asRefusal(err)
 		if r == nil {
@@ -320,6 +320,7 @@ type PlanError struct {
 	Err error
 }
 
+// Error says which seat's action was refused, and why.
 func (e *PlanError) Error() string {
 	return fmt.Sprintf("seat %d's planned action %+v was refused: %v", e.Seat, e.Action, e.Err)
 }
@@ -333,6 +334,15 @@ func (d *Driver) apply(a *rules.Action, ev []rules.Event) ([]rules.Event, error)
 		return d.cfg.Apply(a, ev)
 	}
 	return d.st.ApplyPtr(a, ev)
+}
+
+// keep keeps the events buffer ev grew into for the next action. Storing
+// the slice only when it grew spares a pointer write, and its write
+// barrier, per action.
+func (d *Driver) keep(ev []rules.Event) {
+	if cap(ev) != cap(d.events) {
+		d.events = ev[:0]
+	}
 }
 
 // asRefusal returns err as a *rules.Refusal, or nil when it is none.
@@ -396,7 +406,7 @@ func (d *Driver) advance(to int64) error {
 			continue
 		}
 		ev, err := d.apply(&p.Action, d.events[:0])
-		d.events = ev[:0]
+		d.keep(ev)
 		if err != nil {
 			r := asRefusal(err)
 			switch {
@@ -499,7 +509,7 @@ func (d *Driver) tick(at, dl int64) error {
 	tick := &d.tickA // kept in the Driver: a local would escape to the heap
 	*tick = rules.Action{Kind: rules.ActionTick, Seat: rules.NoSeat, Version: d.st.Version(), At: at}
 	ev, err := d.apply(tick, d.events[:0])
-	d.events = ev[:0]
+	d.keep(ev)
 	if err != nil {
 		return fmt.Errorf("the tick due at %d ms was refused: %w", dl, err)
 	}
@@ -648,7 +658,7 @@ func (d *Driver) advanceInstant(to int64) error {
 		}
 		d.now = p.Action.At
 		ev, err := d.apply(&p.Action, d.events[:0])
-		d.events = ev[:0]
+		d.keep(ev)
 		if err != nil {
 			return &PlanError{Seat: i, Action: p.Action, Err: err}
 		}
