@@ -111,6 +111,7 @@ type Driver struct {
 	pcg       rand.PCG
 	late      rules.Refusal // the refusal an Observer hears for a stale plan
 	tickA     rules.Action  // the clock's tick being applied
+	sub       rules.Action  // the action Submit carries out
 }
 
 // New returns a Driver for the seats and bots of cfg. Give it a game with
@@ -250,17 +251,20 @@ func (d *Driver) Advance(to int64) error {
 	return err
 }
 
-// Submit carries out action a of a seat played from outside, arriving at
-// a.At (milliseconds since the game began): it first advances to a.At, so
-// that what was due before happens first, then applies a at that time, or
-// at Now if a.At is earlier. It returns the events of an accepted action,
-// valid until the Driver's next action, or the *rules.Refusal of the rules;
-// any other error comes from Advance, and a was not carried out. An action
-// that arrives after the game ended gets the refusal of the rules.
-func (d *Driver) Submit(a rules.Action) ([]rules.Event, error) {
-	if err := d.Advance(a.At); err != nil {
+// Submit carries out action, of a seat played from outside, arriving at
+// action.At (milliseconds since the game began): it first advances to that
+// time, so that what was due before happens first, then applies the
+// action at that time, or at Now if action.At is earlier. It returns the
+// events of an accepted action, valid until the Driver's next action, or
+// the *rules.Refusal of the rules; any other error comes from Advance, and
+// the action was not carried out. An action that arrives after the game
+// ended gets the refusal of the rules.
+func (d *Driver) Submit(action rules.Action) ([]rules.Event, error) {
+	if err := d.Advance(action.At); err != nil {
 		return nil, err
 	}
+	a := &d.sub // kept in the Driver: a copy of action would escape to the heap
+	*a = action
 	a.At = max(a.At, d.now)
 	s := d.st
 	if d.fast {
@@ -275,15 +279,15 @@ func (d *Driver) Submit(a rules.Action) ([]rules.Event, error) {
 		// The game ended on its own before a arrived: the rules refuse a
 		// as they refuse any action after the end, without Apply, which
 		// a caller owning the State may have moved on to another game.
-		r := asRefusal(s.Check(a))
+		r := asRefusal(s.Check(*a))
 		if r == nil {
 			r = &rules.Refusal{Code: rules.CodeGameOver, Seat: a.Seat, Symbol: a.Symbol, Version: a.Version, Current: s.Version()}
 		}
-		d.refused(&a, r)
+		d.refused(a, r)
 		return nil, r
 	}
 	d.stats.Steps++
-	ev, err := d.apply(&a, d.events[:0])
+	ev, err := d.apply(a, d.events[:0])
 	d.keep(ev)
 	if err != nil {
 		r := asRefusal(err)
@@ -291,17 +295,17 @@ func (d *Driver) Submit(a rules.Action) ([]rules.Event, error) {
 			return nil, err
 		}
 		if r.LocksOut() {
-			if err := d.record(&a, r); err != nil {
+			if err := d.record(a, r); err != nil {
 				return nil, err
 			}
 		}
-		d.refused(&a, r)
+		d.refused(a, r)
 		if uint(a.Seat) < uint(len(d.bots)) && d.bots[a.Seat] != nil {
 			d.has[a.Seat] = d.bots[a.Seat].PlanTo(&d.plans[a.Seat], s, d.now)
 		}
 		return nil, r
 	}
-	if err := d.accepted(&a, ev); err != nil || s.Over() {
+	if err := d.accepted(a, ev); err != nil || s.Over() {
 		return ev, err
 	}
 	return ev, d.replan(a.Seat)

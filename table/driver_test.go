@@ -464,3 +464,27 @@ func TestLimits(t *testing.T) {
 		t.Fatalf("three bots at two seats: %v", err)
 	}
 }
+
+// TestSubmitAllocs checks that carrying out an accepted action costs the
+// driver no allocation, as the server's claims and a simulation's steps
+// need.
+func TestSubmitAllocs(t *testing.T) {
+	s, _ := setUp(t, "tower", 2, 1, 0)
+	d := table.New(table.Config{Bots: make([]*bot.Bot, 2)})
+	if err := d.Reset(s, 1); err != nil {
+		t.Fatal(err)
+	}
+	var moves []rules.Action
+	at := int64(0)
+	allocs := testing.AllocsPerRun(20, func() {
+		moves = s.Moves(0, moves[:0])
+		at += 100
+		moves[0].At = at
+		if _, err := d.Submit(moves[0]); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations an action", allocs)
+	}
+}
