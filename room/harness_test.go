@@ -59,21 +59,26 @@ func newHarness(t *testing.T, cfg Config) *harness {
 // would: each request or departure, then whatever is due now.
 func (h *harness) pump() {
 	for _, r := range h.rooms {
-		for !r.closed {
-			select {
-			case in := <-r.in:
-				r.handle(in)
-			case <-r.goneSig:
-				r.departures()
-			default:
-				goto next
-			}
-			if !r.closed {
-				r.tick(h.now)
-			}
+		for !r.closed && h.step(r) {
 		}
-	next:
 	}
+}
+
+// step has r handle one request or the departures waiting, then whatever
+// is due now, and reports whether anything was waiting.
+func (h *harness) step(r *Room) bool {
+	select {
+	case in := <-r.in:
+		r.handle(in)
+	case <-r.goneSig:
+		r.departures()
+	default:
+		return false
+	}
+	if !r.closed {
+		r.tick(h.now)
+	}
+	return true
 }
 
 // advance moves the clock on by d, firing the rooms' timers on the way at

@@ -180,15 +180,14 @@ func (r *Room) doAction(seat int, in *input) *protoError {
 		return nil
 	}
 	a := rules.Action{Kind: in.action, Seat: gs, Symbol: in.symbol, Target: rules.To(in.target...), Version: in.version, At: r.elapsed(in.at)}
-	_, err := r.tab.Submit(a)
-	var ref *rules.Refusal
-	switch {
-	case errors.As(err, &ref):
+	if _, err := r.tab.Submit(a); err != nil {
+		ref, ok := err.(*rules.Refusal)
+		if !ok {
+			r.close(fmt.Sprintf("the game could not go on: %v", err))
+			return nil
+		}
 		in.peer.Send(r.refusedFrame(&msgRefused{ID: in.id, Table: r.tableNo, Code: ref.Code, Reason: ref.Reason(),
 			Version: ref.Version, Current: r.tab.State().Version(), LockedUntil: ref.LockedUntil}))
-	case err != nil:
-		r.close(fmt.Sprintf("the game could not go on: %v", err))
-		return nil
 	}
 	r.m.metrics.ClaimLatency.Observe(r.m.now().Sub(in.at).Seconds())
 	if r.tab.Over() {

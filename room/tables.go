@@ -2,7 +2,6 @@ package room
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -82,18 +81,16 @@ func (r *Room) beginTable(now time.Time) {
 func (r *Room) advance(now time.Time) {
 	for {
 		err := r.tab.Advance(r.elapsed(now))
-		var pe *table.PlanError
-		if errors.As(err, &pe) {
-			// A bot's action refused for another reason than a false
-			// alarm or lateness: counted by the observer; the bot has
-			// planned again and the table goes on.
-			continue
+		if err == nil {
+			break
 		}
-		if err != nil {
+		if _, ok := err.(*table.PlanError); !ok {
 			r.close(fmt.Sprintf("the game could not go on: %v", err))
 			return
 		}
-		break
+		// A bot's action refused for another reason than a false alarm
+		// or lateness: counted by the observer; the bot has planned
+		// again and the table goes on.
 	}
 	if r.tab.Over() {
 		r.finishTable(now)
@@ -113,8 +110,7 @@ func (r *Room) applyAtTable(a *rules.Action, ev []rules.Event) ([]rules.Event, e
 		}
 	}
 	ev, err := r.play.Apply(r.play.Table(), sa, ev)
-	var ref *rules.Refusal
-	if errors.As(err, &ref) {
+	if ref, ok := err.(*rules.Refusal); ok {
 		ref.Seat = a.Seat
 	}
 	return ev, err

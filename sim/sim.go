@@ -81,8 +81,6 @@ type Sim struct {
 	cards *rules.Index
 	table *table.Driver
 	state *rules.State // with ReuseState, the State of the last game, set up again by the next
-	// instant is set when every seat is an instant bot.
-	instant bool
 }
 
 // New prepares a simulation: it builds the deck once and checks the
@@ -131,7 +129,7 @@ func newSim(cfg Config, d record.Deck, x *rules.Index, strict bool) *Sim {
 	p := cfg.Rules.Players
 	bots, seats := make([]*bot.Bot, p), make([]string, p)
 	instant, _ := bot.LookupLevel("instant")
-	m := &Sim{cfg: cfg, deck: d, cards: x, instant: true}
+	m := &Sim{cfg: cfg, deck: d, cards: x}
 	for i := range bots {
 		l := instant
 		switch len(cfg.Bots) {
@@ -141,7 +139,6 @@ func newSim(cfg Config, d record.Deck, x *rules.Index, strict bool) *Sim {
 			l = cfg.Bots[i]
 		}
 		bots[i] = bot.New(l, i, cfg.Rules.Seed)
-		m.instant = m.instant && l.Instant()
 		seats[i] = "bot:" + l.Name
 	}
 	m.table = table.New(table.Config{Bots: bots, Record: cfg.Record, Deck: d, Seats: seats, MaxSteps: cfg.MaxSteps, Strict: strict})

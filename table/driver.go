@@ -111,6 +111,7 @@ type Driver struct {
 	pcg       rand.PCG
 	late      rules.Refusal // the refusal an Observer hears for a stale plan
 	tickA     rules.Action  // the clock's tick being applied
+	sub       rules.Action  // the action Submit carries out
 }
 
 // New returns a Driver for the seats and bots of cfg. Give it a game with
@@ -250,17 +251,20 @@ func (d *Driver) Advance(to int64) error {
 	return err
 }
 
-// Submit carries out action a of a seat played from outside, arriving at
-// a.At (milliseconds since the game began): it first advances to a.At, so
-// that what was due before happens first, then applies a at that time, or
-// at Now if a.At is earlier. It returns the events of an accepted action,
-// valid until the Driver's next action, or the *rules.Refusal of the rules;
-// any other error comes from Advance, and a was not carried out. An action
-// that arrives after the game ended gets the refusal of the rules.
-func (d *Driver) Submit(a rules.Action) ([]rules.Event, error) {
-	if err := d.Advance(a.At); err != nil {
+// Submit carries out action, of a seat played from outside, arriving at
+// action.At (milliseconds since the game began): it first advances to that
+// time, so that what was due before happens first, then applies the
+// action at that time, or at Now if action.At is earlier. It returns the
+// events of an accepted action, valid until the Driver's next action, or
+// the *rules.Refusal of the rules; any other error comes from Advance, and
+// the action was not carried out. An action that arrives after the game
+// ended gets the refusal of the rules.
+func (d *Driver) Submit(action rules.Action) ([]rules.Event, error) {
+	if err := d.Advance(action.At); err != nil {
 		return nil, err
 	}
+	a := &d.sub // kept in the Driver: a copy of action would escape to the heap
+	*a = action
 	a.At = max(a.At, d.now)
 	s := d.st
 	if d.fast {
@@ -275,33 +279,33 @@ func (d *Driver) Submit(a rules.Action) ([]rules.Event, error) {
 		// The game ended on its own before a arrived: the rules refuse a
 		// as they refuse any action after the end, without Apply, which
 		// a caller owning the State may have moved on to another game.
-		r := asRefusal(s.Check(a))
+		r := asRefusal(s.Check(*a))
 		if r == nil {
 			r = &rules.Refusal{Code: rules.CodeGameOver, Seat: a.Seat, Symbol: a.Symbol, Version: a.Version, Current: s.Version()}
 		}
-		d.refused(&a, r)
+		d.refused(a, r)
 		return nil, r
 	}
 	d.stats.Steps++
-	ev, err := d.apply(&a, d.events[:0])
-	d.events = ev[:0]
+	ev, err := d.apply(a, d.events[:0])
+	d.keep(ev)
 	if err != nil {
 		r := asRefusal(err)
 		if r == nil {
 			return nil, err
 		}
 		if r.LocksOut() {
-			if err := d.record(&a, r); err != nil {
+			if err := d.record(a, r); err != nil {
 				return nil, err
 			}
 		}
-		d.refused(&a, r)
+		d.refused(a, r)
 		if uint(a.Seat) < uint(len(d.bots)) && d.bots[a.Seat] != nil {
 			d.has[a.Seat] = d.bots[a.Seat].PlanTo(&d.plans[a.Seat], s, d.now)
 		}
 		return nil, r
 	}
-	if err := d.accepted(&a, ev); err != nil || s.Over() {
+	if err := d.accepted(a, ev); err != nil || s.Over() {
 		return ev, err
 	}
 	return ev, d.replan(a.Seat)
@@ -320,6 +324,7 @@ type PlanError struct {
 	Err error
 }
 
+// Error says which seat's action was refused, and why.
 func (e *PlanError) Error() string {
 	return fmt.Sprintf("seat %d's planned action %+v was refused: %v", e.Seat, e.Action, e.Err)
 }
@@ -333,6 +338,15 @@ func (d *Driver) apply(a *rules.Action, ev []rules.Event) ([]rules.Event, error)
 		return d.cfg.Apply(a, ev)
 	}
 	return d.st.ApplyPtr(a, ev)
+}
+
+// keep keeps the events buffer ev grew into for the next action. Storing
+// the slice only when it grew spares a pointer write, and its write
+// barrier, per action.
+func (d *Driver) keep(ev []rules.Event) {
+	if cap(ev) != cap(d.events) {
+		d.events = ev[:0]
+	}
 }
 
 // asRefusal returns err as a *rules.Refusal, or nil when it is none.
@@ -396,7 +410,7 @@ func (d *Driver) advance(to int64) error {
 			continue
 		}
 		ev, err := d.apply(&p.Action, d.events[:0])
-		d.events = ev[:0]
+		d.keep(ev)
 		if err != nil {
 			r := asRefusal(err)
 			switch {
@@ -499,7 +513,7 @@ func (d *Driver) tick(at, dl int64) error {
 	tick := &d.tickA // kept in the Driver: a local would escape to the heap
 	*tick = rules.Action{Kind: rules.ActionTick, Seat: rules.NoSeat, Version: d.st.Version(), At: at}
 	ev, err := d.apply(tick, d.events[:0])
-	d.events = ev[:0]
+	d.keep(ev)
 	if err != nil {
 		return fmt.Errorf("the tick due at %d ms was refused: %w", dl, err)
 	}
@@ -648,7 +662,7 @@ func (d *Driver) advanceInstant(to int64) error {
 		}
 		d.now = p.Action.At
 		ev, err := d.apply(&p.Action, d.events[:0])
-		d.events = ev[:0]
+		d.keep(ev)
 		if err != nil {
 			return &PlanError{Seat: i, Action: p.Action, Err: err}
 		}

@@ -464,3 +464,65 @@ func TestLimits(t *testing.T) {
 		t.Fatalf("three bots at two seats: %v", err)
 	}
 }
+
+// TestSubmitAllocs checks that carrying out an accepted action costs the
+// driver no allocation, as the server's claims and a simulation's steps
+// need.
+func TestSubmitAllocs(t *testing.T) {
+	s, _ := setUp(t, "tower", 2, 1, 0)
+	d := table.New(table.Config{Bots: make([]*bot.Bot, 2)})
+	if err := d.Reset(s, 1); err != nil {
+		t.Fatal(err)
+	}
+	var moves []rules.Action
+	at := int64(0)
+	allocs := testing.AllocsPerRun(20, func() {
+		moves = s.Moves(0, moves[:0])
+		at += 100
+		moves[0].At = at
+		if _, err := d.Submit(moves[0]); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations an action", allocs)
+	}
+}
+
+// TestShortcut checks when the driver takes the shortcut between instant
+// bots, which TestAdvanceInSteps compares with the general course: only
+// with every seat an instant bot, no Observer, not Strict, in a game that
+// is not lenient and whose bots do not remember.
+func TestShortcut(t *testing.T) {
+	for _, tc := range []struct {
+		name, game, level string
+		outside, observed bool
+		strict            bool
+		want              bool
+	}{
+		{name: "instant bots", game: "tower", level: "instant", want: true},
+		{name: "an observer", game: "tower", level: "instant", observed: true},
+		{name: "strict", game: "tower", level: "instant", strict: true},
+		{name: "a seat played from outside", game: "tower", level: "instant", outside: true},
+		{name: "medium bots", game: "tower", level: "medium"},
+		{name: "a lenient game", game: "guess", level: "instant"},
+		{name: "bots that remember", game: "memory", level: "instant"},
+	} {
+		s, _ := setUp(t, tc.game, 3, 1, 0)
+		seats := allSeats(3)
+		if tc.outside {
+			seats = seats[1:]
+		}
+		cfg := table.Config{Bots: botsAt(t, tc.level, 3, seats...), Strict: tc.strict}
+		if tc.observed {
+			cfg.Observer = &watcher{}
+		}
+		d := table.New(cfg)
+		if err := d.Reset(s, 1); err != nil {
+			t.Fatal(err)
+		}
+		if d.Shortcut() != tc.want {
+			t.Errorf("%s: shortcut %v, want %v", tc.name, d.Shortcut(), tc.want)
+		}
+	}
+}
