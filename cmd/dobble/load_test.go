@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dobble-dev/dobble/server"
 )
@@ -128,11 +129,6 @@ func TestLoad(t *testing.T) {
 // option: every flip is accepted, as the server counts them.
 func TestLoadExtraGame(t *testing.T) {
 	url, metric := startServe(t)
-	code, out, errOut := runCLI(t, "", "load", "--url", url, "--rooms", "2", "--players-per-room", "3", "--game", "memory",
-		"--option", "remove-markers=no", "--duration", "500ms", "--reaction", "1ms-3ms", "--format", "json")
-	if code != 0 {
-		t.Fatalf("exit %d, stderr %q", code, errOut)
-	}
 	var rep struct {
 		Game    string           `json:"game"`
 		Claims  int64            `json:"claims"`
@@ -146,17 +142,37 @@ func TestLoadExtraGame(t *testing.T) {
 			P99      float64 `json:"p99_ms"`
 		} `json:"actions"`
 	}
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatalf("%q: %v", out, err)
+	// A run long enough to finish a game: half a second at first, twice
+	// as long each time until one ends, so that a slow machine only makes
+	// the test take longer. The server's counters are compared with each
+	// run's report by their growth over the run.
+	var out string
+	var accepted, games float64
+	for duration := 500 * time.Millisecond; ; duration *= 2 {
+		before, gamesBefore := metric(`dobble_claims_total{outcome="accepted"}`), metric("dobble_games_total")
+		code, o, errOut := runCLI(t, "", "load", "--url", url, "--rooms", "2", "--players-per-room", "3", "--game", "memory",
+			"--option", "remove-markers=no", "--duration", duration.String(), "--reaction", "1ms-3ms", "--format", "json")
+		if code != 0 {
+			t.Fatalf("exit %d, stderr %q", code, errOut)
+		}
+		out = o
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("%q: %v", out, err)
+		}
+		accepted = metric(`dobble_claims_total{outcome="accepted"}`) - before
+		games = metric("dobble_games_total") - gamesBefore
+		if rep.Games > 0 || duration > time.Minute {
+			break
+		}
 	}
 	flip := rep.Actions["flip"]
 	if rep.Game != "memory" || rep.Errors != 0 || flip.Accepted == 0 || flip.Accepted+flip.Late != flip.Sent || flip.P99 <= 0 {
 		t.Fatalf("memory: %s", out)
 	}
-	if got := int64(metric(`dobble_claims_total{outcome="accepted"}`)); got != flip.Accepted+rep.Actions["claim"].Accepted {
+	if got := int64(accepted); got != flip.Accepted+rep.Actions["claim"].Accepted {
 		t.Errorf("the server accepted %d actions; the report %d flips and %d claims (in tie-breaks)", got, flip.Accepted, rep.Actions["claim"].Accepted)
 	}
-	if got := int64(metric("dobble_games_total")); got != rep.Games || got == 0 {
+	if got := int64(games); got != rep.Games || got == 0 {
 		t.Errorf("the server counted %d games; the report %d", got, rep.Games)
 	}
 }

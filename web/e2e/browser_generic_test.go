@@ -21,7 +21,7 @@ const genericGameEnv = "DOBBLE_E2E_GAME"
 // table every such game shares: it is drawn from the views and the claim
 // shape the game declares, and each person's claims, made by clicking the
 // shared symbol as a person would, are accepted and stored. The people
-// take turns by version, so neither races the other.
+// move in lock step (turns), so neither races the other.
 func TestBrowserGenericTable(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
@@ -55,12 +55,12 @@ func TestBrowserGenericTable(t *testing.T) {
 	alice.click("#start")
 
 	players := []*player{newPlayer(alice), newPlayer(bob)}
-	for i, p := range players {
-		p.mod, p.rem, p.shape = 2, i, string(shape)
+	for _, p := range players {
+		p.shape = string(shape)
 		p.waitFor(`document.querySelector('.seat.mine svg.face g[data-symbol]')`, 30*time.Second)
 	}
 	shot := false
-	playUntil(t, 120*time.Second, players, func() {
+	inTurn(t, []mover{players[0], players[1]}).play(2*time.Minute, func() {
 		if !shot && players[0].moves+players[1].moves >= 2 {
 			shot = true
 			alice.shot("1-playing")

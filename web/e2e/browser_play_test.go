@@ -1,9 +1,9 @@
 package e2e
 
 // Helpers for the browser tests of every kind of move: a person's move in
-// any game, made by the page in one task; a log of the tables a page
-// draws; rooms created through the home page's form; screenshots in both
-// layouts.
+// any game, made by the page in one task; people taking the tables in
+// turn (turns); a log of the tables a page draws; rooms created through
+// the home page's form; screenshots in both layouts.
 
 import (
 	"context"
@@ -200,8 +200,11 @@ type pmove struct {
 // player is a browser playing with personMove.
 type player struct {
 	*browser
-	last     string
-	moves    int
+	last  string
+	moves int
+	// mod and rem make the player move only on the versions v with
+	// v % mod == rem, so that people at a table with a bot never claim
+	// on the same version (people alone take the tables in turn).
 	mod, rem int
 	// modes counts the moves made by mode.
 	modes map[string]int
@@ -210,8 +213,6 @@ type player struct {
 	// shape is the JSON of the game's claim shape (rules.ClaimShape), for
 	// a game the model of a person does not name.
 	shape string
-	// version is the version the last move was made on.
-	version int
 	// claims counts the moves other than draws by game: its name, or
 	// "tie-break NAME" in a tie-break (English pages say so in the title).
 	claims map[string]int
@@ -245,7 +246,6 @@ func (p *player) move() bool {
 	}
 	p.moves++
 	p.modes[m.Mode]++
-	p.version = m.Version
 	if m.Mode == "draw" {
 		p.drawNext = false
 	} else if title, _, _ := strings.Cut(m.Key, "#"); strings.Contains(title, "Tie-break") {
@@ -256,9 +256,10 @@ func (p *player) move() bool {
 	return true
 }
 
-// playUntil makes the players' moves until every page shows the session
-// over (#grand) or the deadline passes; each is called every round.
-func playUntil(t *testing.T, within time.Duration, players []*player, each func()) {
+// playUntil makes the players' moves, each on every version new to it
+// (see player.mod), until every page shows the session over (#grand) or
+// the deadline passes.
+func playUntil(t *testing.T, within time.Duration, players []*player) {
 	t.Helper()
 	deadline := time.Now().Add(within)
 	over := make([]bool, len(players))
@@ -275,9 +276,6 @@ func playUntil(t *testing.T, within time.Duration, players []*player, each func(
 		}
 		if all {
 			return
-		}
-		if each != nil {
-			each()
 		}
 		if time.Now().After(deadline) {
 			for _, p := range players {

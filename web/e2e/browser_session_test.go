@@ -254,7 +254,7 @@ func TestBrowserSessionPick(t *testing.T) {
 	}
 	pa := newPlayer(alice)
 	pa.mod, pa.rem = 2, 1
-	playUntil(t, 2*time.Minute, []*player{pa, pb}, nil)
+	playUntil(t, 2*time.Minute, []*player{pa, pb})
 	for _, b := range []*browser{alice, bob} {
 		b.waitFor(`document.querySelector('#after-game')?.textContent === 'After mini-game 2 of 2'`, 15*time.Second)
 		var played []int
