@@ -118,19 +118,36 @@ type (
 	}
 )
 
-func (Welcome) Type() string      { return "welcome" }
-func (Joined) Type() string       { return "joined" }
-func (Lobby) Type() string        { return "lobby" }
-func (Countdown) Type() string    { return "countdown" }
-func (State) Type() string        { return "state" }
-func (Update) Type() string       { return "update" }
-func (Refused) Type() string      { return "refused" }
-func (Over) Type() string         { return "over" }
-func (PickMessage) Type() string  { return "pick" }
-func (Presence) Type() string     { return "presence" }
-func (Closed) Type() string       { return "closed" }
-func (ErrorMessage) Type() string { return "error" }
-func (Pong) Type() string         { return "pong" }
+// The types of the server messages, for clients telling them apart.
+const (
+	MsgWelcome   = "welcome"
+	MsgJoined    = "joined"
+	MsgLobby     = "lobby"
+	MsgCountdown = "countdown"
+	MsgState     = "state"
+	MsgUpdate    = "update"
+	MsgRefused   = "refused"
+	MsgOver      = "over"
+	MsgPick      = "pick"
+	MsgPresence  = "presence"
+	MsgClosed    = "closed"
+	MsgError     = "error"
+	MsgPong      = "pong"
+)
+
+func (Welcome) Type() string      { return MsgWelcome }
+func (Joined) Type() string       { return MsgJoined }
+func (Lobby) Type() string        { return MsgLobby }
+func (Countdown) Type() string    { return MsgCountdown }
+func (State) Type() string        { return MsgState }
+func (Update) Type() string       { return MsgUpdate }
+func (Refused) Type() string      { return MsgRefused }
+func (Over) Type() string         { return MsgOver }
+func (PickMessage) Type() string  { return MsgPick }
+func (Presence) Type() string     { return MsgPresence }
+func (Closed) Type() string       { return MsgClosed }
+func (ErrorMessage) Type() string { return MsgError }
+func (Pong) Type() string         { return MsgPong }
 
 // SeatInfo is one seat as lobby, state and over messages show it.
 type SeatInfo struct {
