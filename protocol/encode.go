@@ -71,23 +71,25 @@ func (u *Updates) Frame(gs int) []byte {
 
 // sharedSeat is the seat a view shared by every seat is encoded with, to
 // find where each viewer's own goes: a number no other field of an update
-// holds; sharedKey is the view's "seat" with that number.
-var (
-	sharedSeat = strconv.AppendInt(nil, math.MinInt, 10)
-	sharedKey  = append([]byte(`"seat":`), sharedSeat...)
-)
+// holds.
+var sharedSeat = strconv.AppendInt(nil, math.MinInt, 10)
 
 // encodeShared encodes the view every seat shares, finding where the
-// seat goes; should it not be found once and only once, every view is
+// seat goes: at the first "seat" with that number, since no event before
+// the view holds it (the test of every game checks the frames against
+// the views encoded one by one). Should it not be found, every view is
 // encoded on its own.
 func (u *Updates) encodeShared() {
 	u.encode(rules.Spectator, math.MinInt)
-	i := bytes.Index(u.buf, sharedKey)
-	if i < 0 || bytes.Contains(u.buf[i+len(sharedKey):], sharedKey) {
+	// The number begins with "-9", rare in JSON, where a key begins with
+	// a quote: a search for it skips fast from one minus sign to the
+	// next.
+	i := bytes.Index(u.buf, sharedSeat)
+	if i < 0 || !bytes.HasSuffix(u.buf[:i], []byte(`"seat":`)) {
 		u.shared = false
 		return
 	}
-	u.split = i + len(sharedKey) - len(sharedSeat)
+	u.split = i
 }
 
 // encode encodes the update as seat gs sees it into buf, its view's seat

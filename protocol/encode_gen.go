@@ -28,13 +28,157 @@ func appendUpdate(b []byte, v *Update) []byte {
 			if i0 > 0 {
 				b = append(b, ',')
 			}
-			b = appendEvent(b, &v.Events[i0])
+			{
+				v2 := &v.Events[i0]
+				b = append(b, `{"kind":`...)
+				b = appendText(b, v2.Kind)
+				b = append(b, `,"version":`...)
+				b = strconv.AppendUint(b, v2.Version, 10)
+				b = append(b, `,"seat":`...)
+				b = strconv.AppendInt(b, int64(v2.Seat), 10)
+				b = append(b, `,"symbol":`...)
+				b = strconv.AppendInt(b, int64(v2.Symbol), 10)
+				if v2.Target != (rules.Targets{}) {
+					b = append(b, `,"target":`...)
+					b = appendTargets(b, v2.Target)
+				}
+				b = append(b, `,"card":`...)
+				b = strconv.AppendInt(b, int64(v2.Card), 10)
+				b = append(b, `,"count":`...)
+				b = strconv.AppendInt(b, int64(v2.Count), 10)
+				b = append(b, `,"from":`...)
+				b = strconv.AppendInt(b, int64(v2.From), 10)
+				b = append(b, `,"to":`...)
+				b = strconv.AppendInt(b, int64(v2.To), 10)
+				if v2.Under {
+					b = append(b, `,"under":`...)
+					b = strconv.AppendBool(b, v2.Under)
+				}
+				if v2.Round != 0 {
+					b = append(b, `,"round":`...)
+					b = strconv.AppendInt(b, int64(v2.Round), 10)
+				}
+				if v2.Result != nil {
+					b = append(b, `,"result":`...)
+					b = appendResult(b, v2.Result)
+				}
+				b = append(b, `}`...)
+			}
 		}
 		b = append(b, ']')
 	}
 	b = append(b, `,"view":`...)
-	b = appendView(b, &v.View)
-	return append(b, '}')
+	{
+		v1 := &v.View
+		b = append(b, `{"game":`...)
+		b = appendString(b, v1.Game)
+		b = append(b, `,"seat":`...)
+		b = strconv.AppendInt(b, int64(v1.Seat), 10)
+		b = append(b, `,"version":`...)
+		b = strconv.AppendUint(b, v1.Version, 10)
+		b = append(b, `,"players":`...)
+		b = strconv.AppendInt(b, int64(v1.Players), 10)
+		b = append(b, `,"round":`...)
+		b = strconv.AppendInt(b, int64(v1.Round), 10)
+		b = append(b, `,"over":`...)
+		b = strconv.AppendBool(b, v1.Over)
+		b = append(b, `,"zones":`...)
+		if v1.Zones == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i1 := range v1.Zones {
+				if i1 > 0 {
+					b = append(b, ',')
+				}
+				{
+					v3 := &v1.Zones[i1]
+					b = append(b, `{"zone":`...)
+					b = strconv.AppendInt(b, int64(v3.Zone), 10)
+					b = append(b, `,"kind":`...)
+					b = appendString(b, string(v3.Kind))
+					b = append(b, `,"seat":`...)
+					b = strconv.AppendInt(b, int64(v3.Seat), 10)
+					b = append(b, `,"show":`...)
+					b = appendText(b, v3.Show)
+					b = append(b, `,"count":`...)
+					b = strconv.AppendInt(b, int64(v3.Count), 10)
+					b = append(b, `,"cards":`...)
+					if v3.Cards == nil {
+						b = append(b, "null"...)
+					} else {
+						b = append(b, '[')
+						for i3 := range v3.Cards {
+							if i3 > 0 {
+								b = append(b, ',')
+							}
+							{
+								v5 := &v3.Cards[i3]
+								b = append(b, `{"card":`...)
+								b = strconv.AppendInt(b, int64(v5.Card), 10)
+								b = append(b, `,"symbols":`...)
+								if v5.Symbols == nil {
+									b = append(b, "null"...)
+								} else {
+									b = append(b, '[')
+									for i5 := range v5.Symbols {
+										if i5 > 0 {
+											b = append(b, ',')
+										}
+										b = strconv.AppendInt(b, int64(v5.Symbols[i5]), 10)
+									}
+									b = append(b, ']')
+								}
+								b = append(b, `}`...)
+							}
+						}
+						b = append(b, ']')
+					}
+					b = append(b, `}`...)
+				}
+			}
+			b = append(b, ']')
+		}
+		b = append(b, `,"seats":`...)
+		if v1.Seats == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i1 := range v1.Seats {
+				if i1 > 0 {
+					b = append(b, ',')
+				}
+				{
+					v3 := &v1.Seats[i1]
+					b = append(b, `{"lockedUntil":`...)
+					b = strconv.AppendInt(b, v3.LockedUntil, 10)
+					b = append(b, `,"tally":`...)
+					b = strconv.AppendInt(b, int64(v3.Tally), 10)
+					b = append(b, `}`...)
+				}
+			}
+			b = append(b, ']')
+		}
+		b = append(b, `,"result":`...)
+		if v1.Result == nil {
+			b = append(b, "null"...)
+		} else {
+			b = appendResult(b, v1.Result)
+		}
+		b = append(b, `,"turn":`...)
+		b = strconv.AppendInt(b, int64(v1.Turn), 10)
+		if v1.Deadline != 0 {
+			b = append(b, `,"deadline":`...)
+			b = strconv.AppendInt(b, v1.Deadline, 10)
+		}
+		if v1.Extra != nil {
+			b = append(b, `,"extra":`...)
+			b = appendJSON(b, v1.Extra)
+		}
+		b = append(b, `}`...)
+	}
+	b = append(b, `}`...)
+	return b
 }
 
 // appendRefused appends the refused message *v, as encoding/json writes it after "type".
@@ -58,103 +202,8 @@ func appendRefused(b []byte, v *Refused) []byte {
 		b = append(b, `,"lockedUntil":`...)
 		b = strconv.AppendInt(b, v.LockedUntil, 10)
 	}
-	return append(b, '}')
-}
-
-// appendEvent appends *v as encoding/json writes it.
-func appendEvent(b []byte, v *rules.Event) []byte {
-	b = append(b, `{"kind":`...)
-	b = appendText(b, v.Kind)
-	b = append(b, `,"version":`...)
-	b = strconv.AppendUint(b, v.Version, 10)
-	b = append(b, `,"seat":`...)
-	b = strconv.AppendInt(b, int64(v.Seat), 10)
-	b = append(b, `,"symbol":`...)
-	b = strconv.AppendInt(b, int64(v.Symbol), 10)
-	if v.Target != (rules.Targets{}) {
-		b = append(b, `,"target":`...)
-		b = appendTargets(b, v.Target)
-	}
-	b = append(b, `,"card":`...)
-	b = strconv.AppendInt(b, int64(v.Card), 10)
-	b = append(b, `,"count":`...)
-	b = strconv.AppendInt(b, int64(v.Count), 10)
-	b = append(b, `,"from":`...)
-	b = strconv.AppendInt(b, int64(v.From), 10)
-	b = append(b, `,"to":`...)
-	b = strconv.AppendInt(b, int64(v.To), 10)
-	if v.Under {
-		b = append(b, `,"under":`...)
-		b = strconv.AppendBool(b, v.Under)
-	}
-	if v.Round != 0 {
-		b = append(b, `,"round":`...)
-		b = strconv.AppendInt(b, int64(v.Round), 10)
-	}
-	if v.Result != nil {
-		b = append(b, `,"result":`...)
-		b = appendResult(b, v.Result)
-	}
-	return append(b, '}')
-}
-
-// appendView appends *v as encoding/json writes it.
-func appendView(b []byte, v *rules.View) []byte {
-	b = append(b, `{"game":`...)
-	b = appendString(b, v.Game)
-	b = append(b, `,"seat":`...)
-	b = strconv.AppendInt(b, int64(v.Seat), 10)
-	b = append(b, `,"version":`...)
-	b = strconv.AppendUint(b, v.Version, 10)
-	b = append(b, `,"players":`...)
-	b = strconv.AppendInt(b, int64(v.Players), 10)
-	b = append(b, `,"round":`...)
-	b = strconv.AppendInt(b, int64(v.Round), 10)
-	b = append(b, `,"over":`...)
-	b = strconv.AppendBool(b, v.Over)
-	b = append(b, `,"zones":`...)
-	if v.Zones == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i0 := range v.Zones {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = appendZoneView(b, &v.Zones[i0])
-		}
-		b = append(b, ']')
-	}
-	b = append(b, `,"seats":`...)
-	if v.Seats == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i0 := range v.Seats {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = appendSeat(b, &v.Seats[i0])
-		}
-		b = append(b, ']')
-	}
-	b = append(b, `,"result":`...)
-	if v.Result == nil {
-		b = append(b, "null"...)
-	} else {
-		b = appendResult(b, v.Result)
-	}
-	b = append(b, `,"turn":`...)
-	b = strconv.AppendInt(b, int64(v.Turn), 10)
-	if v.Deadline != 0 {
-		b = append(b, `,"deadline":`...)
-		b = strconv.AppendInt(b, v.Deadline, 10)
-	}
-	if v.Extra != nil {
-		b = append(b, `,"extra":`...)
-		b = appendJSON(b, v.Extra)
-	}
-	return append(b, '}')
+	b = append(b, `}`...)
+	return b
 }
 
 // appendResult appends *v as encoding/json writes it.
@@ -215,62 +264,6 @@ func appendResult(b []byte, v *rules.Result) []byte {
 		}
 		b = append(b, ']')
 	}
-	return append(b, '}')
-}
-
-// appendZoneView appends *v as encoding/json writes it.
-func appendZoneView(b []byte, v *rules.ZoneView) []byte {
-	b = append(b, `{"zone":`...)
-	b = strconv.AppendInt(b, int64(v.Zone), 10)
-	b = append(b, `,"kind":`...)
-	b = appendString(b, string(v.Kind))
-	b = append(b, `,"seat":`...)
-	b = strconv.AppendInt(b, int64(v.Seat), 10)
-	b = append(b, `,"show":`...)
-	b = appendText(b, v.Show)
-	b = append(b, `,"count":`...)
-	b = strconv.AppendInt(b, int64(v.Count), 10)
-	b = append(b, `,"cards":`...)
-	if v.Cards == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i0 := range v.Cards {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = appendCardView(b, &v.Cards[i0])
-		}
-		b = append(b, ']')
-	}
-	return append(b, '}')
-}
-
-// appendSeat appends *v as encoding/json writes it.
-func appendSeat(b []byte, v *rules.Seat) []byte {
-	b = append(b, `{"lockedUntil":`...)
-	b = strconv.AppendInt(b, v.LockedUntil, 10)
-	b = append(b, `,"tally":`...)
-	b = strconv.AppendInt(b, int64(v.Tally), 10)
-	return append(b, '}')
-}
-
-// appendCardView appends *v as encoding/json writes it.
-func appendCardView(b []byte, v *rules.CardView) []byte {
-	b = append(b, `{"card":`...)
-	b = strconv.AppendInt(b, int64(v.Card), 10)
-	b = append(b, `,"symbols":`...)
-	if v.Symbols == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i0 := range v.Symbols {
-			if i0 > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendInt(b, int64(v.Symbols[i0]), 10)
-		}
-		b = append(b, ']')
-	}
-	return append(b, '}')
+	b = append(b, `}`...)
+	return b
 }

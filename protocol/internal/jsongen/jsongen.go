@@ -1,7 +1,9 @@
 // Package jsongen writes Go code that appends to a byte slice exactly the
 // JSON encoding/json writes for a set of struct types, without reflection:
-// one function per struct type, reading the fields its json tags name, in
-// their order, with their omitempty and omitzero options. It reads the
+// a function per message type, which writes the fields its json tags name,
+// in their order, with their omitempty and omitzero options, and the
+// structs it holds in place (those behind a pointer, or holding a list of
+// themselves, by a function of their own). It reads the
 // types with reflect, so the tags stay the one definition of the JSON and
 // the code follows them whenever it is generated again.
 //
@@ -77,7 +79,11 @@ type gen struct {
 	funcs   map[reflect.Type]string
 	queue   []reflect.Type
 	names   map[string]reflect.Type
-	out     bytes.Buffer
+	// inlining holds the struct types being written around the code
+	// being generated, which are written by a function where they occur
+	// again.
+	inlining map[reflect.Type]bool
+	out      bytes.Buffer
 }
 
 // Generate returns the source of the file: gofmt'd Go code in the package
@@ -233,10 +239,6 @@ func fields(t reflect.Type) ([]field, error) {
 // structFunc writes the function name appending struct type t from a
 // pointer v; typ, when not empty, makes it a message of that type.
 func (g *gen) structFunc(t reflect.Type, name, typ string) error {
-	fs, err := fields(t)
-	if err != nil {
-		return err
-	}
 	tn := g.typeName(t)
 	if typ != "" {
 		g.p("\n// %s appends the %s message *v, as encoding/json writes it after \"type\".", name, typ)
@@ -244,6 +246,22 @@ func (g *gen) structFunc(t reflect.Type, name, typ string) error {
 		g.p("\n// %s appends *v as encoding/json writes it.", name)
 	}
 	g.p("func %s(b []byte, v *%s) []byte {", name, tn)
+	g.inlining = map[reflect.Type]bool{t: true}
+	if err := g.object(t, "v", typ, 0); err != nil {
+		return err
+	}
+	g.p("return b\n}")
+	return nil
+}
+
+// object writes the code appending struct type t, read through the
+// pointer ptr: the object, with "type" first when typ is not empty. depth
+// numbers the variables.
+func (g *gen) object(t reflect.Type, ptr, typ string, depth int) error {
+	fs, err := fields(t)
+	if err != nil {
+		return err
+	}
 	// written says whether something is sure to have been written in
 	// the object by now, so that the next member needs a comma: "yes",
 	// "no", or "maybe" after optional members only.
@@ -254,7 +272,7 @@ func (g *gen) structFunc(t reflect.Type, name, typ string) error {
 		written = "yes"
 	}
 	for _, f := range fs {
-		expr := "v." + f.goName
+		expr := ptr + "." + f.goName
 		cond, notNil, err := g.omitCond(expr, f)
 		if err != nil {
 			return fmt.Errorf("jsongen: %v.%s: %v", t, f.goName, err)
@@ -277,7 +295,7 @@ func (g *gen) structFunc(t reflect.Type, name, typ string) error {
 			g.p("b = append(b, %s...)", goString(key))
 		}
 		open = ""
-		if err := g.value(expr, f.t, 0, notNil); err != nil {
+		if err := g.value(expr, f.t, depth, notNil); err != nil {
 			return fmt.Errorf("jsongen: %v.%s: %v", t, f.goName, err)
 		}
 		if cond != "" {
@@ -289,11 +307,30 @@ func (g *gen) structFunc(t reflect.Type, name, typ string) error {
 			written = "yes"
 		}
 	}
-	if open != "" {
-		g.p("return append(b, %s...)\n}", goString(open+"}"))
+	g.p("b = append(b, %s...)", goString(open+"}"))
+	return nil
+}
+
+// structValue writes the code appending struct value expr of type t: in
+// place, where t is not already being written around it (a type holding
+// a list of itself), or by its own function.
+func (g *gen) structValue(expr string, t reflect.Type, depth int) error {
+	if !g.inlining[t] {
+		g.inlining[t] = true
+		defer delete(g.inlining, t)
+		ptr := fmt.Sprintf("v%d", depth+1)
+		g.p("{\n%s := &%s", ptr, expr)
+		if err := g.object(t, ptr, "", depth+1); err != nil {
+			return err
+		}
+		g.p("}")
 		return nil
 	}
-	g.p("return append(b, '}')\n}")
+	fn, err := g.funcFor(t)
+	if err != nil {
+		return err
+	}
+	g.p("b = %s(b, &%s)", fn, expr)
 	return nil
 }
 
@@ -429,11 +466,7 @@ func (g *gen) value(expr string, t reflect.Type, depth int, notNil bool) error {
 	case reflect.Float32, reflect.Float64, reflect.Map, reflect.Interface:
 		g.p("b = appendJSON(b, %s)", expr)
 	case reflect.Struct:
-		fn, err := g.funcFor(t)
-		if err != nil {
-			return err
-		}
-		g.p("b = %s(b, &%s)", fn, expr)
+		return g.structValue(expr, t, depth)
 	case reflect.Slice, reflect.Array:
 		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
 			g.p("b = appendJSON(b, %s)", expr)
