@@ -22,8 +22,8 @@ import (
 //
 // Built with the tag jsongen, the package leaves the generated file out
 // and encodes every message with encoding/json (encode_boot.go), so that
-// the generator can build it even when the code no longer compiles
-// against changed types.
+// the generator, which reads the types from the package, can run even
+// when the generated code no longer compiles against changed types.
 
 //go:generate go test -tags jsongen -run ^TestGeneratedEncoders$ . -args -update
 

@@ -197,9 +197,9 @@ func Encode(m Message) []byte { return Append(nil, m) }
 
 // Append appends the JSON of message m to b: an update or a refusal with
 // the encoders generated from their types (encode_gen.go), any other
-// message with encoding/json. The messages always encode; a value inside
-// one that encoding/json cannot encode (an enum without a name) would be
-// a server's bug, and panics.
+// message with encoding/json. A value that cannot be encoded (an enum
+// without a name: a server's bug) makes encoding/json panic here, and is
+// written as null by the generated encoders.
 func Append(b []byte, m Message) []byte {
 	switch m := m.(type) {
 	case *Update:
