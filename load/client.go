@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/rules"
 )
 
@@ -59,11 +60,12 @@ type client struct {
 	// read into; it belongs to the goroutine reading the connection.
 	spare *rules.View
 	timer *time.Timer
-	// The planned action: the frame to send, the action, when, and its
-	// plan number (plan counts plans; a plan is void once plan has moved
-	// on).
+	// The planned action: the frame to send, the action, its id, when,
+	// and its plan number (plan counts plans; a plan is void once plan
+	// has moved on).
 	next    []byte
 	nextAct rules.Action
+	nextID  string
 	due     time.Time
 	plan    uint64
 	planned uint64
@@ -93,7 +95,7 @@ func (c *client) await(typ string) (*message, string) {
 		switch {
 		case !ok:
 			return nil, typ + ": connection closed"
-		case m.Type == "error":
+		case m.Type == protocol.MsgError:
 			return nil, typ + ": error " + m.Code + " (" + m.Message + ")"
 		case m.Type != typ:
 			return nil, typ + ": got " + m.Type
@@ -159,12 +161,12 @@ func (c *client) handle(m *message, now time.Time) {
 	r := c.r
 	if !r.playing.Load() {
 		switch m.Type {
-		case "joined":
+		case protocol.MsgJoined:
 			c.mu.Lock()
 			c.seat = m.Seat
 			c.mu.Unlock()
 			c.ctl <- m
-		case "welcome", "error":
+		case protocol.MsgWelcome, protocol.MsgError:
 			c.ctl <- m
 		}
 		return
@@ -172,7 +174,7 @@ func (c *client) handle(m *message, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch m.Type {
-	case "state":
+	case protocol.MsgState:
 		c.recycle(c.view)
 		c.table, c.view = m.Table, m.View
 		c.start = now.Add(-time.Duration(m.Elapsed) * time.Millisecond)
@@ -183,7 +185,7 @@ func (c *client) handle(m *message, now time.Time) {
 			c.observe()
 		}
 		c.replan()
-	case "update":
+	case protocol.MsgUpdate:
 		if m.Table != c.table || m.View == nil {
 			c.recycle(m.View)
 			return
@@ -196,7 +198,7 @@ func (c *client) handle(m *message, now time.Time) {
 		c.view = m.View
 		c.observe()
 		c.replan()
-	case "refused":
+	case protocol.MsgRefused:
 		if !c.pending || m.ID != c.id {
 			r.fail("refused: not an action in flight")
 			return
@@ -204,37 +206,37 @@ func (c *client) handle(m *message, now time.Time) {
 		k := c.kind
 		c.settle(now)
 		switch m.Code {
-		case "tooLate", "gameOver", "timeUp":
+		case rules.CodeTooLate.String(), rules.CodeGameOver.String(), rules.CodeTimeUp.String():
 			r.kinds[k].late.Add(1)
 		default:
 			r.fail("refused " + k.String() + ": " + m.Code)
 		}
 		c.replan()
-	case "error":
+	case protocol.MsgError:
 		if c.pending && m.ID == c.id {
 			c.settle(now)
 			c.replan()
 		}
 		r.fail("error: " + m.Code)
-	case "over":
+	case protocol.MsgOver:
 		c.recycle(c.view)
 		c.view = nil
 		c.replan()
 		if c.seat == 0 {
 			r.games.Add(1)
 		}
-	case "lobby":
+	case protocol.MsgLobby:
 		var l lobbyRoom
 		if json.Unmarshal(m.Room, &l) == nil && l.Phase == "over" && l.Host == c.seat && !r.stopping.Load() {
 			go c.send(startFrame)
 		}
-	case "pick":
+	case protocol.MsgPick:
 		if m.Picker == c.seat && len(m.Choices) > 0 {
-			go c.send([]byte(`{"type":"pick","game":` + strconv.Quote(m.Choices[0]) + `}`))
+			go c.send(protocol.AppendRequest(nil, &protocol.Request{Type: protocol.TypePick, Game: m.Choices[0]}))
 		}
-	case "closed":
+	case protocol.MsgClosed:
 		r.fail("room closed: " + m.Reason)
-	case "countdown", "presence", "pong", "joined", "welcome":
+	case protocol.MsgCountdown, protocol.MsgPresence, protocol.MsgPong, protocol.MsgJoined, protocol.MsgWelcome:
 	default:
 		r.fail("unexpected message: " + m.Type)
 	}
@@ -316,32 +318,11 @@ func (c *client) replan() {
 		d = min(d, left*3/4)
 	}
 	c.ids++
-	b := make([]byte, 0, 128)
-	b = append(b, `{"type":"`...)
-	b = append(b, a.Kind.String()...)
-	b = append(b, '"')
-	if a.Kind.HasSymbol() {
-		b = append(b, `,"symbol":`...)
-		b = strconv.AppendInt(b, int64(a.Symbol), 10)
-	}
-	if a.Kind == rules.ActionClaim || a.Target.Len() > 0 {
-		b = append(b, `,"target":[`...)
-		for i := range a.Target.Len() {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendInt(b, int64(a.Target.At(i)), 10)
-		}
-		b = append(b, ']')
-	}
-	b = append(b, `,"table":`...)
-	b = strconv.AppendInt(b, int64(c.table), 10)
-	b = append(b, `,"version":`...)
-	b = strconv.AppendUint(b, v.Version, 10)
-	b = append(b, `,"id":"`...)
-	b = strconv.AppendUint(b, c.ids, 10)
-	b = append(b, `"}`...)
-	c.next, c.nextAct, c.planned = b, a, c.plan
+	id := strconv.FormatUint(c.ids, 10)
+	req := protocol.Action(a, c.table, id)
+	req.Action.Version = v.Version
+	b := protocol.AppendRequest(make([]byte, 0, 128), req)
+	c.next, c.nextAct, c.nextID, c.planned = b, a, id, c.plan
 	c.due = now.Add(d)
 	if c.timer == nil {
 		c.timer = time.AfterFunc(d, c.fire)
@@ -363,7 +344,7 @@ func (c *client) fire() {
 	c.pending = true
 	c.kind = c.nextAct.Kind
 	c.mind.Sent(c.view, &c.nextAct)
-	c.id = strconv.FormatUint(c.ids, 10)
+	c.id = c.nextID
 	c.r.inFlight.Add(1)
 	c.r.kinds[c.kind].sent.Add(1)
 	c.sent = time.Now()

@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/room"
 	"github.com/dobble-dev/dobble/rules"
 	"github.com/dobble-dev/dobble/store"
@@ -354,49 +355,24 @@ func TestHistogram(t *testing.T) {
 }
 
 // TestDecode checks the scanner against encoding/json on messages as the
-// server writes them: the views of real games, the extra mini-games' at
-// several points of play, their events, a refusal, a state. The views are
-// checked against the rules.View they were written from.
+// server writes them (protocol.Encode): the views of real games, the extra
+// mini-games' at several points of play, their events, a refusal, a state.
+// The views are checked against the rules.View they were written from.
 func TestDecode(t *testing.T) {
 	d, err := room.NewDecks().Get("classic", false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The fields in the order the server writes them: "type" first.
-	type refused struct {
-		Type    string `json:"type"`
-		ID      string `json:"id"`
-		Table   int    `json:"table"`
-		Code    string `json:"code"`
-		Reason  string `json:"reason"`
-		Version uint64 `json:"version"`
-	}
-	type update struct {
-		Type    string        `json:"type"`
-		Table   int           `json:"table"`
-		Version uint64        `json:"version"`
-		At      int64         `json:"at"`
-		Events  []rules.Event `json:"events"`
-		View    rules.View    `json:"view"`
-	}
-	type state struct {
-		Type    string     `json:"type"`
-		Table   int        `json:"table"`
-		Game    string     `json:"game"`
-		Elapsed int64      `json:"elapsed"`
-		Seat    int        `json:"seat"`
-		View    rules.View `json:"view"`
-	}
 	type sample struct {
-		msg  any
+		msg  protocol.Message
 		view *rules.View // the view msg holds, or nil
 	}
-	samples := []sample{{refused{Type: "refused", ID: "17", Table: 2, Code: "tooLate", Reason: `too "late"`, Version: 3}, nil}}
+	samples := []sample{{&protocol.Refused{ID: "17", Table: 2, Code: rules.CodeTooLate, Reason: `too "late"`, Version: 3}, nil}}
 	events := []rules.Event{{Kind: rules.EventClaim, Seat: 2, Symbol: 5, Target: rules.To(1, 2)}, {Kind: rules.EventMove, Seat: 2, From: 3, To: 4}}
 	add := func(st *rules.State, table int) {
 		for seat := -1; seat < st.Players(); seat++ {
 			v := st.View(seat)
-			samples = append(samples, sample{update{Type: "update", Table: table, Version: st.Version(), At: 12, Events: events, View: v}, &v})
+			samples = append(samples, sample{&protocol.Update{Table: table, Version: st.Version(), At: 12, Events: events, View: v}, &v})
 		}
 	}
 	newState := func(name string, players int) *rules.State {
@@ -438,11 +414,11 @@ func TestDecode(t *testing.T) {
 			}
 		}
 		v := st.View(1)
-		samples = append(samples, sample{state{Type: "state", Table: 3, Game: name, Elapsed: 4321, Seat: 1, View: v}, &v})
+		samples = append(samples, sample{&protocol.State{Table: 3, Game: name, Elapsed: 4321, Seat: 1, View: v}, &v})
 	}
 	var spare *rules.View
 	for _, sm := range samples {
-		b, _ := json.Marshal(sm.msg)
+		b := protocol.Encode(sm.msg)
 		var got, want message
 		err := decode(b, &got, spare)
 		if got.View != nil && got.Type == "update" {
@@ -527,14 +503,8 @@ func BenchmarkDecodeUpdate(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	frame, _ := json.Marshal(struct {
-		Type    string        `json:"type"`
-		Table   int           `json:"table"`
-		Version uint64        `json:"version"`
-		At      int64         `json:"at"`
-		Events  []rules.Event `json:"events"`
-		View    rules.View    `json:"view"`
-	}{"update", 0, st.Version(), 1200, []rules.Event{{Kind: rules.EventClaim, Seat: 2, Symbol: 5}, {Kind: rules.EventMove, Seat: 2, From: 0, To: 3, Card: 9, Count: 1}}, st.View(1)})
+	frame := protocol.Encode(&protocol.Update{Table: 0, Version: st.Version(), At: 1200,
+		Events: []rules.Event{{Kind: rules.EventClaim, Seat: 2, Symbol: 5}, {Kind: rules.EventMove, Seat: 2, From: 0, To: 3, Card: 9, Count: 1}}, View: st.View(1)})
 	b.ReportAllocs()
 	var spare rules.View
 	var events []event

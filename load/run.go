@@ -7,11 +7,13 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/rules"
 )
 
@@ -316,7 +318,7 @@ func (r *runner) connect(ctx context.Context, i int) (*client, string) {
 	}
 	c := &client{r: r, conn: conn, ctl: make(chan *message, 8), seat: -1, table: -1}
 	go c.read()
-	c.send(fmt.Appendf(nil, `{"type":"hello","v":1,"name":"load %d","lang":"en"}`, i))
+	c.send(protocol.AppendRequest(nil, &protocol.Request{Type: protocol.TypeHello, V: protocol.Version, Name: "load " + strconv.Itoa(i), Lang: "en"}))
 	if _, kind := c.await("welcome"); kind != "" {
 		c.lost.Store(true)
 		conn.close()
@@ -333,16 +335,9 @@ func (r *runner) seat(cs []*client) bool {
 			return false // its connection failed, and was counted
 		}
 	}
-	room := map[string]any{"game": r.cfg.Game, "seats": len(cs), "games": 1, "private": true}
-	if r.cfg.Deck != "" {
-		room["deck"] = r.cfg.Deck
-	}
-	if len(r.cfg.Options) > 0 {
-		room["options"] = r.cfg.Options
-	}
-	spec, _ := json.Marshal(map[string]any{"type": "create", "room": room})
+	spec := &protocol.RoomSpec{Game: r.cfg.Game, Seats: len(cs), Games: 1, Private: true, Deck: r.cfg.Deck, Options: r.cfg.Options}
 	host := cs[0]
-	host.send(spec)
+	host.send(protocol.AppendRequest(nil, &protocol.Request{Type: protocol.TypeCreate, Spec: spec}))
 	m, kind := host.await("joined")
 	if kind != "" {
 		r.fail(kind)
@@ -350,7 +345,7 @@ func (r *runner) seat(cs []*client) bool {
 	}
 	var code string
 	json.Unmarshal(m.Room, &code)
-	join := fmt.Appendf(nil, `{"type":"join","room":%q}`, code)
+	join := protocol.AppendRequest(nil, &protocol.Request{Type: protocol.TypeJoin, Code: code})
 	for _, c := range cs[1:] {
 		c.send(join)
 		if _, kind := c.await("joined"); kind != "" {
@@ -362,4 +357,4 @@ func (r *runner) seat(cs []*client) bool {
 }
 
 // startFrame is what a host sends to start, or to start a rematch.
-var startFrame = []byte(`{"type":"start"}`)
+var startFrame = protocol.AppendRequest(nil, &protocol.Request{Type: protocol.TypeStart})

@@ -4,13 +4,14 @@ import (
 	"slices"
 	"time"
 
+	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/rules"
 )
 
 // sendSituation sends p what it needs to pick up the room where it is:
 // the lobby, and the table (with the pick or the countdown) once started.
 func (r *Room) sendSituation(p *Peer) {
-	p.Send(encode(msgLobby{Type: "lobby", Room: r.lobbyInfo()}))
+	p.Send(protocol.Encode(protocol.Lobby{Room: r.lobbyInfo()}))
 	if r.play == nil {
 		return
 	}
@@ -18,7 +19,7 @@ func (r *Room) sendSituation(p *Peer) {
 	now := r.m.now()
 	switch r.phase {
 	case PhaseCountdown:
-		p.Send(encode(msgCountdown{Type: "countdown", Ms: max(0, r.deadline.Sub(now).Milliseconds()), Table: r.table(), Game: r.play.State().Info().Name}))
+		p.Send(protocol.Encode(protocol.Countdown{Ms: max(0, r.deadline.Sub(now).Milliseconds()), Table: r.table(), Game: r.play.State().Info().Name}))
 	case PhasePlay, PhasePick, PhaseOver:
 		p.Send(r.stateFrame(r.gameSeat(seat), now))
 		if r.phase == PhasePick {
@@ -29,32 +30,32 @@ func (r *Room) sendSituation(p *Peer) {
 
 // pickFrame is the encoded pick message.
 func (r *Room) pickFrame() []byte {
-	return encode(msgPick{Type: "pick", Picker: r.play.Picker(), Choices: r.play.Choices(), Ms: max(0, r.deadline.Sub(r.m.now()).Milliseconds())})
+	return protocol.Encode(protocol.PickMessage{Picker: r.play.Picker(), Choices: r.play.Choices(), Ms: max(0, r.deadline.Sub(r.m.now()).Milliseconds())})
 }
 
 // sessionInfo describes the session for state and over messages.
-func (r *Room) sessionInfo() SessionInfo {
+func (r *Room) sessionInfo() protocol.SessionInfo {
 	h := r.play.History()
-	return SessionInfo{Phase: r.play.Phase(), Game: r.play.State().Info().Name, Picker: r.play.Picker(),
+	return protocol.SessionInfo{Phase: r.play.Phase(), Game: r.play.State().Info().Name, Picker: r.play.Picker(),
 		Games: r.play.Config().Games, Played: len(h), Standings: r.play.Standings(), History: h}
 }
 
 // seatInfos describes the seats.
-func (r *Room) seatInfos() []SeatInfo {
-	out := make([]SeatInfo, len(r.seats))
+func (r *Room) seatInfos() []protocol.SeatInfo {
+	out := make([]protocol.SeatInfo, len(r.seats))
 	for i, s := range r.seats {
-		out[i] = SeatInfo{Seat: i, Name: s.name, Kind: s.kind, Level: s.level, Connected: s.kind == KindBot || s.peer != nil}
+		out[i] = protocol.SeatInfo{Seat: i, Name: s.name, Kind: s.kind, Level: s.level, Connected: s.kind == protocol.KindBot || s.peer != nil}
 	}
 	return out
 }
 
 // lobbyInfo describes the room for lobby messages.
-func (r *Room) lobbyInfo() LobbyInfo {
+func (r *Room) lobbyInfo() protocol.LobbyInfo {
 	lockout := r.cfg.Lockout
 	if lockout == rules.NoLockout {
 		lockout = 0
 	}
-	return LobbyInfo{Code: r.code, Phase: r.phase, Game: r.spec.Game, Options: r.spec.Options, Deck: r.main.Name,
+	return protocol.LobbyInfo{Code: r.code, Phase: r.phase, Game: r.spec.Game, Options: r.spec.Options, Deck: r.main.Name,
 		Private: r.spec.Private, Scoring: r.spec.Scoring, Games: r.spec.Games, Lockout: lockout, Seats: r.seatInfos(), Host: r.host}
 }
 
@@ -66,13 +67,13 @@ func (r *Room) publish() {
 	}
 	l := &Listing{Code: r.code, Game: r.spec.Game, Deck: r.main.Name, Seats: len(r.seats)}
 	for _, s := range r.seats {
-		if s.kind == KindFree {
+		if s.kind == protocol.KindFree {
 			l.Free++
 		} else {
 			l.Taken++
 		}
 	}
-	if h := r.seats[r.host]; h.kind == KindHuman {
+	if h := r.seats[r.host]; h.kind == protocol.KindHuman {
 		l.Host = h.name
 	}
 	r.listing.Store(l)
@@ -90,17 +91,17 @@ func (r *Room) broadcast(b []byte, except *Peer) {
 // broadcastLobby sends everyone the lobby.
 func (r *Room) broadcastLobby() {
 	r.publish()
-	r.broadcast(encode(msgLobby{Type: "lobby", Room: r.lobbyInfo()}), nil)
+	r.broadcast(protocol.Encode(protocol.Lobby{Room: r.lobbyInfo()}), nil)
 }
 
 // perView sends every member a frame built for its seat at the table,
 // building and encoding it once per distinct seat (spectators, and seats
 // not at the table, share one).
-func (r *Room) perView(seatOf func(member int) int, build func(gs int) []byte) {
+func (r *Room) perView(build func(gs int) []byte) {
 	// Frames by seat: index 0 for the spectators' view, seat+1 for a seat.
 	var frames [rules.DobbleMaxPlayers + 1][]byte
 	for p, member := range r.members {
-		gs := seatOf(member)
+		gs := r.gameSeat(member)
 		i := gs + 1
 		if gs < 0 {
 			i = 0
@@ -115,32 +116,24 @@ func (r *Room) perView(seatOf func(member int) int, build func(gs int) []byte) {
 // stateFrame is the encoded state message for seat gs of the table.
 func (r *Room) stateFrame(gs int, now time.Time) []byte {
 	st := r.play.State()
-	return encode(msgState{Type: "state", Table: r.table(), Game: st.Info().Name, Deck: r.deckOf(st.Info().Name).Name,
-		Elapsed: r.elapsed(now), Players: r.play.Seats(), Seat: gs, View: st.View(gs), Seats: r.seatInfos(), Session: r.sessionInfo()})
+	return protocol.Encode(&protocol.State{Table: r.table(), Game: st.Info().Name, Deck: r.deckOf(st.Info().Name).Name,
+		Elapsed: r.elapsed(now), Players: r.at, Seat: gs, View: st.View(gs), Seats: r.seatInfos(), Session: r.sessionInfo()})
 }
 
 // broadcastState sends everyone the table.
 func (r *Room) broadcastState(now time.Time) {
-	r.perView(r.gameSeat, func(gs int) []byte { return r.stateFrame(gs, now) })
+	r.perView(func(gs int) []byte { return r.stateFrame(gs, now) })
 }
 
-// broadcastUpdate sends everyone the events of an accepted action at st,
-// whose seats are the session seats at.
-func (r *Room) broadcastUpdate(st *rules.State, at []int, table int, atMs int64, ev []rules.Event) {
-	seatOf := func(member int) int {
-		if member < 0 {
-			return rules.Spectator
-		}
-		return slices.Index(at, member)
-	}
-	u := newUpdateFrames(st, table, atMs, ev, r.buf)
-	r.perView(seatOf, u.frame)
-	r.buf = u.buf
+// broadcastUpdate sends everyone the events ev of the accepted action at
+// the table, applied at ms on its clock.
+func (r *Room) broadcastUpdate(at int64, ev []rules.Event) {
+	r.upd.Reset(r.tab.State(), r.tableNo, at, ev)
+	r.perView(r.upd.Frame)
 }
 
 // refusedFrame is the encoded refused message m.
-func (r *Room) refusedFrame(m *msgRefused) []byte {
-	m.Type = "refused"
-	r.buf = appendRefused(r.buf[:0], m)
+func (r *Room) refusedFrame(m *protocol.Refused) []byte {
+	r.buf = protocol.Append(r.buf[:0], m)
 	return slices.Clone(r.buf)
 }

@@ -1,10 +1,12 @@
 // Package room is the live side of a dobble server: rooms where people and
 // bots play sessions of mini-games over the protocol of docs/PROTOCOL.md.
 //
-// A Manager holds the rooms by code and turns each frame a connection sends
-// into a request (Manager.Handle): hello, create, join, watch, resume, seat,
-// start, a seat's actions (claim, draw, flip, lay, stop, write, guess,
-// discard, take), pick, leave, ping. A connection is a Peer: the
+// A Manager holds the rooms by code and answers each frame a connection
+// sends (Manager.Handle), read into a request by package protocol: hello,
+// create, join, watch, resume, seat, start, a seat's actions (claim, draw,
+// flip, lay, stop, write, guess, discard, take), pick, leave, ping. The
+// room turns the protocol's seats, tables and times into the game's at one
+// place (boundary.go). A connection is a Peer: the
 // transport (package web) reads frames and hands them to Handle, and writes
 // what arrives on the Peer's bounded output queue, with a writer the Peer
 // starts when frames arrive and that stops when none are left. A Peer whose
@@ -38,6 +40,6 @@
 // Each broadcast is encoded once per distinct view: one encoding per seat
 // at the table and one shared by spectators and by seats that sit out a
 // tie-break; an update, when every seat sees the same table, once for all
-// (frame.go), by hand rather than by encoding/json. Finished games go to a Saver (package store) with their
-// record in the format of package record.
+// (protocol.Updates). Finished games go to a Saver (package store) with
+// their record in the format of package record.
 package room

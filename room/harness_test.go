@@ -12,6 +12,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/rules"
 	"github.com/dobble-dev/dobble/store"
 )
@@ -209,12 +210,7 @@ func (c *client) pending() string {
 
 // act sends action a of the client's seat at table as its message.
 func (c *client) act(a rules.Action, table int) {
-	kind := ""
-	for k, v := range actionTypes {
-		if v == a.Kind {
-			kind = k
-		}
-	}
+	kind, _ := protocol.ActionType(a.Kind)
 	target := make([]int, a.Target.Len())
 	for i := range target {
 		target[i] = a.Target.At(i)

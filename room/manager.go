@@ -4,17 +4,25 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
-	"encoding/json"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/dobble-dev/dobble/bot"
+	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/rules"
 	"github.com/dobble-dev/dobble/session"
 	"github.com/dobble-dev/dobble/store"
 )
+
+// MaxFrame is the largest frame a client may send (protocol.MaxFrame):
+// the transport's read limit.
+const MaxFrame = protocol.MaxFrame
+
+// Languages are the languages hello accepts (protocol.Languages), as GET
+// /api/games lists them.
+var Languages = protocol.Languages
 
 // Saver stores finished games; *store.Store is one.
 type Saver interface {
@@ -255,27 +263,29 @@ func (m *Manager) Handle(p *Peer, frame []byte, at time.Time) {
 			p.Close(StatusPolicy, "flood: too many messages refused for the rate limit")
 			return
 		}
-		p.Send(errorFrame(errf(CodeRateLimited, "more than %g messages a second (bursts of %d); slow down", m.cfg.Rate, m.cfg.Burst), ""))
+		p.Send(protocol.ErrorFrame(protocol.Errorf(protocol.CodeRateLimited, "more than %g messages a second (bursts of %d); slow down", m.cfg.Rate, m.cfg.Burst), ""))
 		return
 	}
 	p.strike = 0
-	req, perr := parse(frame)
-	if perr != nil {
+	in := &input{peer: p, at: at}
+	perr := protocol.Decode(frame, &in.Request)
+	switch {
+	case in.Type == protocol.TypeNone:
+		// Not a request at all: the answer cannot echo an id.
+		p.Send(protocol.ErrorFrame(perr, ""))
 		if !p.hello {
-			p.Send(errorFrame(perr, ""))
 			p.Close(StatusPolicy, "the first message must be hello")
-			return
 		}
-		p.Send(errorFrame(perr, ""))
 		return
-	}
-	if !p.hello && req.Type != "hello" {
-		p.Send(errorFrame(errf(CodeNotAllowed, "the first message must be hello, not %q", req.Type), req.ID))
+	case !p.hello && in.Type != protocol.TypeHello:
+		p.Send(protocol.ErrorFrame(protocol.Errorf(protocol.CodeNotAllowed, "the first message must be hello, not %q", in.TypeName()), in.ID))
 		p.Close(StatusPolicy, "the first message must be hello")
 		return
+	case perr == nil:
+		perr = m.handle(in)
 	}
-	if perr := m.handle(p, req, at); perr != nil {
-		p.Send(errorFrame(perr, req.ID))
+	if perr != nil {
+		p.Send(protocol.ErrorFrame(perr, in.ID))
 	}
 }
 
@@ -284,15 +294,15 @@ func (m *Manager) Handle(p *Peer, frame []byte, at time.Time) {
 // frame).
 func (m *Manager) HandleBinary(p *Peer, at time.Time) {
 	if !p.hello {
-		p.Send(errorFrame(errf(CodeBadMessage, "binary frames are not part of the protocol; send hello as a text frame"), ""))
+		p.Send(protocol.ErrorFrame(protocol.Errorf(protocol.CodeBadMessage, "binary frames are not part of the protocol; send hello as a text frame"), ""))
 		p.Close(StatusPolicy, "the first message must be hello")
 		return
 	}
 	if !m.allow(p, at) {
-		p.Send(errorFrame(errf(CodeRateLimited, "more than %g messages a second (bursts of %d); slow down", m.cfg.Rate, m.cfg.Burst), ""))
+		p.Send(protocol.ErrorFrame(protocol.Errorf(protocol.CodeRateLimited, "more than %g messages a second (bursts of %d); slow down", m.cfg.Rate, m.cfg.Burst), ""))
 		return
 	}
-	p.Send(errorFrame(errf(CodeBadMessage, "binary frames are not part of the protocol; send JSON in text frames"), ""))
+	p.Send(protocol.ErrorFrame(protocol.Errorf(protocol.CodeBadMessage, "binary frames are not part of the protocol; send JSON in text frames"), ""))
 }
 
 // allow takes a token from p's bucket.
@@ -308,152 +318,58 @@ func (m *Manager) allow(p *Peer, at time.Time) bool {
 	return true
 }
 
-// handle dispatches a parsed request.
-func (m *Manager) handle(p *Peer, req *request, at time.Time) *protoError {
-	switch req.Type {
-	case "hello":
+// handle answers what the connection asks for itself (hello, ping), opens
+// or finds the room a create, join, watch or resume is for, and queues
+// everything else for the connection's room.
+func (m *Manager) handle(in *input) *protocol.Error {
+	p := in.peer
+	switch in.Type {
+	case protocol.TypeHello:
 		if p.hello {
-			return errf(CodeNotAllowed, "hello was already said")
+			return protocol.Errorf(protocol.CodeNotAllowed, "hello was already said")
 		}
-		if req.V != Version {
-			return errf(CodeBadRequest, "protocol version %d; this server speaks version %d", req.V, Version)
-		}
-		name, perr := cleanName(req.Name)
+		name, lang, perr := protocol.CheckHello(&in.Request)
 		if perr != nil {
 			return perr
-		}
-		lang := req.Lang
-		if lang == "" {
-			lang = "en"
-		}
-		if !slices.Contains(Languages, lang) {
-			return errf(CodeBadRequest, "language %q; use one of %s", req.Lang, strings.Join(Languages, " "))
 		}
 		p.hello, p.name, p.lang = true, name, lang
-		p.Send(encode(msgWelcome{Type: "welcome", ID: req.ID, V: Version, Server: m.server, Name: name}))
+		p.Send(protocol.Encode(protocol.Welcome{ID: in.ID, V: protocol.Version, Server: m.server, Name: name}))
 		return nil
-	case "ping":
-		if len(req.Nonce) > 128 {
-			return errf(CodeBadRequest, "a nonce is at most 128 bytes of JSON")
-		}
-		nonce := req.Nonce
-		if len(nonce) == 0 {
-			nonce = json.RawMessage("null")
-		}
-		p.Send(encode(msgPong{Type: "pong", ID: req.ID, Nonce: nonce}))
+	case protocol.TypePing:
+		p.Send(protocol.Encode(protocol.Pong{ID: in.ID, Nonce: in.Nonce}))
 		return nil
-	case "create":
+	case protocol.TypeCreate, protocol.TypeJoin, protocol.TypeWatch, protocol.TypeResume:
 		if r := p.Room(); r != nil {
-			return errf(CodeNotAllowed, "you are in room %s; leave it first", r.code)
+			return protocol.Errorf(protocol.CodeNotAllowed, "you are in room %s; leave it first", r.code)
 		}
-		var spec RoomSpec
-		if len(req.Room) == 0 || json.Unmarshal(req.Room, &spec) != nil {
-			return errf(CodeBadMessage, "create needs \"room\": an object with game, deck, seats, bots…")
+		in.name = p.name
+		var r *Room
+		if in.Type == protocol.TypeCreate {
+			var perr *protocol.Error
+			if r, perr = m.create(in.Spec); perr != nil {
+				return perr
+			}
+		} else if r = m.Get(in.Code); r == nil {
+			return protocol.Errorf(protocol.CodeNoRoom, "no open room has the code %q", in.Code)
 		}
-		r, perr := m.create(&spec)
-		if perr != nil {
-			return perr
-		}
-		return r.submit(&input{kind: "create", peer: p, id: req.ID, at: at, name: p.name})
-	case "join", "watch", "resume":
-		if r := p.Room(); r != nil {
-			return errf(CodeNotAllowed, "you are in room %s; leave it first", r.code)
-		}
-		var code string
-		if len(req.Room) == 0 || json.Unmarshal(req.Room, &code) != nil {
-			return errf(CodeBadMessage, "%s needs \"room\": the room's code as a string", req.Type)
-		}
-		if req.Type == "resume" && req.Token == "" {
-			return errf(CodeBadMessage, "resume needs \"token\", the seat's token from joined")
-		}
-		r := m.Get(code)
-		if r == nil {
-			return errf(CodeNoRoom, "no open room has the code %q", code)
-		}
-		return r.submit(&input{kind: req.Type, peer: p, id: req.ID, at: at, name: p.name, token: req.Token})
+		return r.submit(in)
 	}
 	// Everything else acts in the room the connection is in.
 	r := p.Room()
 	if r == nil {
-		return errf(CodeNotAllowed, "%s: you are not in a room; create, join or watch one first", req.Type)
-	}
-	in := &input{kind: req.Type, peer: p, id: req.ID, at: at}
-	switch req.Type {
-	case "seat":
-		if req.Seat == nil {
-			return errf(CodeBadMessage, "seat needs \"seat\", a seat number")
-		}
-		in.seat = *req.Seat
-		switch b := strings.TrimSpace(string(req.Bot)); {
-		case b == "" || b == "null":
-		default:
-			var level string
-			if json.Unmarshal(req.Bot, &level) != nil {
-				return errf(CodeBadMessage, "field \"bot\": a bot level (%s) or null", strings.Join(bot.LevelNames(), ", "))
-			}
-			in.bot = &level
-		}
-	case "pick":
-		if req.Game == "" {
-			return errf(CodeBadMessage, "pick needs \"game\", the next mini-game")
-		}
-		in.game = req.Game
-	default:
-		if _, ok := actionTypes[req.Type]; ok {
-			if perr := actionInput(req, in); perr != nil {
-				return perr
-			}
-		}
+		return protocol.Errorf(protocol.CodeNotAllowed, "%s: you are not in a room; create, join or watch one first", in.TypeName())
 	}
 	return r.submit(in)
 }
 
-// actionInput reads a seat's action (claim, draw, flip…) from req into in,
-// or says which field is missing: every action names its table and
-// version, a claim, a flip, a write and a guess their symbol, a flip, a
-// lay and a take the zone they point at.
-func actionInput(req *request, in *input) *protoError {
-	kind := actionTypes[req.Type]
-	if req.Version == nil {
-		return errf(CodeBadMessage, "%s needs \"version\", the version of the view it was made against", req.Type)
-	}
-	if req.Table == nil {
-		return errf(CodeBadMessage, "%s needs \"table\", the table of the view it was made against", req.Type)
-	}
-	in.action, in.version, in.table = kind, *req.Version, *req.Table
-	if kind.HasSymbol() {
-		if req.Symbol == nil {
-			return errf(CodeBadMessage, "%s needs \"symbol\", the symbol's number", req.Type)
-		}
-		in.symbol = *req.Symbol
-	}
-	switch kind {
-	case rules.ActionFlip, rules.ActionLay, rules.ActionTake:
-		if req.Target == nil {
-			return errf(CodeBadMessage, "%s needs \"target\", an array holding the zone it points at", req.Type)
-		}
-	case rules.ActionDraw, rules.ActionStop, rules.ActionDiscard:
-		req.Target = nil // these point at nothing; a target sent along is ignored
-	}
-	if len(req.Target) > rules.MaxTargets {
-		return errf(CodeBadMessage, "\"target\" names at most %d zones", rules.MaxTargets)
-	}
-	in.target = req.Target
-	in.seat = -2
-	if req.Seat != nil {
-		in.seat = *req.Seat
-	}
-	return nil
-}
-
 // create checks a room specification and opens the room.
-func (m *Manager) create(spec *RoomSpec) (*Room, *protoError) {
+func (m *Manager) create(spec *protocol.RoomSpec) (*Room, *protocol.Error) {
 	if spec.Game == "" {
 		spec.Game = session.DefaultFirst
 	}
 	g, err := rules.Lookup(spec.Game)
 	if err != nil {
-		return nil, errf(CodeBadRequest, "%v", err)
+		return nil, protocol.Errorf(protocol.CodeBadRequest, "%v", err)
 	}
 	info := g.Info()
 	spec.Game = info.Name
@@ -465,28 +381,28 @@ func (m *Manager) create(spec *RoomSpec) (*Room, *protoError) {
 	}
 	main, err := m.decks.Get(spec.Deck, false)
 	if err != nil {
-		return nil, errf(CodeBadRequest, "%v", err)
+		return nil, protocol.Errorf(protocol.CodeBadRequest, "%v", err)
 	}
 	switch {
 	case spec.Seats < 1 || spec.Seats > rules.DobbleMaxPlayers:
-		return nil, errf(CodeBadRequest, "seats %d: a room has 1 to %d seats", spec.Seats, rules.DobbleMaxPlayers)
+		return nil, protocol.Errorf(protocol.CodeBadRequest, "seats %d: a room has 1 to %d seats", spec.Seats, rules.DobbleMaxPlayers)
 	case spec.Seats == 1 && info.MinPlayers > 1:
-		return nil, errf(CodeBadRequest, "one seat plays only a game for one (learning); %s takes %d to %d", info.Name, info.MinPlayers, info.MaxPlayers)
+		return nil, protocol.Errorf(protocol.CodeBadRequest, "one seat plays only a game for one (learning); %s takes %d to %d", info.Name, info.MinPlayers, info.MaxPlayers)
 	case spec.Seats < info.MinPlayers || spec.Seats > info.MaxPlayers:
-		return nil, errf(CodeBadRequest, "seats %d: %s takes %d to %d players", spec.Seats, info.Name, info.MinPlayers, info.MaxPlayers)
+		return nil, protocol.Errorf(protocol.CodeBadRequest, "seats %d: %s takes %d to %d players", spec.Seats, info.Name, info.MinPlayers, info.MaxPlayers)
 	}
 	if len(spec.Bots) > spec.Seats {
-		return nil, errf(CodeBadRequest, "bots lists %d seats; the room has %d", len(spec.Bots), spec.Seats)
+		return nil, protocol.Errorf(protocol.CodeBadRequest, "bots lists %d seats; the room has %d", len(spec.Bots), spec.Seats)
 	}
 	for i, b := range spec.Bots {
 		if b == nil {
 			continue
 		}
 		if i == 0 {
-			return nil, errf(CodeBadRequest, "seat 0 is the host's; bots may sit on seats 1 to %d", spec.Seats-1)
+			return nil, protocol.Errorf(protocol.CodeBadRequest, "seat 0 is the host's; bots may sit on seats 1 to %d", spec.Seats-1)
 		}
 		if _, err := bot.LookupLevel(*b); err != nil {
-			return nil, errf(CodeBadRequest, "bots[%d]: %v", i, err)
+			return nil, protocol.Errorf(protocol.CodeBadRequest, "bots[%d]: %v", i, err)
 		}
 	}
 	scoring := session.ByWins
@@ -494,18 +410,18 @@ func (m *Manager) create(spec *RoomSpec) (*Room, *protoError) {
 		spec.Scoring = "wins"
 	}
 	if err := scoring.UnmarshalText([]byte(spec.Scoring)); err != nil {
-		return nil, errf(CodeBadRequest, "scoring %q: use wins or points", spec.Scoring)
+		return nil, protocol.Errorf(protocol.CodeBadRequest, "scoring %q: use wins or points", spec.Scoring)
 	}
 	if spec.Games == 0 {
 		spec.Games = session.DefaultGames
 	}
 	if spec.Games < 1 || spec.Games > 20 {
-		return nil, errf(CodeBadRequest, "games %d: a session plays 1 to 20 mini-games", spec.Games)
+		return nil, protocol.Errorf(protocol.CodeBadRequest, "games %d: a session plays 1 to 20 mini-games", spec.Games)
 	}
 	lockout := m.cfg.Lockout
 	if spec.Lockout != nil {
 		if *spec.Lockout < 0 || *spec.Lockout > MaxLockout {
-			return nil, errf(CodeBadRequest, "lockout %d ms: use 0 (none) to %d", *spec.Lockout, MaxLockout)
+			return nil, protocol.Errorf(protocol.CodeBadRequest, "lockout %d ms: use 0 (none) to %d", *spec.Lockout, MaxLockout)
 		}
 		lockout = *spec.Lockout
 	}
@@ -516,7 +432,7 @@ func (m *Manager) create(spec *RoomSpec) (*Room, *protoError) {
 	for name, o := range spec.GameOptions {
 		og, err := rules.Lookup(name)
 		if err != nil {
-			return nil, errf(CodeBadRequest, "gameOptions: %v", err)
+			return nil, protocol.Errorf(protocol.CodeBadRequest, "gameOptions: %v", err)
 		}
 		options[og.Info().Name] = o
 	}
@@ -525,7 +441,7 @@ func (m *Manager) create(spec *RoomSpec) (*Room, *protoError) {
 	}
 	own, err := m.decks.Own()
 	if err != nil {
-		return nil, errf(CodeBadRequest, "%v", err)
+		return nil, protocol.Errorf(protocol.CodeBadRequest, "%v", err)
 	}
 	decks := session.Decks{Cards: main.Cards, Games: map[string]rules.Cards{}}
 	for name, d := range own {
@@ -536,18 +452,18 @@ func (m *Manager) create(spec *RoomSpec) (*Room, *protoError) {
 		cfg.Games = 1
 		spec.Games = 1
 		if _, err := rules.New(g, main.Cards, rules.Config{Players: 1, Lockout: lockout, Options: options[info.Name]}); err != nil {
-			return nil, errf(CodeBadRequest, "%v", err)
+			return nil, protocol.Errorf(protocol.CodeBadRequest, "%v", err)
 		}
 	} else if _, err := session.New(cfg, decks); err != nil {
-		return nil, errf(CodeBadRequest, "%v", err)
+		return nil, protocol.Errorf(protocol.CodeBadRequest, "%v", err)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
-		return nil, errf(CodeNotAllowed, "the server is shutting down")
+		return nil, protocol.Errorf(protocol.CodeNotAllowed, "the server is shutting down")
 	}
 	if len(m.rooms) >= m.cfg.MaxRooms {
-		return nil, errf(CodeFull, "the server has its most rooms open (%d); try again later", m.cfg.MaxRooms)
+		return nil, protocol.Errorf(protocol.CodeFull, "the server has its most rooms open (%d); try again later", m.cfg.MaxRooms)
 	}
 	code := newCode()
 	for m.rooms[code] != nil {
@@ -561,6 +477,6 @@ func (m *Manager) create(spec *RoomSpec) (*Room, *protoError) {
 }
 
 // errNotAllowed formats a notAllowed error.
-func errNotAllowed(format string, args ...any) *protoError {
-	return errf(CodeNotAllowed, format, args...)
+func errNotAllowed(format string, args ...any) *protocol.Error {
+	return protocol.Errorf(protocol.CodeNotAllowed, format, args...)
 }

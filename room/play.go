@@ -1,8 +1,6 @@
 package room
 
 import (
-	"fmt"
-
 	"github.com/dobble-dev/dobble/rules"
 	"github.com/dobble-dev/dobble/session"
 )
@@ -13,8 +11,7 @@ type play interface {
 	State() *rules.State
 	Table() int
 	Seats() []int
-	GameSeat(seat int) int
-	Apply(table int, a rules.Action, ev []rules.Event) ([]rules.Event, error)
+	Play(a rules.Action, ev []rules.Event) ([]rules.Event, error)
 	Phase() session.Phase
 	Picker() int
 	Choices() []string
@@ -37,20 +34,7 @@ func (s *solo) State() *rules.State { return s.st }
 func (s *solo) Table() int          { return 0 }
 func (s *solo) Seats() []int        { return []int{0} }
 
-func (s *solo) GameSeat(seat int) int {
-	if seat == 0 {
-		return 0
-	}
-	return rules.NoSeat
-}
-
-func (s *solo) Apply(table int, a rules.Action, ev []rules.Event) ([]rules.Event, error) {
-	if table != 0 {
-		if table > 0 {
-			return ev, fmt.Errorf("%w: table %d; the current table is 0", session.ErrNoTable, table)
-		}
-		return ev, &rules.Refusal{Code: rules.CodeTooLate, Seat: a.Seat, Symbol: a.Symbol, Version: a.Version, Current: s.st.Version()}
-	}
+func (s *solo) Play(a rules.Action, ev []rules.Event) ([]rules.Event, error) {
 	return s.st.Apply(a, ev)
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/rules"
 	"github.com/dobble-dev/dobble/session"
 )
@@ -11,13 +12,14 @@ import (
 // handle answers one request.
 func (r *Room) handle(in *input) {
 	if perr := r.serve(in); perr != nil {
-		in.peer.Send(errorFrame(perr, in.id))
+		in.peer.Send(protocol.ErrorFrame(perr, in.ID))
 	}
 }
 
-func (r *Room) serve(in *input) *protoError {
+func (r *Room) serve(in *input) *protocol.Error {
 	p := in.peer
-	if in.kind == "create" || in.kind == "join" || in.kind == "watch" || in.kind == "resume" {
+	switch in.Type {
+	case protocol.TypeCreate, protocol.TypeJoin, protocol.TypeWatch, protocol.TypeResume:
 		select {
 		case <-p.Done():
 			return nil
@@ -26,22 +28,22 @@ func (r *Room) serve(in *input) *protoError {
 		if !p.room.CompareAndSwap(nil, r) {
 			return errNotAllowed("you are already in a room; leave it first")
 		}
-		var perr *protoError
-		switch in.kind {
-		case "create":
+		var perr *protocol.Error
+		switch in.Type {
+		case protocol.TypeCreate:
 			perr = r.doJoin(in, 0)
-		case "join":
+		case protocol.TypeJoin:
 			perr = r.doJoin(in, -1)
-		case "watch":
+		case protocol.TypeWatch:
 			r.members[p] = -1
-			p.Send(encode(msgJoined{Type: "joined", ID: in.id, Room: r.code, Seat: -1, Host: r.host}))
+			p.Send(protocol.Encode(protocol.Joined{ID: in.ID, Room: r.code, Seat: -1, Host: r.host}))
 			r.sendSituation(p)
-		case "resume":
+		case protocol.TypeResume:
 			perr = r.doResume(in)
 		}
 		if perr != nil {
 			p.room.CompareAndSwap(r, nil)
-			if in.kind == "create" {
+			if in.Type == protocol.TypeCreate {
 				// A room that could not seat its creator is of no use.
 				r.close("the room could not seat its host")
 			}
@@ -50,28 +52,27 @@ func (r *Room) serve(in *input) *protoError {
 	}
 	seat, ok := r.members[p]
 	if !ok {
-		return errNotAllowed("%s: you are not in room %s", in.kind, r.code)
+		return errNotAllowed("%s: you are not in room %s", in.TypeName(), r.code)
 	}
-	if _, ok := actionTypes[in.kind]; ok {
+	switch in.Type {
+	case protocol.TypeAction:
 		return r.doAction(seat, in)
-	}
-	switch in.kind {
-	case "leave":
+	case protocol.TypeLeave:
 		r.leave(p, false, in.at)
-		p.Send(encode(msgClosed{Type: "closed", Reason: "you left the room"}))
+		p.Send(protocol.Encode(protocol.Closed{Reason: "you left the room"}))
 		return nil
-	case "seat":
+	case protocol.TypeSeat:
 		return r.doSeat(seat, in)
-	case "start":
+	case protocol.TypeStart:
 		return r.doStart(seat, in)
-	case "pick":
+	case protocol.TypePick:
 		return r.doPick(seat, in)
 	}
-	return errf(CodeBadMessage, "unknown request %q", in.kind)
+	return protocol.Errorf(protocol.CodeBadMessage, "unknown request %q", in.TypeName())
 }
 
 // doStart starts the session, or a rematch once it is over (host).
-func (r *Room) doStart(seat int, in *input) *protoError {
+func (r *Room) doStart(seat int, in *input) *protocol.Error {
 	switch {
 	case seat != r.host:
 		return errNotAllowed("only the host (seat %d) starts the game", r.host)
@@ -79,7 +80,7 @@ func (r *Room) doStart(seat int, in *input) *protoError {
 		return errNotAllowed("the session is already running")
 	}
 	for i, s := range r.seats {
-		if s.kind == KindFree {
+		if s.kind == protocol.KindFree {
 			return errNotAllowed("seat %d is free: wait for someone to join or put a bot on it", i)
 		}
 	}
@@ -91,13 +92,13 @@ func (r *Room) doStart(seat int, in *input) *protoError {
 		g, _ := rules.Lookup(r.spec.Game)
 		st, err := rules.New(g, r.main.Cards, rules.Config{Players: 1, Seed: r.seed, Lockout: cfg.Lockout, Options: cfg.Options[r.spec.Game]})
 		if err != nil {
-			return errf(CodeBadRequest, "%v", err)
+			return protocol.Errorf(protocol.CodeBadRequest, "%v", err)
 		}
 		next = &solo{st: st, seed: r.seed}
 	} else {
 		s, err := session.New(cfg, r.decks)
 		if err != nil {
-			return errf(CodeBadRequest, "%v", err)
+			return protocol.Errorf(protocol.CodeBadRequest, "%v", err)
 		}
 		next = s
 	}
@@ -113,44 +114,47 @@ func (r *Room) doStart(seat int, in *input) *protoError {
 }
 
 // doPick picks the next mini-game for the picker.
-func (r *Room) doPick(seat int, in *input) *protoError {
+func (r *Room) doPick(seat int, in *input) *protocol.Error {
 	if seat < 0 {
 		return errNotAllowed("spectators cannot pick")
 	}
 	if r.phase != PhasePick {
 		return errNotAllowed("no pick is due now (the room is in phase %s)", r.phase)
 	}
-	if err := r.play.Pick(seat, in.game); err != nil {
+	if err := r.play.Pick(seat, in.Game); err != nil {
 		var pe *session.PickError
 		if errors.As(err, &pe) {
 			if seat != r.play.Picker() {
 				return errNotAllowed("%s", pe.Reason)
 			}
-			return errf(CodeBadRequest, "%s", pe.Reason)
+			return protocol.Errorf(protocol.CodeBadRequest, "%s", pe.Reason)
 		}
-		return errf(CodeBadRequest, "%v", err)
+		return protocol.Errorf(protocol.CodeBadRequest, "%v", err)
 	}
 	r.startCountdown(in.at)
 	return nil
 }
 
 // doAction handles a person's action at the table: a claim, a draw, a
-// flip… (actionTypes). The table's driver first does everything due
-// before the action arrived, then carries it out.
-func (r *Room) doAction(seat int, in *input) *protoError {
+// flip… The table's driver first does everything due before the action
+// arrived, then carries it out. An action made at an earlier table, or
+// after the game's end, is refused here, before it reaches a table; one
+// against an older version of the table, by the rules.
+func (r *Room) doAction(seat int, in *input) *protocol.Error {
+	kind := in.Action.Kind
 	if seat < 0 {
-		return errNotAllowed("spectators cannot %s", in.kind)
+		return errNotAllowed("spectators cannot %s", kind)
 	}
-	if in.seat != -2 && in.seat != seat {
-		return errNotAllowed("you play seat %d; nobody can act for seat %d", seat, in.seat)
+	if in.HasSeat && in.Seat != seat {
+		return errNotAllowed("you play seat %d; nobody can act for seat %d", seat, in.Seat)
 	}
 	if r.play == nil {
 		return errNotAllowed("no game is being played now (the room is in phase %s)", r.phase)
 	}
-	if in.table > r.table() || in.table < 0 {
-		return errf(CodeBadRequest, "table %d does not exist; the current table is %d", in.table, r.table())
+	if in.Table > r.table() || in.Table < 0 {
+		return protocol.Errorf(protocol.CodeBadRequest, "table %d does not exist; the current table is %d", in.Table, r.table())
 	}
-	if r.phase == PhasePlay && in.table == r.table() {
+	if r.phase == PhasePlay && in.Table == r.table() {
 		// What was due before the action arrived comes first; it may
 		// end the game.
 		r.advance(in.at)
@@ -158,11 +162,11 @@ func (r *Room) doAction(seat int, in *input) *protoError {
 			return nil
 		}
 	}
-	if r.phase != PhasePlay || in.table < r.table() {
+	if r.phase != PhasePlay || in.Table < r.table() {
 		// A claim that crossed the end of its game is refused like any
 		// late claim; one for a table not started yet is an error.
 		switch {
-		case in.table < r.table():
+		case in.Table < r.table():
 			r.refuse(in, rules.CodeTooLate, "too late: that game is over")
 		case r.phase != PhaseCountdown:
 			r.refuse(in, rules.CodeGameOver, "the game is over")
@@ -171,23 +175,18 @@ func (r *Room) doAction(seat int, in *input) *protoError {
 		}
 		return nil
 	}
-	if len(in.target) > rules.MaxTargets {
-		return errf(CodeBadMessage, "\"target\" names at most %d zones", rules.MaxTargets)
-	}
-	gs := r.play.GameSeat(seat)
-	if gs == rules.NoSeat {
+	a, ok := r.toTable(seat, in)
+	if !ok {
 		r.refuse(in, rules.CodeNoSeat, fmt.Sprintf("seat %d is not at this table", seat))
 		return nil
 	}
-	a := rules.Action{Kind: in.action, Seat: gs, Symbol: in.symbol, Target: rules.To(in.target...), Version: in.version, At: r.elapsed(in.at)}
-	if _, err := r.tab.Submit(a); err != nil {
-		ref, ok := err.(*rules.Refusal)
-		if !ok {
-			r.close(fmt.Sprintf("the game could not go on: %v", err))
-			return nil
-		}
-		in.peer.Send(r.refusedFrame(&msgRefused{ID: in.id, Table: r.tableNo, Code: ref.Code, Reason: ref.Reason(),
+	_, err := r.tab.Submit(a)
+	if ref, ok := err.(*rules.Refusal); ok {
+		in.peer.Send(r.refusedFrame(&protocol.Refused{ID: in.ID, Table: r.tableNo, Code: ref.Code, Reason: ref.Reason(),
 			Version: ref.Version, Current: r.tab.State().Version(), LockedUntil: ref.LockedUntil}))
+	} else if err != nil {
+		r.close(fmt.Sprintf("the game could not go on: %v", err))
+		return nil
 	}
 	r.m.metrics.ClaimLatency.Observe(r.m.now().Sub(in.at).Seconds())
 	if r.tab.Over() {
@@ -200,6 +199,6 @@ func (r *Room) doAction(seat int, in *input) *protoError {
 // refusal of the given code and reason, and counts it.
 func (r *Room) refuse(in *input, code rules.Code, reason string) {
 	r.m.metrics.Claims.WithLabelValues(code.String()).Inc()
-	in.peer.Send(r.refusedFrame(&msgRefused{ID: in.id, Table: r.table(), Code: code,
-		Reason: reason, Version: in.version, Current: r.play.State().Version()}))
+	in.peer.Send(r.refusedFrame(&protocol.Refused{ID: in.ID, Table: r.table(), Code: code,
+		Reason: reason, Version: in.Action.Version, Current: r.play.State().Version()}))
 }

@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dobble-dev/dobble/rules"
+	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/session"
 	"github.com/dobble-dev/dobble/table"
 )
@@ -19,22 +19,14 @@ const (
 	PhaseOver      = "over"      // the session is over; the host may start a rematch
 )
 
-// input is one request for a room.
+// input is one request for a room: the Request as the protocol read it
+// from the frame, the connection that sent it, when it arrived, and for
+// create and join the sender's nickname.
 type input struct {
-	kind    string
-	peer    *Peer
-	id      string
-	at      time.Time
-	name    string
-	token   string
-	seat    int
-	bot     *string
-	action  rules.ActionKind
-	symbol  int
-	target  []int
-	version uint64
-	table   int
-	game    string
+	protocol.Request
+	peer *Peer
+	at   time.Time
+	name string
 }
 
 // Room is one room: its seats, its spectators and its session, owned by
@@ -48,7 +40,7 @@ type input struct {
 type Room struct {
 	m    *Manager
 	code string
-	spec *RoomSpec
+	spec *protocol.RoomSpec
 	cfg  session.Config
 
 	decks session.Decks
@@ -73,7 +65,8 @@ type Room struct {
 	base     int // tables played in the room's earlier sessions
 	seed     uint64
 	deadline time.Time // end of the countdown, or of the pick
-	buf      []byte    // scratch space for encoding frames
+	buf      []byte    // scratch space for encoding refusals
+	upd      protocol.Updates
 	closed   bool
 	wake     time.Time // when something is next due (tick), zero for never
 
@@ -86,7 +79,7 @@ type Room struct {
 	rec     *tableRecord
 }
 
-func newRoom(m *Manager, code string, spec *RoomSpec, cfg session.Config, decks session.Decks, main *Deck, own map[string]*Deck) *Room {
+func newRoom(m *Manager, code string, spec *protocol.RoomSpec, cfg session.Config, decks session.Decks, main *Deck, own map[string]*Deck) *Room {
 	r := &Room{
 		m: m, code: code, spec: spec, cfg: cfg, decks: decks, main: main, own: own,
 		in: make(chan *input, m.cfg.RoomQueue), goneSig: make(chan struct{}, 1), quit: make(chan struct{}),
@@ -94,9 +87,9 @@ func newRoom(m *Manager, code string, spec *RoomSpec, cfg session.Config, decks 
 	}
 	r.seats = make([]*seatState, spec.Seats)
 	for i := range r.seats {
-		r.seats[i] = &seatState{kind: KindFree}
+		r.seats[i] = &seatState{kind: protocol.KindFree}
 		if i < len(spec.Bots) && spec.Bots[i] != nil {
-			r.seats[i] = &seatState{kind: KindBot, level: *spec.Bots[i], name: "bot:" + *spec.Bots[i]}
+			r.seats[i] = &seatState{kind: protocol.KindBot, level: *spec.Bots[i], name: "bot:" + *spec.Bots[i]}
 		}
 	}
 	r.publish()
@@ -107,13 +100,13 @@ func newRoom(m *Manager, code string, spec *RoomSpec, cfg session.Config, decks 
 func (r *Room) Code() string { return r.code }
 
 // submit queues in for the room, or answers busy when the queue is full.
-func (r *Room) submit(in *input) *protoError {
+func (r *Room) submit(in *input) *protocol.Error {
 	select {
 	case r.in <- in:
 		return nil
 	default:
 		r.m.metrics.Busy.Inc()
-		return errf(CodeBusy, "room %s is busy; the request was dropped, try again", r.code)
+		return protocol.Errorf(protocol.CodeBusy, "room %s is busy; the request was dropped, try again", r.code)
 	}
 }
 
@@ -188,7 +181,7 @@ func (r *Room) close(reason string) {
 		return
 	}
 	r.closed = true
-	b := encode(msgClosed{Type: "closed", Reason: reason})
+	b := protocol.Encode(protocol.Closed{Reason: reason})
 	for p := range r.members {
 		p.Send(b)
 		p.room.CompareAndSwap(r, nil)
@@ -213,7 +206,7 @@ func (r *Room) tick(now time.Time) {
 // something else that may be due.
 func (r *Room) due(now time.Time) bool {
 	for i, s := range r.seats {
-		if s.kind == KindHuman && s.peer == nil && !s.held.IsZero() && !now.Before(s.held) {
+		if s.kind == protocol.KindHuman && s.peer == nil && !s.held.IsZero() && !now.Before(s.held) {
 			r.expire(i)
 			return true
 		}
@@ -247,7 +240,7 @@ func (r *Room) nextTime() time.Time {
 		}
 	}
 	for _, s := range r.seats {
-		if s.kind == KindHuman && s.peer == nil && !s.held.IsZero() {
+		if s.kind == protocol.KindHuman && s.peer == nil && !s.held.IsZero() {
 			earlier(s.held)
 		}
 	}
@@ -260,19 +253,4 @@ func (r *Room) nextTime() time.Time {
 		}
 	}
 	return next
-}
-
-// maxWait bounds how far ahead a table's time is turned into wall time
-// (about 35 years), so that a lock-out that never ends stays a valid time.
-const maxWait = 1 << 40
-
-// wallTime returns the wall time of ms, milliseconds into the current
-// table.
-func (r *Room) wallTime(ms int64) time.Time {
-	return r.start.Add(time.Duration(min(ms, maxWait)) * time.Millisecond)
-}
-
-// elapsed returns the milliseconds since the current table began.
-func (r *Room) elapsed(now time.Time) int64 {
-	return max(0, now.Sub(r.start).Milliseconds())
 }

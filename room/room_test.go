@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/record"
 	"github.com/dobble-dev/dobble/rules"
 )
@@ -304,12 +305,12 @@ func TestRoomLobby(t *testing.T) {
 	a.send(`{"type": "start"}`)
 	a.take("error")
 	host.send(`{"type": "start"}`)
-	if e := host.take("error"); e.str("code") != CodeNotAllowed {
+	if e := host.take("error"); e.str("code") != protocol.CodeNotAllowed {
 		t.Fatalf("starting with a free seat: %v", e)
 	}
 	host.send(`{"type": "seat", "seat": 2, "bot": "easy"}`)
 	b.send(`{"type": "join", "room": %q}`, code)
-	if e := b.take("error"); e.str("code") != CodeRoomFull {
+	if e := b.take("error"); e.str("code") != protocol.CodeRoomFull {
 		t.Fatalf("joining a full room: %v", e)
 	}
 	host.send(`{"type": "leave"}`)

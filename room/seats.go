@@ -8,12 +8,12 @@ import (
 	"time"
 
 	"github.com/dobble-dev/dobble/bot"
-	"github.com/dobble-dev/dobble/rules"
+	"github.com/dobble-dev/dobble/protocol"
 )
 
 // seatState is one seat of a room.
 type seatState struct {
-	kind  string // KindHuman, KindBot or KindFree
+	kind  string // protocol.KindHuman, KindBot or KindFree
 	level string
 	name  string
 	token string
@@ -24,56 +24,47 @@ type seatState struct {
 }
 
 // doJoin seats in.peer at seat (or the first free seat for -1).
-func (r *Room) doJoin(in *input, seat int) *protoError {
+func (r *Room) doJoin(in *input, seat int) *protocol.Error {
 	if r.phase != PhaseLobby {
 		return errNotAllowed("room %s has started; watch it instead", r.code)
 	}
 	if seat < 0 {
-		seat = slices.IndexFunc(r.seats, func(s *seatState) bool { return s.kind == KindFree })
+		seat = slices.IndexFunc(r.seats, func(s *seatState) bool { return s.kind == protocol.KindFree })
 		if seat < 0 {
-			return errf(CodeRoomFull, "room %s has no free seat; watch it instead", r.code)
+			return protocol.Errorf(protocol.CodeRoomFull, "room %s has no free seat; watch it instead", r.code)
 		}
 	}
 	s := r.seats[seat]
-	*s = seatState{kind: KindHuman, name: in.name, token: newToken(), peer: in.peer}
+	*s = seatState{kind: protocol.KindHuman, name: in.name, token: newToken(), peer: in.peer}
 	r.members[in.peer] = seat
-	in.peer.Send(encode(msgJoined{Type: "joined", ID: in.id, Room: r.code, Seat: seat, Token: s.token, Host: r.host}))
+	in.peer.Send(protocol.Encode(protocol.Joined{ID: in.ID, Room: r.code, Seat: seat, Token: s.token, Host: r.host}))
 	r.broadcastLobby()
 	return nil
 }
 
 // doResume gives a seat back to the connection holding its token.
-func (r *Room) doResume(in *input) *protoError {
+func (r *Room) doResume(in *input) *protocol.Error {
 	seat := -1
 	for i, s := range r.seats {
-		if s.kind == KindHuman && s.token != "" && subtle.ConstantTimeCompare([]byte(s.token), []byte(in.token)) == 1 {
+		if s.kind == protocol.KindHuman && s.token != "" && subtle.ConstantTimeCompare([]byte(s.token), []byte(in.Token)) == 1 {
 			seat = i
 		}
 	}
 	if seat < 0 {
-		return errf(CodeBadToken, "that token holds no seat of room %s (a hold that expired is lost)", r.code)
+		return protocol.Errorf(protocol.CodeBadToken, "that token holds no seat of room %s (a hold that expired is lost)", r.code)
 	}
 	s := r.seats[seat]
 	if old := s.peer; old != nil && old != in.peer {
 		delete(r.members, old)
 		old.room.CompareAndSwap(r, nil)
-		old.Send(encode(msgClosed{Type: "closed", Reason: "your seat was resumed by another connection"}))
+		old.Send(protocol.Encode(protocol.Closed{Reason: "your seat was resumed by another connection"}))
 	}
 	s.peer, s.held = in.peer, time.Time{}
 	r.members[in.peer] = seat
-	in.peer.Send(encode(msgJoined{Type: "joined", ID: in.id, Room: r.code, Seat: seat, Token: s.token, Host: r.host}))
-	r.broadcast(encode(msgPresence{Type: "presence", Seat: seat, Connected: true}), in.peer)
+	in.peer.Send(protocol.Encode(protocol.Joined{ID: in.ID, Room: r.code, Seat: seat, Token: s.token, Host: r.host}))
+	r.broadcast(protocol.Encode(protocol.Presence{Seat: seat, Connected: true}), in.peer)
 	r.sendSituation(in.peer)
 	return nil
-}
-
-// gameSeat returns the seat at the current table of a member's session
-// seat (-1 for spectators and seats not at the table).
-func (r *Room) gameSeat(seat int) int {
-	if seat < 0 || r.play == nil {
-		return rules.Spectator
-	}
-	return r.play.GameSeat(seat)
 }
 
 // leave removes p from the room: a spectator goes; a person's seat is held
@@ -91,7 +82,7 @@ func (r *Room) leave(p *Peer, disconnected bool, now time.Time) {
 		if s.peer == p {
 			s.peer = nil
 			if r.phase == PhaseLobby && !disconnected {
-				*s = seatState{kind: KindFree}
+				*s = seatState{kind: protocol.KindFree}
 			} else {
 				s.held = now.Add(r.m.cfg.SeatHold)
 			}
@@ -99,7 +90,7 @@ func (r *Room) leave(p *Peer, disconnected bool, now time.Time) {
 				r.moveHost()
 				r.broadcastLobby()
 			} else {
-				r.broadcast(encode(msgPresence{Type: "presence", Seat: seat, Connected: false}), nil)
+				r.broadcast(protocol.Encode(protocol.Presence{Seat: seat, Connected: false}), nil)
 			}
 		}
 	}
@@ -110,7 +101,7 @@ func (r *Room) leave(p *Peer, disconnected bool, now time.Time) {
 func (r *Room) expire(seat int) {
 	s := r.seats[seat]
 	if r.phase == PhaseLobby {
-		*s = seatState{kind: KindFree}
+		*s = seatState{kind: protocol.KindFree}
 		r.moveHost()
 		r.broadcastLobby()
 	} else {
@@ -122,11 +113,11 @@ func (r *Room) expire(seat int) {
 // moveHost passes the host's role to the first seated person when the host
 // has gone from the lobby.
 func (r *Room) moveHost() {
-	if h := r.seats[r.host]; h.kind == KindHuman && (h.peer != nil || !h.held.IsZero()) {
+	if h := r.seats[r.host]; h.kind == protocol.KindHuman && (h.peer != nil || !h.held.IsZero()) {
 		return
 	}
 	for i, s := range r.seats {
-		if s.kind == KindHuman && s.peer != nil {
+		if s.kind == protocol.KindHuman && s.peer != nil {
 			r.host = i
 			return
 		}
@@ -136,7 +127,7 @@ func (r *Room) moveHost() {
 // closeIfEmpty closes the room once no person is seated or held.
 func (r *Room) closeIfEmpty() {
 	for _, s := range r.seats {
-		if s.kind == KindHuman && (s.peer != nil || !s.held.IsZero()) {
+		if s.kind == protocol.KindHuman && (s.peer != nil || !s.held.IsZero()) {
 			return
 		}
 	}
@@ -144,26 +135,26 @@ func (r *Room) closeIfEmpty() {
 }
 
 // doSeat puts a bot on a seat or frees it (host, lobby).
-func (r *Room) doSeat(seat int, in *input) *protoError {
+func (r *Room) doSeat(seat int, in *input) *protocol.Error {
 	switch {
 	case seat != r.host:
 		return errNotAllowed("only the host (seat %d) seats bots", r.host)
 	case r.phase != PhaseLobby:
 		return errNotAllowed("seats change only in the lobby")
-	case in.seat < 0 || in.seat >= len(r.seats):
-		return errf(CodeBadRequest, "seat %d: the room has seats 0 to %d", in.seat, len(r.seats)-1)
+	case in.Seat < 0 || in.Seat >= len(r.seats):
+		return protocol.Errorf(protocol.CodeBadRequest, "seat %d: the room has seats 0 to %d", in.Seat, len(r.seats)-1)
 	}
-	s := r.seats[in.seat]
-	if s.kind == KindHuman {
-		return errNotAllowed("seat %d is %s's", in.seat, s.name)
+	s := r.seats[in.Seat]
+	if s.kind == protocol.KindHuman {
+		return errNotAllowed("seat %d is %s's", in.Seat, s.name)
 	}
-	if in.bot == nil {
-		*s = seatState{kind: KindFree}
+	if in.Bot == nil {
+		*s = seatState{kind: protocol.KindFree}
 	} else {
-		if _, err := bot.LookupLevel(*in.bot); err != nil {
-			return errf(CodeBadRequest, "%v", err)
+		if _, err := bot.LookupLevel(*in.Bot); err != nil {
+			return protocol.Errorf(protocol.CodeBadRequest, "%v", err)
 		}
-		*s = seatState{kind: KindBot, level: *in.bot, name: "bot:" + *in.bot}
+		*s = seatState{kind: protocol.KindBot, level: *in.Bot, name: "bot:" + *in.Bot}
 	}
 	r.broadcastLobby()
 	return nil

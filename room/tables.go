@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dobble-dev/dobble/bot"
+	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/record"
 	"github.com/dobble-dev/dobble/rules"
 	"github.com/dobble-dev/dobble/session"
@@ -24,16 +25,12 @@ type tableRecord struct {
 	tieBreak bool
 }
 
-// table returns the number of the current table in the room: the
-// session's own, counted on from the tables of earlier sessions.
-func (r *Room) table() int { return r.base + r.play.Table() }
-
 // startCountdown announces the table just set up and starts it after the
 // countdown.
 func (r *Room) startCountdown(now time.Time) {
 	r.phase, r.deadline = PhaseCountdown, now.Add(r.m.cfg.Countdown)
 	r.tab = nil
-	r.broadcast(encode(msgCountdown{Type: "countdown", Ms: r.m.cfg.Countdown.Milliseconds(), Table: r.table(), Game: r.play.State().Info().Name}), nil)
+	r.broadcast(protocol.Encode(protocol.Countdown{Ms: r.m.cfg.Countdown.Milliseconds(), Table: r.table(), Game: r.play.State().Info().Name}), nil)
 }
 
 // deckOf returns the deck the game called name plays with.
@@ -57,7 +54,7 @@ func (r *Room) beginTable(now time.Time) {
 	for gs, seat := range r.at {
 		s := r.seats[seat]
 		names[gs] = s.name
-		if s.kind == KindBot {
+		if s.kind == protocol.KindBot {
 			level, _ := bot.LookupLevel(s.level)
 			bots[gs] = bot.New(level, gs, seed)
 		}
@@ -99,21 +96,9 @@ func (r *Room) advance(now time.Time) {
 
 // applyAtTable carries out action a at the current table, its seat a seat
 // of the table's game (table.Config.Apply), through the session, which
-// moves on when the game ends. A refusal names the game's seat, as the
-// table's record does.
+// moves on when the game ends.
 func (r *Room) applyAtTable(a *rules.Action, ev []rules.Event) ([]rules.Event, error) {
-	sa := *a
-	if sa.Kind != rules.ActionTick {
-		sa.Seat = rules.NoSeat
-		if uint(a.Seat) < uint(len(r.at)) {
-			sa.Seat = r.at[a.Seat]
-		}
-	}
-	ev, err := r.play.Apply(r.play.Table(), sa, ev)
-	if ref, ok := err.(*rules.Refusal); ok {
-		ref.Seat = a.Seat
-	}
-	return ev, err
+	return r.play.Play(*a, ev)
 }
 
 // tableObserver is a Room as the observer of its table's driver: it
@@ -126,7 +111,7 @@ func (o *tableObserver) Accepted(a *rules.Action, ev []rules.Event) {
 	if a.Kind != rules.ActionTick {
 		r.m.metrics.accepted.Inc()
 	}
-	r.broadcastUpdate(r.tab.State(), r.at, r.tableNo, a.At, ev)
+	r.broadcastUpdate(a.At, ev)
 }
 
 // Refused counts a refused action; the room answers a person's itself.
@@ -144,12 +129,12 @@ func (r *Room) finishTable(now time.Time) {
 		Seats: rec.seats, Scores: res.Scores, Unit: res.Unit, Winners: res.Winners, Actions: int(st.Version()),
 		Started: rec.started, Ended: now,
 	}, Record: slices.Clone(rec.buf.Bytes())})
-	r.broadcast(encode(msgOver{Type: "over", Table: r.tableNo, Game: st.Info().Name, Players: r.at, Result: res, Session: r.sessionInfo()}), nil)
+	r.broadcast(protocol.Encode(&protocol.Over{Table: r.tableNo, Game: st.Info().Name, Players: r.at, Result: res, Session: r.sessionInfo()}), nil)
 	switch r.play.Phase() {
 	case session.PhasePick:
 		r.phase = PhasePick
 		wait := r.m.cfg.PickTime
-		if r.seats[r.play.Picker()].kind == KindBot {
+		if r.seats[r.play.Picker()].kind == protocol.KindBot {
 			wait = r.m.cfg.BotPick
 		}
 		r.deadline = now.Add(wait)

@@ -60,6 +60,11 @@ func (k ActionKind) MarshalText() ([]byte, error) {
 	return enumMarshal(actionKindNames, int(k), "ActionKind")
 }
 
+// AppendText appends the kind's name to b, as MarshalText returns it.
+func (k ActionKind) AppendText(b []byte) ([]byte, error) {
+	return enumAppend(b, actionKindNames, int(k), "ActionKind")
+}
+
 // UnmarshalText decodes a kind from its name.
 func (k *ActionKind) UnmarshalText(b []byte) error {
 	v, err := enumParse(actionKindNames, b, "action kind")

@@ -757,11 +757,22 @@ func TestJSON(t *testing.T) {
 	if !strings.Contains(string(b), `"minPlayers":2,"maxPlayers":8,"unit":"cards","higherWins":true,"targets":0,"claim":{"match":[{"kinds":["pile"],"whose":"mine"},{"kinds":["centre"],"whose":"shared"}]},"points":{"rule":"+1 a card won, +5 to the winner"}}`) {
 		t.Errorf("info JSON %s", b)
 	}
-	for _, k := range []interface {
+	type enum interface {
 		MarshalText() ([]byte, error)
-	}{ActionClaim, EventOver, ShowOwnerTop} {
+		AppendText([]byte) ([]byte, error)
+	}
+	for _, k := range []enum{ActionClaim, ActionTake, EventOver, EventSecret, ShowOwnerTop, CodeNoSeat, CodeEarly} {
 		if text, err := k.MarshalText(); err != nil || len(text) == 0 {
 			t.Errorf("%v: %s %v", k, text, err)
+		}
+		text, _ := k.MarshalText()
+		if got, err := k.AppendText([]byte("x")); err != nil || string(got) != "x"+string(text) {
+			t.Errorf("%v: AppendText gives %q %v, MarshalText %q", k, got, err, text)
+		}
+	}
+	for _, k := range []enum{ActionKind(200), EventKind(200), Show(200), Code(0)} {
+		if got, err := k.AppendText([]byte("x")); err == nil || string(got) != "x" {
+			t.Errorf("%v has no name, yet AppendText gives %q %v", k, got, err)
 		}
 	}
 }

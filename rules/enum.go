@@ -28,6 +28,16 @@ func enumParse(names []string, text []byte, typ string) (int, error) {
 	return 0, fmt.Errorf("rules: %q is not a %s; use one of %q", text, typ, valid)
 }
 
+// enumAppend appends the name of v to b, failing as enumMarshal does: it
+// is the encoding.TextAppender of the enums, which an encoder uses to
+// write a name without allocating.
+func enumAppend(b []byte, names []string, v int, typ string) ([]byte, error) {
+	if v >= 0 && v < len(names) && names[v] != "" {
+		return append(b, names[v]...), nil
+	}
+	return b, fmt.Errorf("rules: %s(%d) has no name", typ, v)
+}
+
 // enumMarshal returns the name of v as JSON text, failing for a value
 // without a name so that no record ever holds a placeholder.
 func enumMarshal(names []string, v int, typ string) ([]byte, error) {

@@ -78,6 +78,11 @@ func (k EventKind) MarshalText() ([]byte, error) {
 	return enumMarshal(eventKindNames, int(k), "EventKind")
 }
 
+// AppendText appends the kind's name to b, as MarshalText returns it.
+func (k EventKind) AppendText(b []byte) ([]byte, error) {
+	return enumAppend(b, eventKindNames, int(k), "EventKind")
+}
+
 // UnmarshalText decodes a kind from its name.
 func (k *EventKind) UnmarshalText(b []byte) error {
 	v, err := enumParse(eventKindNames, b, "event kind")

@@ -74,6 +74,9 @@ func (c Code) String() string { return enumText(codeNames, int(c), "Code") }
 // MarshalText encodes the code as its name.
 func (c Code) MarshalText() ([]byte, error) { return enumMarshal(codeNames, int(c), "Code") }
 
+// AppendText appends the code's name to b, as MarshalText returns it.
+func (c Code) AppendText(b []byte) ([]byte, error) { return enumAppend(b, codeNames, int(c), "Code") }
+
 // UnmarshalText decodes a code from its name.
 func (c *Code) UnmarshalText(b []byte) error {
 	v, err := enumParse(codeNames, b, "refusal code")

@@ -50,6 +50,10 @@ func (v Show) String() string { return enumText(showNames, int(v), "Show") }
 // MarshalText encodes the visibility as its name.
 func (v Show) MarshalText() ([]byte, error) { return enumMarshal(showNames, int(v), "Show") }
 
+// AppendText appends the visibility's name to b, as MarshalText returns
+// it.
+func (v Show) AppendText(b []byte) ([]byte, error) { return enumAppend(b, showNames, int(v), "Show") }
+
 // UnmarshalText decodes a visibility from its name.
 func (v *Show) UnmarshalText(b []byte) error {
 	x, err := enumParse(showNames, b, "visibility")

@@ -633,6 +633,16 @@ func (s *Session) Apply(table int, a rules.Action, ev []rules.Event) ([]rules.Ev
 	return s.applyAt(a, seat, ev)
 }
 
+// Play applies action a at the current table as its game numbers seats:
+// a.Seat is a seat of State (Seats maps them to session seats), or
+// rules.NoSeat for a tick of the game's clock. It is Apply for a driver of
+// the table, which speaks the game's seats: the events, and a refusal's
+// Seat, are in the same seats. When the action ends the game, Play settles
+// it as Apply does.
+func (s *Session) Play(a rules.Action, ev []rules.Event) ([]rules.Event, error) {
+	return s.applyAt(a, a.Seat, ev)
+}
+
 // applyAt applies a, its seat a seat of the current table's game (or
 // NoSeat for a tick), reporting a refusal with the session seat seat, and
 // settles the table when its game ends.

@@ -200,6 +200,11 @@ func TestSessionFullByWins(t *testing.T) {
 	if !errors.As(err, &ref) || ref.Code != rules.CodeNotAMatch || ref.Seat != 1 || st.Seat(0).LockedUntil == 0 {
 		t.Fatalf("wrong claim in the duel: %v", err)
 	}
+	// Play takes the duel's own seats: duel seat 0 is session seat 1,
+	// locked out just now, and its refusal names duel seat 0.
+	if _, err := s.Play(rules.Action{Seat: 0, Symbol: wrong.Symbol, Version: st.Version(), At: 20}, nil); !errors.As(err, &ref) || ref.Code != rules.CodeLockedOut || ref.Seat != 0 {
+		t.Fatalf("Play by duel seat 0: %v", err)
+	}
 	r.play(seq(2))
 	h = s.History()
 	g2 := h[1]

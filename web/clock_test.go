@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dobble-dev/dobble/room"
+	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/rules"
 )
 
@@ -78,11 +78,11 @@ func TestSeatActionMessages(t *testing.T) {
 	for _, tc := range []struct {
 		frame, code, says string
 	}{
-		{`{"type": "lay", "table": 0, "version": 0}`, room.CodeBadMessage, `"target"`},
-		{`{"type": "flip", "table": 0, "version": 0, "target": [2]}`, room.CodeBadMessage, `"symbol"`},
-		{`{"type": "stop", "table": 0}`, room.CodeBadMessage, `"version"`},
-		{`{"type": "tick", "table": 0, "version": 0}`, room.CodeBadMessage, `unknown type "tick"`},
-		{`{"type": "take", "table": 0, "version": 0, "target": [1, 2, 3, 4]}`, room.CodeBadMessage, "at most 3"},
+		{`{"type": "lay", "table": 0, "version": 0}`, protocol.CodeBadMessage, `"target"`},
+		{`{"type": "flip", "table": 0, "version": 0, "target": [2]}`, protocol.CodeBadMessage, `"symbol"`},
+		{`{"type": "stop", "table": 0}`, protocol.CodeBadMessage, `"version"`},
+		{`{"type": "tick", "table": 0, "version": 0}`, protocol.CodeBadMessage, `unknown type "tick"`},
+		{`{"type": "take", "table": 0, "version": 0, "target": [1, 2, 3, 4]}`, protocol.CodeBadMessage, "at most 3"},
 	} {
 		a.sendRaw([]byte(tc.frame))
 		e := a.expectError(tc.code)
@@ -130,7 +130,7 @@ func TestGamesTheRoomCannotSeat(t *testing.T) {
 	ts := start(t, fastConfig())
 	a := ts.connect("alice")
 	a.send(msg{"type": "create", "room": msg{"game": "guess", "seats": 2}})
-	if e := a.expectError(room.CodeBadRequest); !strings.Contains(e.str("message"), "guess takes 3 to 8") {
+	if e := a.expectError(protocol.CodeBadRequest); !strings.Contains(e.str("message"), "guess takes 3 to 8") {
 		t.Fatalf("a room of two for Guess: %v", e)
 	}
 	// Alice makes no claim: the instant bot wins, and she picks next.
@@ -145,7 +145,7 @@ func TestGamesTheRoomCannotSeat(t *testing.T) {
 		t.Fatalf("the pick of a table of two: picker %d, choices %v; want seat 0 offered the extra games but Guess", p.num("picker"), choices)
 	}
 	a.send(msg{"type": "pick", "game": "guess"})
-	if e := a.expectError(room.CodeBadRequest); !strings.Contains(e.str("message"), "guess takes 3 to 8") || !strings.Contains(e.str("message"), "memory") {
+	if e := a.expectError(protocol.CodeBadRequest); !strings.Contains(e.str("message"), "guess takes 3 to 8") || !strings.Contains(e.str("message"), "memory") {
 		t.Fatalf("picking Guess for two: %v", e)
 	}
 	a.send(msg{"type": "pick", "game": "memory"})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/room"
 )
 
@@ -124,18 +125,18 @@ func TestStaleAndWrongClaims(t *testing.T) {
 	}
 	// Nobody can act for another seat, nor at a table that does not exist.
 	b.send(msg{"type": "claim", "table": 0, "version": 1, "symbol": right, "target": []int{}, "seat": 0})
-	if e := b.expectError(room.CodeNotAllowed); !strings.Contains(e.str("message"), "seat 0") {
+	if e := b.expectError(protocol.CodeNotAllowed); !strings.Contains(e.str("message"), "seat 0") {
 		t.Fatalf("claim for another seat: %v", e)
 	}
 	b.send(msg{"type": "claim", "table": 7, "version": 1, "symbol": right, "target": []int{}})
-	b.expectError(room.CodeBadRequest)
+	b.expectError(protocol.CodeBadRequest)
 	// A spectator cannot act.
 	w := ts.connect("watcher")
 	w.send(msg{"type": "watch", "room": a.room})
 	w.expect("joined")
 	w.expect("state")
 	w.send(msg{"type": "claim", "table": 0, "version": 1, "symbol": right, "target": []int{}})
-	w.expectError(room.CodeNotAllowed)
+	w.expectError(protocol.CodeNotAllowed)
 	// The table is intact: the game still plays to the end.
 	done := b.playAsync()
 	a.in <- msg{"type": "state", "table": 0.0, "view": u["view"]}
@@ -150,7 +151,7 @@ func TestBadInput(t *testing.T) {
 	// Anything before hello closes the connection.
 	c := ts.dial()
 	c.send(msg{"type": "join", "room": "AAAAAAAA"})
-	c.expectError(room.CodeNotAllowed)
+	c.expectError(protocol.CodeNotAllowed)
 	if code, _ := c.waitClosed(); code != websocket.StatusPolicyViolation {
 		t.Fatalf("join before hello closed with %v", code)
 	}
@@ -159,21 +160,21 @@ func TestBadInput(t *testing.T) {
 	for _, tc := range []struct {
 		frame, code, says string
 	}{
-		{`{"type": "claim",`, room.CodeBadMessage, "not JSON"},
-		{`[1,2,3]`, room.CodeBadMessage, "JSON object"},
-		{`{"type": "fly"}`, room.CodeBadMessage, `unknown type "fly"`},
-		{`{"v": 1}`, room.CodeBadMessage, `no "type"`},
-		{`{"type": "claim", "symbol": "three"}`, room.CodeBadMessage, `"symbol"`},
-		{`{"type": "claim", "table": 0, "version": 0, "symbol": 3}`, room.CodeNotAllowed, "not in a room"},
-		{`{"type": "start"}`, room.CodeNotAllowed, "not in a room"},
-		{`{"type": "join", "room": "ZZZZZZZZ"}`, room.CodeNoRoom, "ZZZZZZZZ"},
-		{`{"type": "resume", "room": "ZZZZZZZZ"}`, room.CodeBadMessage, "token"},
-		{`{"type": "create", "room": {"game": "chess", "seats": 2}}`, room.CodeBadRequest, "unknown game"},
-		{`{"type": "create", "room": {"game": "tower", "seats": 9}}`, room.CodeBadRequest, "1 to 8 seats"},
-		{`{"type": "create", "room": {"game": "tower", "seats": 2, "bots": [null, "godlike"]}}`, room.CodeBadRequest, "godlike"},
-		{`{"type": "create", "room": {"game": "tower", "seats": 2, "deck": "order-6"}}`, room.CodeBadRequest, "order-6"},
-		{`{"type": "create", "room": {"game": "tower", "seats": 2, "lockout": 99999}}`, room.CodeBadRequest, "lockout"},
-		{`{"type": "hello", "v": 1, "name": "again"}`, room.CodeNotAllowed, "already"},
+		{`{"type": "claim",`, protocol.CodeBadMessage, "not JSON"},
+		{`[1,2,3]`, protocol.CodeBadMessage, "JSON object"},
+		{`{"type": "fly"}`, protocol.CodeBadMessage, `unknown type "fly"`},
+		{`{"v": 1}`, protocol.CodeBadMessage, `no "type"`},
+		{`{"type": "claim", "symbol": "three"}`, protocol.CodeBadMessage, `"symbol"`},
+		{`{"type": "claim", "table": 0, "version": 0, "symbol": 3}`, protocol.CodeNotAllowed, "not in a room"},
+		{`{"type": "start"}`, protocol.CodeNotAllowed, "not in a room"},
+		{`{"type": "join", "room": "ZZZZZZZZ"}`, protocol.CodeNoRoom, "ZZZZZZZZ"},
+		{`{"type": "resume", "room": "ZZZZZZZZ"}`, protocol.CodeBadMessage, "token"},
+		{`{"type": "create", "room": {"game": "chess", "seats": 2}}`, protocol.CodeBadRequest, "unknown game"},
+		{`{"type": "create", "room": {"game": "tower", "seats": 9}}`, protocol.CodeBadRequest, "1 to 8 seats"},
+		{`{"type": "create", "room": {"game": "tower", "seats": 2, "bots": [null, "godlike"]}}`, protocol.CodeBadRequest, "godlike"},
+		{`{"type": "create", "room": {"game": "tower", "seats": 2, "deck": "order-6"}}`, protocol.CodeBadRequest, "order-6"},
+		{`{"type": "create", "room": {"game": "tower", "seats": 2, "lockout": 99999}}`, protocol.CodeBadRequest, "lockout"},
+		{`{"type": "hello", "v": 1, "name": "again"}`, protocol.CodeNotAllowed, "already"},
 	} {
 		a.sendRaw([]byte(tc.frame))
 		e := a.expectError(tc.code)
@@ -184,7 +185,7 @@ func TestBadInput(t *testing.T) {
 	if err := a.c.Write(t.Context(), websocket.MessageBinary, []byte{1, 2, 3}); err != nil {
 		t.Fatal(err)
 	}
-	if e := a.expectError(room.CodeBadMessage); !strings.Contains(e.str("message"), "binary") {
+	if e := a.expectError(protocol.CodeBadMessage); !strings.Contains(e.str("message"), "binary") {
 		t.Fatalf("binary frame: %v", e)
 	}
 	// The nickname is kept as typed, as text.
@@ -197,18 +198,18 @@ func TestBadInput(t *testing.T) {
 	// A bad name, a resume with a wrong token, a full room.
 	n := ts.dial()
 	n.send(msg{"type": "hello", "v": 1, "name": strings.Repeat("x", 30)})
-	n.expectError(room.CodeBadRequest)
+	n.expectError(protocol.CodeBadRequest)
 	n.send(msg{"type": "hello", "v": 1, "name": "nora"})
 	n.expect("welcome")
 	n.send(msg{"type": "resume", "room": code, "token": "0123"})
-	n.expectError(room.CodeBadToken)
+	n.expectError(protocol.CodeBadToken)
 	n.join(code)
 	x := ts.connect("xavier")
 	x.send(msg{"type": "join", "room": code})
-	x.expectError(room.CodeRoomFull)
+	x.expectError(protocol.CodeRoomFull)
 	// Only the host starts; an oversized frame closes with 1009.
 	n.send(msg{"type": "start"})
-	n.expectError(room.CodeNotAllowed)
+	n.expectError(protocol.CodeNotAllowed)
 	big := ts.connect("big")
 	big.sendRaw([]byte(`{"type":"ping","nonce":"` + strings.Repeat("x", room.MaxFrame) + `"}`))
 	if code, _ := big.waitClosed(); code != websocket.StatusMessageTooBig {
@@ -237,7 +238,7 @@ func TestFloodIsRateLimitedThenClosed(t *testing.T) {
 	for len(c.in) > 0 {
 		m := <-c.in
 		got++
-		if m.str("code") == room.CodeRateLimited {
+		if m.str("code") == protocol.CodeRateLimited {
 			limited++
 		}
 	}
@@ -438,7 +439,7 @@ func TestHostSeatsBotsAndServerFull(t *testing.T) {
 	code := a.create(msg{"game": "tower", "seats": 3, "games": 1})
 	p := ts.connect("pat")
 	p.send(msg{"type": "create", "room": msg{"game": "well", "seats": 2}})
-	if m := p.expectError(room.CodeFull); !strings.Contains(m.str("message"), "most rooms open (1)") {
+	if m := p.expectError(protocol.CodeFull); !strings.Contains(m.str("message"), "most rooms open (1)") {
 		t.Fatalf("serverFull: %v", m)
 	}
 	seatKinds := func(m msg) string {
@@ -459,19 +460,19 @@ func TestHostSeatsBotsAndServerFull(t *testing.T) {
 	a.send(msg{"type": "seat", "seat": 1, "bot": "hard"})
 	waitSeats(a, "human,bot,free")
 	a.send(msg{"type": "seat", "seat": 2, "bot": "genius"})
-	a.expectError(room.CodeBadRequest)
+	a.expectError(protocol.CodeBadRequest)
 	a.send(msg{"type": "seat", "seat": 7, "bot": "easy"})
-	a.expectError(room.CodeBadRequest)
+	a.expectError(protocol.CodeBadRequest)
 	b := ts.connect("bob")
 	b.join(code)
 	b.send(msg{"type": "seat", "seat": 1, "bot": nil})
-	b.expectError(room.CodeNotAllowed)
+	b.expectError(protocol.CodeNotAllowed)
 	a.send(msg{"type": "seat", "seat": 2, "bot": nil})
-	a.expectError(room.CodeNotAllowed) // bob's seat
+	a.expectError(protocol.CodeNotAllowed) // bob's seat
 	a.send(msg{"type": "seat", "seat": 1, "bot": nil})
 	waitSeats(a, "human,free,human")
 	a.send(msg{"type": "start"})
-	a.expectError(room.CodeNotAllowed) // seat 1 is free
+	a.expectError(protocol.CodeNotAllowed) // seat 1 is free
 	a.send(msg{"type": "seat", "seat": 1, "bot": "easy"})
 	waitSeats(a, "human,bot,human")
 	a.send(msg{"type": "start"})
