@@ -5,12 +5,12 @@ import (
 	"errors"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 
-	"github.com/coder/websocket"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
@@ -48,6 +48,9 @@ type server struct {
 	index  []byte
 	sw     sweeper
 	sweeps atomic.Int64 // sweeps made so far: the connections' clock
+	// closeWait bounds the write of a close frame and the wait for the
+	// client's: closeTimeout.
+	closeWait time.Duration
 }
 
 // Handler returns the HTTP handler of a dobble server.
@@ -65,7 +68,7 @@ func newServer(o Options) (*server, http.Handler, error) {
 	if err != nil {
 		return nil, nil, errors.New("web: the embedded client has no index.html")
 	}
-	s := &server{o: o, index: index}
+	s := &server{o: o, index: index, closeWait: closeTimeout}
 	mux := http.NewServeMux()
 	mux.Handle("GET /", http.FileServerFS(Static()))
 	mux.HandleFunc("GET /r/{code}", s.page)
@@ -236,16 +239,30 @@ func (s *server) ws(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusServiceUnavailable, "the server has its most connections open; try again later")
 		return
 	}
-	t := &takeover{ResponseWriter: w}
-	c, err := websocket.Accept(t, r, nil)
+	if !sameOrigin(r) {
+		s.conns.Add(-1)
+		httpError(w, http.StatusForbidden, "a WebSocket to this server is opened from its own pages: Origin "+r.Header.Get("Origin")+" is not "+r.Host)
+		return
+	}
+	cn, err := s.accept(w, r)
 	if err != nil {
 		s.conns.Add(-1)
 		return
 	}
 	s.o.Metrics.Connections.Inc()
-	c.SetReadLimit(room.MaxFrame)
-	cn := &conn{s: s, c: c, wire: t.wire, p: s.o.Manager.NewPeer(), finished: make(chan struct{})}
 	s.watch(cn)
 	cn.p.SetWriter(func() { go cn.write() })
 	go cn.run()
+}
+
+// sameOrigin reports whether r comes from a page of this server, or from
+// no page at all (a request without Origin, which browsers always send):
+// a page of another site may not act for the player who visits it.
+func sameOrigin(r *http.Request) bool {
+	o := r.Header.Get("Origin")
+	if o == "" {
+		return true
+	}
+	u, err := url.Parse(o)
+	return err == nil && strings.EqualFold(u.Host, r.Host)
 }
