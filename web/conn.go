@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -236,7 +237,7 @@ func (cn *conn) failed(err error) {
 	switch {
 	case errors.Is(err, errCloseHeard):
 	case errors.Is(err, wsutil.ErrFrameTooLarge), errors.Is(err, wsutil.ErrMessageTooLarge):
-		cn.p.Close(room.StatusTooBig, "a message over 4096 bytes")
+		cn.p.Close(room.StatusTooBig, "a message over "+strconv.Itoa(room.MaxFrame)+" bytes")
 	case errors.As(err, &perr):
 		cn.p.Close(int(ws.StatusProtocolError), perr.Error())
 	default:
