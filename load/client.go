@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gobwas/ws"
+
 	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/rules"
 )
@@ -80,7 +82,7 @@ type client struct {
 // send writes one frame; a failure counts as an error unless the run is
 // closing.
 func (c *client) send(b []byte) {
-	if err := c.conn.write(opText, b); err != nil && !c.r.closing.Load() && !c.lost.Load() {
+	if err := c.conn.write(ws.OpText, b); err != nil && !c.r.closing.Load() && !c.lost.Load() {
 		c.r.fail("write")
 	}
 }

@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -12,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gobwas/ws"
 
 	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/rules"
@@ -308,10 +311,10 @@ func sourceDialer(t *target, n int) func(ctx context.Context, network, addr stri
 func (r *runner) connect(ctx context.Context, i int) (*client, string) {
 	dctx, cancel := context.WithTimeout(ctx, stepTimeout)
 	defer cancel()
-	conn, err := dialWS(dctx, r.dial, r.target.hostport, r.target.path)
+	conn, err := dialWS(dctx, r.dial, r.target.ws)
 	if err != nil {
-		if s, ok := err.(errStatus); ok {
-			return nil, "connect: " + s.Error()
+		if s, ok := errors.AsType[ws.StatusError](err); ok {
+			return nil, "connect: HTTP " + strconv.Itoa(int(s))
 		}
 		msg := err.Error()
 		return nil, "connect:" + msg[strings.LastIndex(msg, ": ")+1:]

@@ -15,11 +15,9 @@ import (
 
 // target is the server under load.
 type target struct {
-	ws       string     // the WebSocket URL to dial
-	hostport string     // its host and port
-	path     string     // and its path
-	metrics  string     // the URL of its Prometheus metrics
-	addr     netip.Addr // its loopback address
+	ws      string     // the WebSocket URL to dial
+	metrics string     // the URL of its Prometheus metrics
+	addr    netip.Addr // its loopback address
 }
 
 // parseTarget checks that u is a ws:// URL of a loopback address and
@@ -54,7 +52,7 @@ func parseTarget(u string) (*target, error) {
 		path = "/ws"
 	}
 	hostport := net.JoinHostPort(addr.String(), port)
-	return &target{ws: "ws://" + hostport + path, hostport: hostport, path: path, metrics: "http://" + hostport + "/metrics", addr: addr}, nil
+	return &target{ws: "ws://" + hostport + path, metrics: "http://" + hostport + "/metrics", addr: addr}, nil
 }
 
 // metrics are the samples of a Prometheus text exposition, by series

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/gobwas/ws"
 )
 
 // TestWSConn talks to a server built on a general WebSocket library: the
@@ -57,13 +58,12 @@ func TestWSConn(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	var d net.Dialer
-	hostport := strings.TrimPrefix(srv.URL, "http://")
-	w, err := dialWS(ctx, d.DialContext, hostport, "/ws")
+	w, err := dialWS(ctx, d.DialContext, "ws://"+strings.TrimPrefix(srv.URL, "http://")+"/ws")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.close()
-	if err := w.write(opText, []byte(`{"type":"hello"}`)); err != nil {
+	if err := w.write(ws.OpText, []byte(`{"type":"hello"}`)); err != nil {
 		t.Fatal(err)
 	}
 	b, err := w.read(nil)
@@ -84,8 +84,8 @@ func TestWSConn(t *testing.T) {
 		http.Error(w, "full", http.StatusServiceUnavailable)
 	}))
 	defer busy.Close()
-	_, err = dialWS(ctx, d.DialContext, strings.TrimPrefix(busy.URL, "http://"), "/ws")
-	if s, ok := err.(errStatus); !ok || s != http.StatusServiceUnavailable {
+	_, err = dialWS(ctx, d.DialContext, "ws://"+strings.TrimPrefix(busy.URL, "http://")+"/ws")
+	if s, ok := errors.AsType[ws.StatusError](err); !ok || s != http.StatusServiceUnavailable {
 		t.Fatalf("dialing a server that answers 503: %v", err)
 	}
 }

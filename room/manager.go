@@ -16,14 +16,6 @@ import (
 	"github.com/dobble-dev/dobble/store"
 )
 
-// MaxFrame is the largest frame a client may send (protocol.MaxFrame):
-// the transport's read limit.
-const MaxFrame = protocol.MaxFrame
-
-// Languages are the languages hello accepts (protocol.Languages), as GET
-// /api/games lists them.
-var Languages = protocol.Languages
-
 // Saver stores finished games; *store.Store is one.
 type Saver interface {
 	Save(ctx context.Context, g *store.Game) (int64, error)

@@ -3,26 +3,28 @@ package web
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"errors"
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/coder/websocket"
+	"github.com/gobwas/ws"
+	"github.com/gobwas/ws/wsutil"
 
-	"github.com/dobble-dev/dobble/internal/wsframe"
+	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/room"
 )
 
-// A connection costs one goroutine while it is idle, the one reading it.
-// Its frames are written by a goroutine started when they arrive (see
-// room.Peer), which stops when it has written them all; and one sweeper
-// for all the connections of a server pings the quiet ones and closes
-// the dead.
+// A connection costs one goroutine while it is idle, the one reading it,
+// and a read buffer of readBuffer bytes. Its frames are written by a
+// goroutine started when they arrive (see room.Peer), which stops when it
+// has written them all, through a buffer taken from a pool for the time of
+// the write; and one sweeper for all the connections of a server pings
+// the quiet ones and closes the dead.
 //
 // The rule for closing a connection that does not keep up: a client is
 // given up when its backlog outgrows its queue (--conn-queue frames: a
@@ -31,20 +33,33 @@ import (
 // write that made no progress, for that long. Time is counted in sweeps
 // of the sweeper, which runs every quarter of the ping interval: a server
 // starved of the processor for a while (a busy machine) sweeps late and
-// sweeps once, and never takes its own slowness for a dead client.
+// sweeps once, and never takes its own slowness for a dead client. So the
+// writes of messages have no deadline on the clock; only the handshake's
+// answer and the close frame do (handshakeTimeout, closeTimeout).
 // Connections from which a frame arrived within the ping interval are not
 // pinged: a player who plays is alive.
+//
+// Closing follows RFC 6455 §7: the side that closes first sends a close
+// frame with its status and waits for the other's; the server then closes
+// the TCP connection. The server waits closeTimeout at most for a client's
+// answer (the server's closeWait).
 
 // conn is one WebSocket connection.
 type conn struct {
-	s    *server
-	c    *websocket.Conn
-	wire *wire // under c: the messages are written straight to it
-	p    *room.Peer
+	s  *server
+	nc net.Conn
+	rd wsutil.Reader // reads nc through a buffer of readBuffer bytes
+	p  *room.Peer
 
-	finished chan struct{} // closed once the connection is closed on the server's side
+	wmu       sync.Mutex // held through each write to nc, so that frames do not interleave
+	closeSent bool       // under wmu: the close frame is written and nothing may follow it
 
-	heard   atomic.Int64  // the sweep when a frame or a pong last arrived
+	finished chan struct{} // closed once the close frame is written, or could not be
+
+	closeHeard bool        // owned by the reader: the client's close frame arrived
+	lost       atomic.Bool // the connection failed: nothing more goes through it
+
+	heard   atomic.Int64  // the sweep when a frame last arrived
 	writing atomic.Bool   // a write is under way
 	writes  atomic.Uint64 // writes finished
 	pinging atomic.Bool   // a ping is waiting for its pong
@@ -58,10 +73,67 @@ type conn struct {
 // sweepsPerPing is how many sweeps make one ping interval.
 const sweepsPerPing = 4
 
-// run reads the connection until it ends, handing each frame to the
-// Manager, then waits for the writer to close it.
+// readBuffer is the size of a connection's read buffer: a client's
+// messages are small (a claim is about 100 bytes).
+const readBuffer = 1024
+
+// maxWrite is about the most bytes written to a connection at once: the
+// frames waiting for a connection go out together, up to that many.
+const maxWrite = 32 << 10
+
+// handshakeTimeout bounds the write of the handshake's answer, and
+// closeTimeout the write of the close frame and the wait for the client's.
+const (
+	handshakeTimeout = 10 * time.Second
+	closeTimeout     = 5 * time.Second
+)
+
+// errCloseHeard ends the reads when the client's close frame arrives.
+var errCloseHeard = errors.New("the client closed the connection")
+
+// upgrader makes the WebSocket handshake.
+var upgrader = ws.HTTPUpgrader{Timeout: handshakeTimeout}
+
+// accept makes the WebSocket handshake of r and returns the connection,
+// not yet running; the library answers a request that is not a WebSocket
+// handshake with an HTTP error itself.
+func (s *server) accept(w http.ResponseWriter, r *http.Request) (*conn, error) {
+	nc, rw, _, err := upgrader.Upgrade(r, w)
+	if err != nil {
+		if nc != nil {
+			nc.Close()
+		}
+		return nil, err
+	}
+	// What the client sent after its request is in net/http's buffer: it
+	// must be read first, through the connection's own smaller buffer.
+	var src io.Reader = nc
+	n := rw.Reader.Buffered()
+	if n > 0 {
+		b, _ := rw.Reader.Peek(n)
+		src = io.MultiReader(bytes.NewReader(b), nc)
+	}
+	br := bufio.NewReaderSize(src, max(readBuffer, n))
+	if _, err := br.Peek(n); err != nil {
+		nc.Close()
+		return nil, err
+	}
+	cn := &conn{s: s, nc: nc, p: s.o.Manager.NewPeer(), finished: make(chan struct{})}
+	cn.rd = wsutil.Reader{
+		Source:         br,
+		State:          ws.StateServerSide,
+		MaxFrameSize:   protocol.MaxFrame,
+		MaxMessageSize: protocol.MaxFrame,
+		OnIntermediate: cn.control,
+	}
+	return cn, nil
+}
+
+// run reads the connection until it ends, handing each message to the
+// Manager, then waits for the writer's close frame, and for the client's
+// when it has not come yet, and closes the connection.
 func (cn *conn) run() {
-	s, c, p := cn.s, cn.c, cn.p
+	s, p := cn.s, cn.p
 	m := s.o.Manager
 	defer func() {
 		s.forget(cn)
@@ -69,18 +141,29 @@ func (cn *conn) run() {
 		s.conns.Add(-1)
 	}()
 	// The reads have no deadline of their own (the sweeper finds a dead
-	// peer) and reuse one buffer: Handle keeps nothing of a frame.
+	// peer) and reuse one buffer: Handle keeps nothing of a message.
 	var buf []byte
+	clean := false // the reads stopped between two frames
 	for {
-		typ, r, err := c.Reader(context.Background())
+		h, err := cn.rd.NextFrame()
+		if err == nil && h.OpCode.IsControl() {
+			err = cn.control(h, &cn.rd)
+			if err == nil {
+				err = cn.rd.Discard()
+			}
+			if err == nil {
+				continue
+			}
+		}
 		if err == nil {
-			buf, err = readFrame(r, buf[:0])
+			buf, err = readMessage(&cn.rd, buf[:0])
 		}
 		if err != nil {
+			cn.failed(err)
 			break
 		}
 		cn.heard.Store(s.sweeps.Load())
-		if typ != websocket.MessageText {
+		if h.OpCode != ws.OpText {
 			m.HandleBinary(p, time.Now())
 		} else {
 			m.Handle(p, buf, time.Now())
@@ -90,15 +173,19 @@ func (cn *conn) run() {
 		default:
 			continue
 		}
+		clean = true
 		break
 	}
 	m.Gone(p)
 	<-cn.finished
-	c.CloseNow()
+	if !cn.lost.Load() && !cn.closeHeard {
+		cn.awaitClose(clean)
+	}
+	cn.nc.Close()
 }
 
-// readFrame appends what r holds to b.
-func readFrame(r io.Reader, b []byte) ([]byte, error) {
+// readMessage appends the rest of the message r is at to b.
+func readMessage(r io.Reader, b []byte) ([]byte, error) {
 	for {
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)]
@@ -114,10 +201,78 @@ func readFrame(r io.Reader, b []byte) ([]byte, error) {
 	}
 }
 
+// control answers the control frame of header h, whose payload r holds;
+// it returns errCloseHeard for a close frame.
+func (cn *conn) control(h ws.Header, r io.Reader) error {
+	var b [ws.MaxControlFramePayloadSize]byte
+	payload := b[:h.Length]
+	if _, err := io.ReadFull(r, payload); err != nil {
+		return err
+	}
+	cn.heard.Store(cn.s.sweeps.Load())
+	switch h.OpCode {
+	case ws.OpPing:
+		cn.writeControl(ws.OpPong, payload)
+	case ws.OpPong:
+		cn.pinging.Store(false)
+	case ws.OpClose:
+		cn.closeHeard = true
+		code, reason := ws.ParseCloseFrameData(payload)
+		switch {
+		case len(payload) == 0:
+			cn.p.Close(room.StatusNormal, "")
+		case ws.CheckCloseFrameData(code, reason) != nil:
+			cn.p.Close(int(ws.StatusProtocolError), "an invalid close frame")
+		default:
+			cn.p.Close(int(code), "") // the answer echoes the client's status
+		}
+		return errCloseHeard
+	}
+	return nil
+}
+
+// failed closes the Peer for what ended the reads: a message too large
+// (1009), a breach of the protocol (1002), or a connection that failed.
+func (cn *conn) failed(err error) {
+	var perr ws.ProtocolError
+	switch {
+	case errors.Is(err, errCloseHeard):
+	case errors.Is(err, wsutil.ErrFrameTooLarge), errors.Is(err, wsutil.ErrMessageTooLarge):
+		cn.p.Close(room.StatusTooBig, "a message over "+strconv.Itoa(protocol.MaxFrame)+" bytes")
+	case errors.As(err, &perr):
+		cn.p.Close(int(ws.StatusProtocolError), perr.Error())
+	default:
+		cn.lost.Store(true)
+	}
+}
+
+// awaitClose reads until the client's close frame arrives, the client
+// closes the connection or the server's closeWait (set by close) passes. After a
+// clean stop the client's frames are read and dropped; after a failure,
+// in the middle of a frame, its bytes are.
+func (cn *conn) awaitClose(clean bool) {
+	if !clean {
+		io.Copy(io.Discard, cn.rd.Source)
+		return
+	}
+	for {
+		h, err := cn.rd.NextFrame()
+		if err == nil && h.OpCode.IsControl() {
+			err = cn.control(h, &cn.rd)
+		}
+		if err == nil {
+			err = cn.rd.Discard()
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
 // write is the writer the Peer starts: it writes the waiting frames until
 // there are none, and closes the connection once the Peer is closed.
 func (cn *conn) write() {
-	c, p := cn.c, cn.p
+	p := cn.p
 	var held [8][]byte
 	batch := held[:0]
 	for {
@@ -130,33 +285,117 @@ func (cn *conn) write() {
 		if len(batch) == 0 {
 			return
 		}
-		for _, b := range batch {
-			cn.writing.Store(true)
-			err := cn.wire.writeText(b)
-			cn.writes.Add(1)
-			cn.writing.Store(false)
+		f := getFrames()
+		for i, b := range batch {
+			f.add(ws.OpText, b)
+			if len(f.b) < maxWrite && i < len(batch)-1 {
+				continue
+			}
+			err := cn.sendMessages(f.b)
+			f.b = f.b[:0]
 			if err != nil {
 				p.Close(room.StatusPolicy, "write failed")
-				c.CloseNow()
+				cn.nc.Close()
 				break
 			}
 		}
+		f.put()
 	}
 }
 
-// close closes the connection with the Peer's status.
+// send writes b, whole frames, unless the close frame has gone.
+func (cn *conn) send(b []byte) error {
+	cn.wmu.Lock()
+	defer cn.wmu.Unlock()
+	if cn.closeSent {
+		return net.ErrClosed
+	}
+	_, err := cn.nc.Write(b)
+	return err
+}
+
+// sendMessages writes b, whole frames of messages, and counts the write
+// for the sweeper, from before it waits for a control frame to go.
+func (cn *conn) sendMessages(b []byte) error {
+	cn.writing.Store(true)
+	err := cn.send(b)
+	cn.writes.Add(1)
+	cn.writing.Store(false)
+	return err
+}
+
+// writeControl writes a control frame holding payload; a failure closes
+// the connection.
+func (cn *conn) writeControl(op ws.OpCode, payload []byte) {
+	f := getFrames()
+	f.add(op, payload)
+	err := cn.send(f.b)
+	f.put()
+	if err != nil && !errors.Is(err, net.ErrClosed) {
+		cn.p.Close(room.StatusPolicy, "write failed")
+		cn.nc.Close()
+	}
+}
+
+// close writes the close frame with the Peer's status, gives the client
+// the server's closeWait to answer it, and lets the reader finish.
 func (cn *conn) close() {
+	defer close(cn.finished)
 	code, reason := cn.p.CloseStatus()
-	cn.c.Close(websocket.StatusCode(code), reason)
-	close(cn.finished)
+	f := getFrames()
+	defer f.put()
+	f.add(ws.OpClose, ws.NewCloseFrameBody(ws.StatusCode(code), reason))
+	cn.wmu.Lock()
+	defer cn.wmu.Unlock()
+	if cn.closeSent || cn.lost.Load() {
+		return
+	}
+	cn.closeSent = true
+	deadline := time.Now().Add(cn.s.closeWait)
+	cn.nc.SetWriteDeadline(deadline)
+	if _, err := cn.nc.Write(f.b); err != nil {
+		cn.nc.Close()
+		return
+	}
+	cn.nc.SetReadDeadline(deadline)
 }
 
-// ping pings the connection and notes the pong.
+// ping pings the connection; its pong ends pinging.
 func (cn *conn) ping() {
-	if cn.c.Ping(context.Background()) == nil {
-		cn.heard.Store(cn.s.sweeps.Load())
+	cn.writeControl(ws.OpPing, nil)
+}
+
+// frames is a buffer of frames written to a connection in one write.
+type frames struct {
+	b   []byte
+	hdr [ws.MaxHeaderSize]byte
+}
+
+// framesPool holds the buffers of frames between writes.
+var framesPool = sync.Pool{New: func() any { return new(frames) }}
+
+// getFrames returns an empty buffer of frames.
+func getFrames() *frames { return framesPool.Get().(*frames) }
+
+// put returns f to the pool, unless it has grown too large to keep.
+func (f *frames) put() {
+	if cap(f.b) <= 2*maxWrite {
+		f.b = f.b[:0]
+		framesPool.Put(f)
 	}
-	cn.pinging.Store(false)
+}
+
+// Write appends p to the frames.
+func (f *frames) Write(p []byte) (int, error) {
+	f.b = append(f.b, p...)
+	return len(p), nil
+}
+
+// add appends a final, unmasked frame of opcode op holding payload, as a
+// server sends it.
+func (f *frames) add(op ws.OpCode, payload []byte) {
+	ws.WriteHeaderBuffer(f, ws.Header{Fin: true, OpCode: op, Length: int64(len(payload))}, f.hdr[:])
+	f.b = append(f.b, payload...)
 }
 
 // sweeper keeps a server's connections for the sweeps.
@@ -248,80 +487,7 @@ func (s *server) sweep() bool {
 	for _, cn := range stuck {
 		s.o.Metrics.SlowConsumers.Inc()
 		cn.p.Close(room.StatusPolicy, "slow consumer: a write made no progress")
-		cn.c.CloseNow()
+		cn.nc.Close()
 	}
 	return true
-}
-
-// readBuffer is the size of a connection's read buffer: a client's
-// messages are small (a claim is about 100 bytes).
-const readBuffer = 1024
-
-// controlBuffer is the size of the write buffer left to the WebSocket
-// library, which writes only control frames (pings, pongs, closes) of at
-// most 127 bytes: each reaches the wire in one piece.
-const controlBuffer = 256
-
-// takeover is a ResponseWriter whose Hijack hands the WebSocket library
-// small buffers instead of net/http's (which it would keep for the life
-// of the connection) and the connection wrapped in a wire, through which
-// the library writes its control frames and the connection's writer its
-// messages, each frame whole.
-type takeover struct {
-	http.ResponseWriter
-	wire *wire
-}
-
-// Hijack takes the connection over from net/http.
-func (w *takeover) Hijack() (net.Conn, *bufio.ReadWriter, error) {
-	h, ok := w.ResponseWriter.(http.Hijacker)
-	if !ok {
-		return nil, nil, errors.New("web: this connection cannot be taken over for a WebSocket")
-	}
-	c, brw, err := h.Hijack()
-	if err != nil {
-		return nil, nil, err
-	}
-	// What the client sent after its request is still to be read: it must
-	// be in the new reader's buffer, which the library reads before the
-	// connection.
-	n := brw.Reader.Buffered()
-	b, _ := brw.Reader.Peek(n)
-	r := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(b), c), max(readBuffer, n))
-	if _, err := r.Peek(n); err != nil {
-		c.Close()
-		return nil, nil, err
-	}
-	w.wire = &wire{Conn: c}
-	return w.wire, bufio.NewReadWriter(r, bufio.NewWriterSize(w.wire, controlBuffer)), nil
-}
-
-// wire is a connection whose writes, one frame each, do not interleave.
-type wire struct {
-	net.Conn
-	mu sync.Mutex
-}
-
-// Write writes p, one or more whole frames.
-func (w *wire) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.Conn.Write(p)
-}
-
-// framePool holds the buffers messages are framed in.
-var framePool = sync.Pool{New: func() any { return new([]byte) }}
-
-// writeText writes p as one text frame (RFC 6455 §5.2: final, unmasked,
-// no extension) in a single write.
-func (w *wire) writeText(p []byte) error {
-	bp := framePool.Get().(*[]byte)
-	f := wsframe.AppendHeader((*bp)[:0], wsframe.Text, len(p), false)
-	f = append(f, p...)
-	_, err := w.Write(f)
-	if cap(f) <= 64<<10 {
-		*bp = f
-		framePool.Put(bp)
-	}
-	return err
 }

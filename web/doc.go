@@ -5,12 +5,16 @@
 // with their records and step-by-step replays, /healthz and Prometheus
 // /metrics.
 //
-// An idle WebSocket connection costs one goroutine, its reader, which
-// enforces the frame size limit (a larger frame closes the connection with
-// status 1009) and hands every frame to room.Manager.Handle. Its frames are
-// written by a goroutine that its room.Peer starts when they arrive and
-// that stops once it has written them all, or closes the connection with
-// the Peer's status when the Peer is closed. One sweeper per server pings
-// the connections that have been quiet for a ping interval and closes
-// those that show no sign of life for two (conn.go states the rule).
+// The WebSocket connections are built on github.com/gobwas/ws, which lets
+// the server own every buffer: an idle connection costs one goroutine, its
+// reader, with a read buffer of 1 KB, and its frames are written through
+// buffers lent by a pool for the time of a write. The reader enforces the
+// message size limit (a larger message closes the connection with status
+// 1009), answers pings and the client's close, and hands every message to
+// room.Manager.Handle. A connection's frames are written by a goroutine
+// that its room.Peer starts when they arrive and that stops once it has
+// written them all, or makes the close handshake with the Peer's status
+// when the Peer is closed. One sweeper per server pings the connections
+// that have been quiet for a ping interval and closes those that show no
+// sign of life for two (conn.go states the rule).
 package web

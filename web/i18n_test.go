@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dobble-dev/dobble/room"
+	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/rules"
 )
 
@@ -40,8 +40,8 @@ func TestTranslationsComplete(t *testing.T) {
 	if m := regexp.MustCompile(`export const LANGS = (\[.*\]);`).FindSubmatch(src); m == nil || json.Unmarshal(m[1], &langs) != nil {
 		t.Fatal("i18n.js has no LANGS list")
 	}
-	if !slices.Equal(langs, rules.Languages) || !slices.Equal(langs, room.Languages) {
-		t.Fatalf("the client speaks %v, the games' texts are in %v, the server accepts %v", langs, rules.Languages, room.Languages)
+	if !slices.Equal(langs, rules.Languages) || !slices.Equal(langs, protocol.Languages) {
+		t.Fatalf("the client speaks %v, the games' texts are in %v, the server accepts %v", langs, rules.Languages, protocol.Languages)
 	}
 	for _, l := range langs {
 		if len(dicts[l]) == 0 {

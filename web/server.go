@@ -5,17 +5,18 @@ import (
 	"errors"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 
-	"github.com/coder/websocket"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/dobble-dev/dobble/bot"
 	"github.com/dobble-dev/dobble/deck"
+	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/room"
 	"github.com/dobble-dev/dobble/rules"
 	"github.com/dobble-dev/dobble/session"
@@ -49,6 +50,9 @@ type server struct {
 	index  []byte
 	sw     sweeper
 	sweeps atomic.Int64 // sweeps made so far: the connections' clock
+	// closeWait bounds the write of a close frame and the wait for the
+	// client's: closeTimeout.
+	closeWait time.Duration
 }
 
 // Handler returns the HTTP handler of a dobble server.
@@ -66,7 +70,7 @@ func newServer(o Options) (*server, http.Handler, error) {
 	if err != nil {
 		return nil, nil, errors.New("web: the embedded client has no index.html")
 	}
-	s := &server{o: o, index: index}
+	s := &server{o: o, index: index, closeWait: closeTimeout}
 	mux := http.NewServeMux()
 	mux.Handle("GET /", http.FileServerFS(Static()))
 	mux.HandleFunc("GET /r/{code}", s.page)
@@ -136,7 +140,7 @@ func (s *server) games(w http.ResponseWriter, r *http.Request) {
 		eds = append(eds, edition{Name: e.Name, Title: e.Title, Order: e.Order, Cards: e.Cards, Symbols: e.Order*e.Order + e.Order + 1})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
-		"games": games, "editions": eds, "levels": bot.LevelNames(), "languages": room.Languages,
+		"games": games, "editions": eds, "levels": bot.LevelNames(), "languages": protocol.Languages,
 		"maxOrder": room.MaxOrder, "maxLockout": room.MaxLockout,
 		"first": session.DefaultFirst, "practice": practice,
 	})
@@ -251,16 +255,30 @@ func (s *server) ws(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusServiceUnavailable, "the server has its most connections open; try again later")
 		return
 	}
-	t := &takeover{ResponseWriter: w}
-	c, err := websocket.Accept(t, r, nil)
+	if !sameOrigin(r) {
+		s.conns.Add(-1)
+		httpError(w, http.StatusForbidden, "a WebSocket to this server is opened from its own pages: Origin "+r.Header.Get("Origin")+" is not "+r.Host)
+		return
+	}
+	cn, err := s.accept(w, r)
 	if err != nil {
 		s.conns.Add(-1)
 		return
 	}
 	s.o.Metrics.Connections.Inc()
-	c.SetReadLimit(room.MaxFrame)
-	cn := &conn{s: s, c: c, wire: t.wire, p: s.o.Manager.NewPeer(), finished: make(chan struct{})}
 	s.watch(cn)
 	cn.p.SetWriter(func() { go cn.write() })
 	go cn.run()
+}
+
+// sameOrigin reports whether r comes from a page of this server, or from
+// no page at all (a request without Origin, which browsers always send):
+// a page of another site may not act for the player who visits it.
+func sameOrigin(r *http.Request) bool {
+	o := r.Header.Get("Origin")
+	if o == "" {
+		return true
+	}
+	u, err := url.Parse(o)
+	return err == nil && strings.EqualFold(u.Host, r.Host)
 }

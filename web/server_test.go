@@ -211,7 +211,7 @@ func TestBadInput(t *testing.T) {
 	n.send(msg{"type": "start"})
 	n.expectError(protocol.CodeNotAllowed)
 	big := ts.connect("big")
-	big.sendRaw([]byte(`{"type":"ping","nonce":"` + strings.Repeat("x", room.MaxFrame) + `"}`))
+	big.sendRaw([]byte(`{"type":"ping","nonce":"` + strings.Repeat("x", protocol.MaxFrame) + `"}`))
 	if code, _ := big.waitClosed(); code != websocket.StatusMessageTooBig {
 		t.Fatalf("oversized frame closed with %v", code)
 	}
