@@ -223,7 +223,24 @@ func (b *browser) noHorizontalScroll(stage string) {
 func (b *browser) click(sel string) {
 	b.t.Helper()
 	b.waitFor(fmt.Sprintf("document.querySelector(%q)", sel), 15*time.Second)
-	b.run(chromedp.Click(chromedp.CSS(sel)))
+	// A page drawn again between finding the element and clicking it (its
+	// list of rooms loading, say) replaces the element's node before the
+	// pointer events are sent; the click is then made on the new node,
+	// until the deadline.
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+		err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel)))
+		cancel()
+		if err == nil {
+			return
+		}
+		if !strings.Contains(err.Error(), "Could not find node") || time.Now().After(deadline) {
+			b.shot("click")
+			b.t.Fatalf("%s: clicking %s: %v", b.name, sel, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // typeInto types text into an input as a person does, after emptying it.
