@@ -32,38 +32,32 @@ var tableOnly = map[string]bool{}
 // from the current table alone (and its own random source), so a caller
 // may ask it only when it wants its plan.
 func Remembers(g rules.Game) bool {
+	if m, ok := g.(rules.DeciderMaker); ok {
+		return m.Remembers()
+	}
 	name := g.Info().Name
 	_, ok := strategies[name]
 	return ok && !tableOnly[name]
 }
 
-// strategyFor returns the bot's strategy for the game on s, one that has
-// forgotten the game before when s is another game than the one it was
-// playing (or the bot was reseeded), or nil when the game has none. After
-// the first plan of a game it answers from what it found then, without
-// looking the game up again.
-func (b *Bot) strategyFor(s *rules.State) strategy {
-	if b.game == s {
-		return b.active
-	}
-	b.game, b.active = s, nil
-	name := s.Info().Name
+// strategyFor returns the bot's strategy for the game named name, one
+// that has forgotten the game before, or nil when the game has none.
+func (b *Bot) strategyFor(name string) strategy {
 	if b.strat != nil && b.stratName == name {
 		b.strat.reset()
-		b.active = b.strat
-		return b.active
+		return b.strat
 	}
 	f, ok := strategies[name]
 	if !ok {
 		return nil
 	}
 	b.strat, b.stratName = f(), name
-	b.active = b.strat
-	return b.active
+	return b.strat
 }
 
 // recall returns the probability that the bot remembers a card it was
-// shown (Memory, Reflection): 1 for the instant level, otherwise
+// shown (Memory, Reflection, and a repeat in False Poker's row): 1 for the
+// instant level, otherwise
 // 1 − 5 × WrongRate, so 0.6 for easy, 0.75 medium, 0.85 hard, 0.95 expert.
 func (b *Bot) recall() float64 {
 	if b.instant {

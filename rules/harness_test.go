@@ -400,14 +400,6 @@ func checkViews(t testing.TB, s *State) {
 				t.Fatalf("view for seat %d, zone %d (%s, %v): count %d cards %v, want count %d cards %v",
 					seat, zi, z.Kind, z.Show, zv.Count, got, z.Len(), want)
 			}
-			top := -1
-			if len(got) > 0 {
-				top = got[len(got)-1]
-			}
-			if s.TopFor(zi, seat) != top || s.ZoneLen(zi) != zv.Count {
-				t.Fatalf("seat %d, zone %d (%s, %v): TopFor %d and ZoneLen %d, the view shows top %d and count %d",
-					seat, zi, z.Kind, z.Show, s.TopFor(zi, seat), s.ZoneLen(zi), top, zv.Count)
-			}
 		}
 		if err := checkSeen(s, seat, v); err != nil {
 			t.Fatalf("version %d, seat %d: %v", s.Version(), seat, err)
@@ -425,10 +417,41 @@ func checkViews(t testing.TB, s *State) {
 	}
 }
 
-// checkSeen checks that the accessors bots read a game's own state through
-// (FalsePokerFree, FalsePokerRow, GuessFlips, MemoryMarked, MemoryLast, ReflectionPhase,
-// ReflectionWritten) tell exactly what v, seat's view, shows.
+// checkSeen checks that the table seat sees read from the State
+// (State.SeenBy) is the one v, its view, shows (View.Seen): the header,
+// every zone's kind, owner, count and face-up cards, and what each game's
+// Decider reads beside the zones.
 func checkSeen(s *State, seat int, v View) error {
+	a, b := s.SeenBy(seat), v.Seen()
+	if a.Seat() != b.Seat() || a.Version() != b.Version() || a.Round() != b.Round() || a.Turn() != b.Turn() ||
+		a.Over() != b.Over() || a.Zones() != b.Zones() {
+		return fmt.Errorf("the state shows seat %d version %d round %d turn %d over %v with %d zones, the view %d %d %d %d %v %d",
+			a.Seat(), a.Version(), a.Round(), a.Turn(), a.Over(), a.Zones(), b.Seat(), b.Version(), b.Round(), b.Turn(), b.Over(), b.Zones())
+	}
+	words := (s.Cards().Symbols() + 63) / 64
+	for z := range a.Zones() {
+		if a.Kind(z) != b.Kind(z) || a.Owner(z) != b.Owner(z) || a.Count(z) != b.Count(z) || a.Shown(z) != b.Shown(z) {
+			return fmt.Errorf("zone %d: the state shows a %s of seat %d with %d cards, %d face up; the view a %s of %d with %d, %d",
+				z, a.Kind(z), a.Owner(z), a.Count(z), a.Shown(z), b.Kind(z), b.Owner(z), b.Count(z), b.Shown(z))
+		}
+		for i := range a.Shown(z) {
+			if err := sameCard(a.Card(z, i), b.Card(z, i), words); err != nil {
+				return fmt.Errorf("zone %d, card %d: %v", z, i, err)
+			}
+			if i > 0 && a.Card(z, i-1).Common(a.Card(z, i)) != b.Card(z, i-1).Common(b.Card(z, i)) {
+				return fmt.Errorf("zone %d, cards %d and %d: the state's share %d, the view's %d",
+					z, i-1, i, a.Card(z, i-1).Common(a.Card(z, i)), b.Card(z, i-1).Common(b.Card(z, i)))
+			}
+		}
+		if n := a.Zones(); a.Common(z, (z+1)%n) != b.Common(z, (z+1)%n) {
+			return fmt.Errorf("zones %d and %d: the state's top cards share %d, the view's %d", z, (z+1)%n, a.Common(z, (z+1)%n), b.Common(z, (z+1)%n))
+		}
+		ta, oka := a.Top(z)
+		tb, okb := b.Top(z)
+		if oka != okb || (oka && sameCard(ta, tb, words) != nil) {
+			return fmt.Errorf("zone %d: the state shows top card %d (%v), the view %d (%v)", z, ta.ID(), oka, tb.ID(), okb)
+		}
+	}
 	switch x := v.Extra.(type) {
 	case FalsePokerView:
 		for i, n := range x.Free {
@@ -479,6 +502,25 @@ func checkSeen(s *State, seat int, v View) error {
 		}
 		if seat >= 0 && ReflectionWritten(s, seat) != len(x.Answers) {
 			return fmt.Errorf("ReflectionWritten(%d) = %d, the seat sees %d answers of its own", seat, ReflectionWritten(s, seat), len(x.Answers))
+		}
+	}
+	return nil
+}
+
+// sameCard reports how a and b differ, as read by a Decider: number,
+// symbols in order, and bit set of words words.
+func sameCard(a, b Card, words int) error {
+	if a.ID() != b.ID() || a.Len() != b.Len() {
+		return fmt.Errorf("card %d of %d symbols, the view's %d of %d", a.ID(), a.Len(), b.ID(), b.Len())
+	}
+	for i := range a.Len() {
+		if a.Symbol(i) != b.Symbol(i) || !a.Has(a.Symbol(i)) || !b.Has(a.Symbol(i)) {
+			return fmt.Errorf("card %d: symbol %d is %d, the view's %d", a.ID(), i, a.Symbol(i), b.Symbol(i))
+		}
+	}
+	for w := range words {
+		if a.Word(w) != b.Word(w) {
+			return fmt.Errorf("card %d: word %d is %x, the view's %x", a.ID(), w, a.Word(w), b.Word(w))
 		}
 	}
 	return nil
