@@ -311,21 +311,6 @@ func FalsePokerRow(s *State) (shared []uint64, repeats int) {
 // state's own: read it, do not keep or change it.
 func GuessFlips(s *State) []GuessFlip { return s.ext.(*guessExt).flips }
 
-// MemoryMarked reports whether face-down place z has a marker in a game of
-// Memory, as MemoryView.Marked shows everyone.
-func MemoryMarked(s *State, z int) bool {
-	e := s.ext.(*memoryExt)
-	i := z - memoryFirst
-	return i >= 0 && i < len(e.marked) && e.marked[i]
-}
-
-// MemoryLast returns the card flipped last in a game of Memory, as
-// MemoryView.Last shows everyone, and false before the first flip.
-func MemoryLast(s *State) (MemoryFlip, bool) {
-	e := s.ext.(*memoryExt)
-	return e.last, e.last.Card >= 0
-}
-
 // ReflectionPhase returns the phase of a game of Reflection, as
 // ReflectionView.Phase shows everyone: "look", "study" or "answer".
 func ReflectionPhase(s *State) string { return reflPhases[s.ext.(*reflExt).phase] }
