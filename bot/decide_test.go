@@ -28,3 +28,54 @@ func TestLevelMinds(t *testing.T) {
 		}
 	}
 }
+
+// TestHeldAnswerKeepsItsTime checks that a bot writing a Reflection answer
+// keeps its plan's times when another seat writes meanwhile (the same
+// answer, no new thought), and thinks afresh for its next answer once its
+// own is written.
+func TestHeldAnswerKeepsItsTime(t *testing.T) {
+	x := mustIndex(t, 7, 55)
+	medium, err := LookupLevel("medium")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := mustState(t, "reflection", x, rules.Config{Players: 2, Seed: 4})
+	bots := []*Bot{New(medium, 0, 4), New(medium, 1, 4)}
+	now := int64(0)
+	for !s.CanMove(0) {
+		// Both bots are shown every version, the study phase too.
+		for _, b := range bots {
+			b.Plan(s, now)
+		}
+		tick, ok := s.Tick()
+		if !ok {
+			t.Fatal("no answer phase")
+		}
+		if _, err := s.Apply(tick, nil); err != nil {
+			t.Fatal(err)
+		}
+		now = tick.At
+	}
+	first, ok := bots[0].Plan(s, now)
+	other, ok1 := bots[1].Plan(s, now)
+	if !ok || !ok1 {
+		t.Fatal("no answer planned")
+	}
+	other.Action.At = now + 1
+	if _, err := s.Apply(other.Action, nil); err != nil {
+		t.Fatal(err)
+	}
+	held, ok := bots[0].Plan(s, now+1)
+	if !ok || held.Action.Symbol != first.Action.Symbol || held.Decide != max(first.Decide, now+1) ||
+		held.Action.At != max(first.Action.At, now+1) || held.Action.Version != s.Version() {
+		t.Fatalf("plan %+v after the other seat wrote, first %+v", held, first)
+	}
+	held.Action.At = max(held.Action.At, now+1)
+	if _, err := s.Apply(held.Action, nil); err != nil {
+		t.Fatal(err)
+	}
+	next, ok := bots[0].Plan(s, held.Action.At)
+	if !ok || next.Decide < held.Action.At+int64(medium.Orient) {
+		t.Fatalf("next answer %+v planned without thought after %+v", next, held)
+	}
+}

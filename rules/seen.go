@@ -310,11 +310,3 @@ func FalsePokerRow(s *State) (shared []uint64, repeats int) {
 // host said of each, as GuessView.Flips shows everyone. The slice is the
 // state's own: read it, do not keep or change it.
 func GuessFlips(s *State) []GuessFlip { return s.ext.(*guessExt).flips }
-
-// ReflectionPhase returns the phase of a game of Reflection, as
-// ReflectionView.Phase shows everyone: "look", "study" or "answer".
-func ReflectionPhase(s *State) string { return reflPhases[s.ext.(*reflExt).phase] }
-
-// ReflectionWritten returns how many symbols seat has written this round
-// of Reflection, as ReflectionView.Written shows everyone.
-func ReflectionWritten(s *State, seat int) int { return len(s.ext.(*reflExt).answers[seat]) }
