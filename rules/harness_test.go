@@ -479,8 +479,15 @@ func checkSeen(s *State, seat int, v View) error {
 			return fmt.Errorf("FalsePokerRow %x with %d repeats, the view's row shows %x with %d", shared, n, want, repeats)
 		}
 	case GuessView:
-		if !slices.Equal(GuessFlips(s), x.Flips) {
-			return fmt.Errorf("GuessFlips %v, the view shows %v", GuessFlips(s), x.Flips)
+		na, ma, fa := guessSeenIn(a)
+		nb, mb, fb := guessSeenIn(b)
+		if na != nb || ma != mb || !slices.Equal(fa, fb) {
+			return fmt.Errorf("%d symbols, may guess %v, flips %v; the view shows %d, %v, %v", na, ma, fa, nb, mb, fb)
+		}
+		for i, f := range fa {
+			if a.Card(guessTurned, i).ID() != f.Card {
+				return fmt.Errorf("flip %d of card %d, the turned cards show %d", i, f.Card, a.Card(guessTurned, i).ID())
+			}
 		}
 	case MemoryView:
 		var buf []bool

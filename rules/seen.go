@@ -305,8 +305,3 @@ func FalsePokerRow(s *State) (shared []uint64, repeats int) {
 	e := s.ext.(*fpExt)
 	return e.shared, e.repeats
 }
-
-// GuessFlips returns the cards turned this round of Guess and what the
-// host said of each, as GuessView.Flips shows everyone. The slice is the
-// state's own: read it, do not keep or change it.
-func GuessFlips(s *State) []GuessFlip { return s.ext.(*guessExt).flips }
