@@ -65,11 +65,6 @@ type Bot struct {
 	mind    rules.Mind    // the Mind it decides with (levelMind)
 	decider rules.Decider
 	decides rules.Game
-	// The strategy of a game played with one, rather than with Deciders,
-	// and the game it is for; played is strat while playing that game.
-	strat     strategy
-	played    strategy
-	stratName string
 	// The times of the last action decided, for one the Decider holds to.
 	held               bool
 	heldDecide, heldAt int64
@@ -153,9 +148,9 @@ func (r *splitMix) IntN(n int) int {
 // seat has a correct claim or another move (a draw, a discard). It costs
 // far less than Plan, so a caller that only needs to know which bots can
 // act (a simulation of instant bots choosing who claims first) asks it of
-// every bot and Plan of one. In a game with Deciders or a strategy (the
-// extra mini-games), where a bot may choose to wait, it reports whether the
-// seat has a move at all.
+// every bot and Plan of one. In a game with Deciders (the extra
+// mini-games), where a bot may choose to wait, it reports whether the seat
+// has a move at all.
 func (b *Bot) CanPlan(s *rules.State) bool { return s.CanMove(b.seat) }
 
 // Seat returns the seat the bot plays.
@@ -201,9 +196,6 @@ func (b *Bot) PlanTo(p *Plan, s *rules.State, now int64) bool {
 		}
 		b.timeDecision(p, s, now, effort)
 		return true
-	}
-	if st := b.played; st != nil {
-		return st.plan(b, p, s, now)
 	}
 	return b.planMove(p, s, now)
 }

@@ -29,6 +29,43 @@ func TestLevelMinds(t *testing.T) {
 	}
 }
 
+// TestDecidedTimes checks that a plan in a game with Deciders takes the
+// level's time for the effort the Decider reports: at the instant level
+// none; otherwise Orient, then Compare for each of the comparisons (k² in
+// False Poker, k the symbols of a card), scaled by noise of mean 1, then
+// Motor. (An easy bot often runs out of False Poker's five seconds.)
+func TestDecidedTimes(t *testing.T) {
+	x := mustIndex(t, 7, 55)
+	for _, l := range Levels() {
+		var search []float64
+		for i := range 3000 {
+			s := mustState(t, "false-poker", x, rules.Config{Players: 3, Seed: uint64(i)})
+			b := New(l, s.Turn(), uint64(i))
+			const now = 1000
+			p, ok := b.Plan(s, now)
+			if !ok {
+				t.Fatalf("%s: no plan on the seat's turn", l.Name)
+			}
+			if l.Instant() {
+				if err := s.Check(p.Action); err != nil {
+					t.Fatalf("instant plan %+v refused: %v", p.Action, err)
+				}
+				if p.Decide != now || p.Action.At != now || p.Comparisons != 0 {
+					t.Fatalf("instant plan %+v at %d", p, now)
+				}
+				continue
+			}
+			if p.Comparisons != 64 || p.Action.At-p.Decide != int64(l.Motor) {
+				t.Fatalf("%s: plan %+v: want 64 comparisons, Motor %v", l.Name, p, l.Motor)
+			}
+			search = append(search, float64(p.Decide-now)-l.Orient)
+		}
+		if len(search) > 0 {
+			near(t, l.Name+" search", search, l.Compare*64)
+		}
+	}
+}
+
 // TestHeldAnswerKeepsItsTime checks that a bot writing a Reflection answer
 // keeps its plan's times when another seat writes meanwhile (the same
 // answer, no new thought), and thinks afresh for its next answer once its

@@ -133,3 +133,82 @@ func compareDeciders(t *testing.T, dm DeciderMaker, st *State, seed uint64) (com
 	}
 	return compared, acted
 }
+
+// TestMindShapesFalsePoker checks, at every turn of random games of False
+// Poker, what the Mind decides: a player who never bluffs lays only a card
+// whose shared symbol with the end of the row is new; one who always
+// bluffs says STOP only on a repeat or with nothing to lay; one who
+// notices no repeat lays a safe card whenever it has one.
+func TestMindShapesFalsePoker(t *testing.T) {
+	g, err := Lookup("false-poker")
+	if err != nil {
+		t.Fatal(err)
+	}
+	minds := map[string]Mind{
+		"safe":      {Recall: 1, Risk: 1},
+		"bluffer":   {Recall: 1, Bluff: 1, Risk: 1, Rand: rand.New(rand.NewPCG(1, 2))},
+		"oblivious": {Risk: 1},
+	}
+	turns := 0
+	for seed := range uint64(20) {
+		var st *State
+		for _, td := range decksFor(t, "false-poker") {
+			if st, err = New(g, td.x, Config{Players: 3, Seed: seed}); err == nil {
+				break
+			}
+		}
+		if st == nil {
+			t.Fatal("no test deck deals False Poker for 3")
+		}
+		r := rand.New(rand.NewPCG(seed, 5))
+		for step := 0; !st.Over() && step < 500; step++ {
+			seat, e := st.Turn(), st.ext.(*fpExt)
+			last := st.top(fpRow)
+			free, held, safe := fpFree(st, e, seat), 0, 0
+			for j := range fpHand {
+				if c := st.top(fpSlot(seat, j)); c >= 0 {
+					held++
+					if sym := st.cards.Common(last, c); !hasBit(e.shared, sym) {
+						safe++
+					}
+				}
+			}
+			for name, m := range minds {
+				var a Action
+				if _, ok := g.(DeciderMaker).NewDecider().Decide(st.SeenBy(seat), &m, &a); !ok {
+					t.Fatalf("%s: no decision on the turn of seat %d", name, seat)
+				}
+				laySafe := a.Kind == ActionLay && !hasBit(e.shared, st.cards.Common(last, st.top(int(a.Target.z[0]))))
+				var bad bool
+				switch name {
+				case "safe":
+					bad = (a.Kind == ActionLay) != (e.repeats == 0 && free > 0 && safe > 0) || a.Kind == ActionLay && !laySafe
+				case "bluffer":
+					bad = (a.Kind == ActionStop) != (e.repeats > 0 || free == 0 || held == 0) || safe > 0 && a.Kind == ActionLay && !laySafe
+				case "oblivious":
+					bad = free > 0 && safe > 0 && !laySafe
+				}
+				if bad {
+					t.Fatalf("seed %d, seat %d, %s: %+v with %d repeats, %d markers free, %d cards held, %d safe",
+						seed, seat, name, a, e.repeats, free, held, safe)
+				}
+			}
+			turns++
+			// Mostly lays, to make long rows.
+			moves := st.Moves(seat, nil)
+			a := moves[r.IntN(len(moves))]
+			for _, m := range moves {
+				if m.Kind == ActionLay && r.IntN(10) > 0 {
+					a = m
+				}
+			}
+			a.At = 0
+			if _, err := st.Apply(a, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if turns < 100 {
+		t.Fatalf("only %d turns", turns)
+	}
+}

@@ -73,12 +73,7 @@
 // Extension (turn order, markers, tokens, answers, the secret), carried by
 // Clone and Equal; what a seat may see of it is View.Extra (Viewer), which
 // never holds what the seat may not: Guess's secret, another seat's
-// answers, a card turned back face down. A bot that plans at every version
-// reads the same without building a View: State.TopFor and State.ZoneLen
-// give a zone's top card as a seat sees it and its count, and small
-// accessors (FalsePokerFree, GuessFlips, MemoryMarked, MemoryLast,
-// ReflectionPhase, ReflectionWritten) the parts of a game's Extension
-// every seat sees. Zones keep their visibility for
+// answers, a card turned back face down. Zones keep their visibility for
 // the whole game, so a game hides or shows a card by moving it between a
 // face-down and a face-up zone.
 //

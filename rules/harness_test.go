@@ -452,31 +452,25 @@ func checkSeen(s *State, seat int, v View) error {
 			return fmt.Errorf("zone %d: the state shows top card %d (%v), the view %d (%v)", z, ta.ID(), oka, tb.ID(), okb)
 		}
 	}
-	switch x := v.Extra.(type) {
+	switch v.Extra.(type) {
 	case FalsePokerView:
-		for i, n := range x.Free {
-			if FalsePokerFree(s, i) != n {
-				return fmt.Errorf("FalsePokerFree(%d) = %d, the view shows %d", i, FalsePokerFree(s, i), n)
-			}
+		if seat < 0 {
+			break // the markers free are a seat's
 		}
-		// The row's shared symbols and repeats, worked out from the
-		// row the view shows.
-		var row []CardView
-		for _, zv := range v.Zones {
-			if zv.Kind == ZoneRow {
-				row = zv.Cards
-			}
+		if !s.Over() && (falsePokerTurnIn(a) != a.Turn() || falsePokerTurnIn(b) != b.Turn()) {
+			return fmt.Errorf("the turn of seat %d, and %d in the view; the game says %d", falsePokerTurnIn(a), falsePokerTurnIn(b), a.Turn())
 		}
-		want, repeats := make([]uint64, (s.Cards().Symbols()+63)/64), 0
-		for i := 1; i < len(row); i++ {
-			sym := s.Cards().Common(row[i-1].Card, row[i].Card)
-			if want[sym/64]&(1<<(sym%64)) != 0 {
-				repeats++
-			}
-			want[sym/64] |= 1 << (sym % 64)
+		var buf []uint64
+		fa, sa, ra := falsePokerSeenIn(a, &buf)
+		sa = slices.Clone(sa)
+		fb, sb, rb := falsePokerSeenIn(b, &buf)
+		if fa != fb || ra != rb {
+			return fmt.Errorf("%d markers free and %d repeats in the row, the view shows %d and %d", fa, ra, fb, rb)
 		}
-		if shared, n := FalsePokerRow(s); !slices.Equal(shared, want) || n != repeats {
-			return fmt.Errorf("FalsePokerRow %x with %d repeats, the view's row shows %x with %d", shared, n, want, repeats)
+		for sym := range s.Cards().Symbols() {
+			if hasBit(sa, sym) != hasBit(sb, sym) {
+				return fmt.Errorf("symbol %d shared in the row: %v, in the view's: %v", sym, hasBit(sa, sym), hasBit(sb, sym))
+			}
 		}
 	case GuessView:
 		na, ma, fa := guessSeenIn(a)

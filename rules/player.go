@@ -33,10 +33,9 @@ type Player interface {
 	Reset()
 }
 
-// PlayerMaker is an optional interface of a Game whose players decide more
-// than which match to claim: remember cards flipped (Memory) or studied
-// (Reflection), deduce a secret (Guess), judge a row (False Poker), take
-// tokens (Collect the Symbols).
+// PlayerMaker is an optional interface of a game of claims whose players
+// decide more than its ClaimShape says (Collect the Symbols: claim a token
+// left, else discard or take); bots play it as any game of claims.
 type PlayerMaker interface {
 	// NewPlayer returns a Player of the game that remembers nothing yet.
 	NewPlayer() Player

@@ -272,36 +272,3 @@ func (c Card) keep(buf *[]int) Card {
 	*buf = append((*buf)[:0], *c.syms...)
 	return Card{id: c.id, syms: buf}
 }
-
-// The functions below let the bots of the games still played with a
-// strategy of their own read what View(seat) would show without building
-// the whole View: a zone's visible top card, and the parts of a game's
-// Extension every seat may see.
-
-// TopFor returns the top card of zone z as seat sees it in View(seat): the
-// card, or -1 when the zone is empty or its top is face down to seat.
-func (s *State) TopFor(z, seat int) int {
-	zn := &s.zones[z]
-	if len(zn.cards) == 0 || !zn.Show.visibleTop(zn.Seat, seat) {
-		return -1
-	}
-	return int(zn.cards[len(zn.cards)-1])
-}
-
-// ZoneLen returns the number of cards in zone z, face up or not, as
-// View shows every seat (ZoneView.Count).
-func (s *State) ZoneLen(z int) int { return len(s.zones[z].cards) }
-
-// FalsePokerFree returns how many markers seat has off the row in a game
-// of False Poker, as FalsePokerView.Free shows everyone.
-func FalsePokerFree(s *State, seat int) int { return fpFree(s, s.ext.(*fpExt), seat) }
-
-// FalsePokerRow returns, in a game of False Poker, what every seat can work
-// out from the row it sees: the symbols that neighbouring cards of the row
-// share, as a bit set (symbol s is bit s%64 of word s/64), and how many of
-// those repeat one shared before in the row. The slice is the state's own:
-// read it, do not keep or change it.
-func FalsePokerRow(s *State) (shared []uint64, repeats int) {
-	e := s.ext.(*fpExt)
-	return e.shared, e.repeats
-}
