@@ -41,10 +41,11 @@ func (p *Plan) Committed(now int64) bool { return now >= p.Decide }
 
 // Bot plays one seat of a game at a difficulty Level. It decides what to do
 // from the State, choosing among the seat's Moves (or, for a false alarm, a
-// claim the rules refuse), and when, with its model of a person searching
-// the cards. It is deterministic: the same level, seat and seed, asked the
-// same questions in the same order, make the same plans. A Bot is not safe
-// for concurrent use.
+// claim the rules refuse), or in a game with Deciders as the game's Decider
+// decides from what the seat sees, and when, with its model of a person
+// searching the cards. It is deterministic: the same level, seat and seed,
+// asked the same questions in the same order, make the same plans. A Bot
+// is not safe for concurrent use.
 type Bot struct {
 	level   Level
 	seat    int
@@ -53,6 +54,21 @@ type Bot struct {
 	pcg     rand.PCG
 	rng     *rand.Rand
 	quick   splitMix // an instant bot's source, restarted for every plan
+
+	// The Decider of a game that has them (an extra mini-game), with what
+	// it remembers of the game on state game; decides is the game it is
+	// for. A reseeded bot keeps it, forgotten, for the next game. These
+	// come first, with the times below, to share the cache lines every
+	// plan reads.
+	game    *rules.State
+	active  rules.Decider // decider while playing a game that has them, else nil
+	mind    rules.Mind    // the Mind it decides with (levelMind)
+	decider rules.Decider
+	decides rules.Game
+	// The times of the last action decided, for one the Decider holds to.
+	held               bool
+	heldDecide, heldAt int64
+	heldCmp            float64
 
 	// Buffers reused from plan to plan; the seat's moves are moves[:n].
 	moves []rules.Action
@@ -67,14 +83,6 @@ type Bot struct {
 	surveyed *rules.State
 	version  uint64
 	sv       survey
-
-	// The strategy of a game played with one (an extra mini-game), with what it
-	// remembers of the game on state game; stratName is the game it is
-	// for. A reseeded bot keeps it, forgotten, for the next game.
-	strat     strategy
-	active    strategy // strat while playing a game that has one, else nil
-	stratName string
-	game      *rules.State
 }
 
 // botStream is the PCG stream constant mixed with the seat; changing it
@@ -88,6 +96,7 @@ func New(level Level, seat int, seed uint64) *Bot {
 	b := &Bot{level: level.clamped(), seat: seat}
 	b.instant = b.level.Instant()
 	b.rng = rand.New(&b.pcg)
+	b.mind = b.levelMind()
 	b.Reseed(seed)
 	return b
 }
@@ -98,7 +107,7 @@ func (b *Bot) Reseed(seed uint64) {
 	b.seed = seed
 	b.pcg.Seed(seed, b.stream())
 	b.surveyed = nil
-	b.game = nil // the strategy forgets the game before it plans again
+	b.game = nil // the Decider forgets the game before it plans again
 }
 
 // stream returns the second word of the bot's PCG seed: botStream mixed
@@ -139,7 +148,7 @@ func (r *splitMix) IntN(n int) int {
 // seat has a correct claim or another move (a draw, a discard). It costs
 // far less than Plan, so a caller that only needs to know which bots can
 // act (a simulation of instant bots choosing who claims first) asks it of
-// every bot and Plan of one. In a game played with a strategy (the extra
+// every bot and Plan of one. In a game with Deciders (the extra
 // mini-games), where a bot may choose to wait, it reports whether the seat
 // has a move at all.
 func (b *Bot) CanPlan(s *rules.State) bool { return s.CanMove(b.seat) }
@@ -163,7 +172,10 @@ func (b *Bot) Level() Level { return b.level }
 // it draws it from a random source seeded afresh from its seed, its seat
 // and the state's version, so its plan for a version does not depend on
 // which versions it was asked about before. Other levels follow the search
-// model of the package documentation.
+// model of the package documentation. In a game with Deciders the game's
+// Decider decides, with the level's Mind, and the plan takes the level's
+// time for the comparisons it reports (see Games with Deciders in the
+// package documentation).
 func (b *Bot) Plan(s *rules.State, now int64) (Plan, bool) {
 	var p Plan
 	ok := b.PlanTo(&p, s, now)
@@ -173,9 +185,24 @@ func (b *Bot) Plan(s *rules.State, now int64) (Plan, bool) {
 // PlanTo is Plan writing the plan to *p, which it leaves unchanged when it
 // returns false. It spares a loop over many bots copying plans around.
 func (b *Bot) PlanTo(p *Plan, s *rules.State, now int64) bool {
-	if st := b.strategyFor(s); st != nil {
-		return st.plan(b, p, s, now)
+	if b.game != s {
+		b.newGame(s)
 	}
+	if d := b.active; d != nil {
+		// The game's Decider decides; the bot times it.
+		effort, ok := d.Decide(s.SeenBy(b.seat), &b.mind, &p.Action)
+		if !ok {
+			return false
+		}
+		b.timeDecision(p, s, now, effort)
+		return true
+	}
+	return b.planMove(p, s, now)
+}
+
+// planMove is PlanTo in a game without Deciders: a move chosen among the
+// seat's Moves.
+func (b *Bot) planMove(p *Plan, s *rules.State, now int64) bool {
 	if b.instant {
 		b.quick.x = b.seed ^ mix64(b.stream()^s.Version())
 		if !s.PickMoveTo(&p.Action, b.seat, &b.quick) {

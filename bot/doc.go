@@ -49,19 +49,28 @@
 // misses and false alarms aside; instant claims correctly at once, for
 // simulations and benchmarks.
 //
-// # Games with a strategy
+// # Games with Deciders
 //
 // In the extra mini-games of RULES.md §4 finding a match is not the whole
-// game, and a bot plays a strategy of its own: in Memory it
-// remembers the cards flipped, in Reflection the cards studied, each with
-// its level's recall (1 for instant, 0.95 for expert down to 0.6 for easy),
-// and uses what it remembers; in Guess it narrows the secret down from the
-// cards turned and guesses once few candidates are left; in False Poker it
-// checks the row, says STOP on a repeat, lays a safe card when it has one
-// and now and then bluffs. In Memory, Reflection and Guess it may choose to
-// wait, and it learns from every version it is shown, so such a bot must
-// be asked to plan at every version (Remembers). Its times come from the
-// same Orient, Compare, noise and Motor.
+// game, and the game itself says how a player decides
+// (rules.DeciderMaker): in Memory it remembers the cards flipped, in
+// Reflection the cards studied, and uses what it remembers; in Guess it
+// narrows the secret down from the cards turned and guesses once few
+// candidates are left; in False Poker it checks the row, says STOP on a
+// repeat, lays a safe card when it has one and now and then bluffs. A bot
+// plays such a game with the game's own Decider, the one the load tool's
+// players use too, reading the State as its seat sees it (State.SeenBy),
+// never more. Its level adds what a person adds around it, as a
+// rules.Mind: the recall of a card shown (1 for instant, 1 − 5 × WrongRate
+// otherwise: 0.95 for expert down to 0.6 for easy), misreading a card
+// turned in Guess at WrongRate, bluffing one time in five (never at the
+// instant level), guessing among up to one (instant), two (hard, expert)
+// or three (medium, easy) candidates, and its random source for choices
+// among equals. Its times come from the same Orient, Compare, noise and
+// Motor, the comparisons being the effort the Decider reports. In Memory,
+// Reflection and Guess it may choose to wait, and it learns from every
+// version it is shown, so such a bot must be asked to plan at every
+// version (Remembers).
 //
 // # Determinism
 //

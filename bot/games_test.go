@@ -159,3 +159,39 @@ func TestEveryLevelPlaysEveryGame(t *testing.T) {
 		}
 	}
 }
+
+// TestRecallWinsMemory plays Memory between an easy bot, which remembers a
+// card it is shown six times in ten, and an expert, nineteen times in
+// twenty, taking the first turn in turns: the expert takes more cards.
+// Memory plays in turns with time enough for both, so only what they
+// remember tells them apart.
+func TestRecallWinsMemory(t *testing.T) {
+	g, err := rules.Lookup("memory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	easy, _ := bot.LookupLevel("easy")
+	expert, _ := bot.LookupLevel("expert")
+	var taken [2]int // by level: easy, expert
+	for first := range 2 {
+		levels := []bot.Level{easy, expert}
+		if first == 1 {
+			levels = []bot.Level{expert, easy}
+		}
+		m, err := sim.New(sim.Config{Game: g, Rules: rules.Config{Players: 2}, Bots: levels})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := range uint64(300) {
+			o, err := m.Play(seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			taken[first] += o.Result.Scores[0]
+			taken[1-first] += o.Result.Scores[1]
+		}
+	}
+	if taken[1] < taken[0]*5/4 {
+		t.Errorf("the expert took %d points, the easy bot %d: want a quarter more", taken[1], taken[0])
+	}
+}

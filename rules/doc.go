@@ -73,12 +73,7 @@
 // Extension (turn order, markers, tokens, answers, the secret), carried by
 // Clone and Equal; what a seat may see of it is View.Extra (Viewer), which
 // never holds what the seat may not: Guess's secret, another seat's
-// answers, a card turned back face down. A bot that plans at every version
-// reads the same without building a View: State.TopFor and State.ZoneLen
-// give a zone's top card as a seat sees it and its count, and small
-// accessors (FalsePokerFree, GuessFlips, MemoryMarked, MemoryLast,
-// ReflectionPhase, ReflectionWritten) the parts of a game's Extension
-// every seat sees. Zones keep their visibility for
+// answers, a card turned back face down. Zones keep their visibility for
 // the whole game, so a game hides or shows a card by moving it between a
 // face-down and a face-up zone.
 //
@@ -96,12 +91,27 @@
 //
 // # Players
 //
+// A game whose play is more than claiming the matches a seat sees (Memory,
+// Reflection, Guess, False Poker) says how a player decides: it is a
+// DeciderMaker, and its Decider decides one seat's next action from what
+// the seat sees (Seen) and what it remembers, shaped by a Mind (how well
+// the player remembers and reads, how much it risks, how it chooses among
+// equals), and reports the effort it took. It is the game's one way to
+// play: a bot reads the State through it (State.SeenBy, a Seen read from
+// the State in place, without building a View), with its level's Mind and
+// timing around it, and a program playing over the protocol reads its
+// views through it (View.Seen). Each game reads its own state beside the
+// zones from its Extension or from its View.Extra alike, and a test
+// checks, at every step of random games, that a Decider reading the State
+// decides exactly as one reading the seat's view decoded from JSON.
+//
 // A Player decides one seat's actions from the Views it is shown, as a
-// person would: NewPlayer gives the game's own (PlayerMaker) or, in a game
-// of claims, one that finds the match its ClaimShape describes
-// (FindClaim). Programs that play over the protocol (the load tool, the
-// tests' client bots) use it; View.UnmarshalJSON decodes a view's extra
-// into the game's own type for them.
+// person would: NewPlayer gives one built on the game's Decider, the
+// game's own (PlayerMaker), or, in a game of claims, one that finds the
+// match its ClaimShape describes (FindClaim). Programs that play over the
+// protocol (the load tool, the tests' client bots) use it;
+// View.UnmarshalJSON decodes a view's extra into the game's own type for
+// them.
 //
 // A record of a game is its deck, its Config and the actions in arrival
 // order; Replay rebuilds the state from it, and State.Equal compares states.
@@ -149,8 +159,9 @@
 //     and which cards must show the symbol (every game of claims has
 //     one); Deck when the game has its own cards; Points, its tournament
 //     points; NoAutoPick when a session must not pick it by itself. A
-//     game whose players decide more than a claim implements PlayerMaker
-//     (NewPlayer) and, with a ViewExtra, ExtraDecoder (NewViewExtra).
+//     game whose players decide more than a claim implements DeciderMaker
+//     (NewDecider, Remembers), reading what the seat sees through Seen,
+//     and, with a ViewExtra, ExtraDecoder (NewViewExtra).
 //     docs/ADDING-A-GAME.md walks through it with a worked example.
 //  3. Implement Game. Setup adds zones with s.addZone(kind, seat, show)
 //     (s.addSlot for a zone that holds one card at a time, such as a grid

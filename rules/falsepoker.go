@@ -473,48 +473,159 @@ func (falsePoker) Invariants(s *State) error {
 // NewViewExtra returns a new FalsePokerView to decode a view's extra into.
 func (falsePoker) NewViewExtra() any { return new(FalsePokerView) }
 
-// NewPlayer returns a False Poker player: on its turn it says STOP on a row
-// that repeats a shared symbol, else lays a card from its hand that keeps
-// the row honest while it has markers free, else says STOP.
-func (falsePoker) NewPlayer() Player { return &falsePokerPlayer{} }
+// Remembers reports that False Poker's players decide from the table as
+// it is at every turn.
+func (falsePoker) Remembers() bool { return false }
 
-// falsePokerPlayer is the Player of False Poker.
-type falsePokerPlayer struct {
-	shared []int // scratch: the symbols each card of the row shares with the one before
+// NewDecider returns a False Poker decider. On its turn it checks the row,
+// pair by pair (the symbols neighbouring cards share), noticing each
+// repeated shared symbol with the Mind's Recall, and says STOP when it
+// notices one, which costs the seat that laid it two markers. Otherwise it
+// lays its first card whose shared symbol with the end of the row is new,
+// if it has one and a marker to put on it. With none, it says STOP (losing
+// one marker) or, with the Mind's Bluff, lays one of its cards (the Mind's
+// pick) that repeats a symbol, hoping the next seats play on. Its effort
+// is k² comparisons, k the symbols of a card: the end of the row, then its
+// hand against it.
+func (falsePoker) NewDecider() Decider { return &falsePokerDecider{} }
+
+// falsePokerDecider is the Decider of False Poker; it keeps nothing
+// between turns but the layout of the table and room to work in.
+type falsePokerDecider struct {
+	zones   int       // the number of zones the layout below was read from
+	seat    int       // and the seat it was read for
+	row     int       // the row
+	hand    []int     // the seat's places in hand, in zone order
+	targets []Targets // a lay's target for each place in hand
+	shared  []uint64  // room to work out the row seen in a view
 }
 
-func (*falsePokerPlayer) Reset()              {}
-func (*falsePokerPlayer) Observe(*View)       {}
-func (*falsePokerPlayer) Sent(*View, *Action) {}
+// Reset does nothing: the layout is the same in every game with as many
+// zones, and nothing else is kept.
+func (*falsePokerDecider) Reset() {}
 
-func (m *falsePokerPlayer) Decide(v *View, a *Action) bool {
-	x, _ := v.Extra.(FalsePokerView)
-	me := v.Seat
-	if v.Turn != me || len(v.Zones) <= fpRow {
-		return false
+func (*falsePokerDecider) Sent(Seen, *Action) {}
+
+func (d *falsePokerDecider) Decide(s Seen, m *Mind, a *Action) (float64, bool) {
+	seat := s.Seat()
+	if s.Over() || seat < 0 || falsePokerTurnIn(s) != seat {
+		return 0, false
 	}
-	row := v.Zones[fpRow].Cards
-	if len(row) == 0 {
-		return false
-	}
-	*a = Action{Kind: ActionStop, Seat: me}
-	// A repeat means somebody lied, and STOP costs them.
-	m.shared = m.shared[:0]
-	for i := 1; i < len(row); i++ {
-		s := commonSymbol(row[i-1].Symbols, row[i].Symbols)
-		if slices.Contains(m.shared, s) {
-			return true
-		}
-		m.shared = append(m.shared, s)
-	}
-	if me >= 0 && me < len(x.Free) && x.Free[me] > 0 {
-		last := row[len(row)-1].Symbols
-		for i, z := range v.Zones {
-			if z.Kind == ZoneHand && z.Seat == me && len(z.Cards) > 0 && !slices.Contains(m.shared, commonSymbol(last, v.Top(i))) {
-				*a = Action{Kind: ActionLay, Seat: me, Target: To(i)}
-				return true
+	if d.zones != s.Zones() || d.seat != seat {
+		// The layout is fixed for a game and its number of seats.
+		d.zones, d.seat, d.row, d.hand, d.targets = s.Zones(), seat, -1, d.hand[:0], d.targets[:0]
+		for z := range d.zones {
+			switch k := s.Kind(z); {
+			case k == ZoneRow:
+				d.row = z
+			case k == ZoneHand && s.Owner(z) == seat:
+				d.hand, d.targets = append(d.hand, z), append(d.targets, oneTarget(z))
 			}
 		}
 	}
-	return true
+	if d.row < 0 {
+		return 0, false
+	}
+	// The end of the row, its last card shown: Shown and Card are written
+	// in place, where Top is a call.
+	n := s.Shown(d.row)
+	if n == 0 {
+		return 0, false
+	}
+	last := s.Card(d.row, n-1)
+	free, shared, repeats := falsePokerSeenIn(s, &d.shared)
+	repeat := false
+	for range repeats {
+		if m.recalls() {
+			repeat = true
+		}
+	}
+	// The action, written straight into *a: STOP, unless a lay.
+	a.Kind, a.Seat, a.Symbol, a.Target = ActionStop, seat, 0, Targets{}
+	if !repeat && free > 0 {
+		// The first card in hand whose shared symbol with the end of the
+		// row is new; or, now and then, a bluff.
+		held, lay := 0, -1
+		for i, z := range d.hand {
+			if s.Count(z) > 0 {
+				held++
+				if sym := s.Common(d.row, z); sym < 0 || !hasBit(shared, sym) {
+					lay = i
+					break
+				}
+			}
+		}
+		if lay < 0 && held > 0 && m.bluffs() {
+			lay = d.nthHeld(s, m.pick(held))
+		}
+		if lay >= 0 {
+			a.Kind, a.Target = ActionLay, d.targets[lay]
+		}
+	}
+	k := float64(last.Len())
+	return k * k, true
+}
+
+// nthHeld returns the index in d.hand of the n-th place, counting from 0,
+// where the seat holds a card.
+func (d *falsePokerDecider) nthHeld(s Seen, n int) int {
+	for i, z := range d.hand {
+		if s.Count(z) > 0 {
+			if n == 0 {
+				return i
+			}
+			n--
+		}
+	}
+	return -1
+}
+
+// hasBit reports whether bit set m holds sym (bit sym%64 of word sym/64).
+func hasBit(m []uint64, sym int) bool {
+	return sym >= 0 && sym>>6 < len(m) && m[sym>>6]>>(sym&63)&1 != 0
+}
+
+// falsePokerTurnIn returns the seat whose turn it is while the game runs,
+// as s shows it: Seen.Turn, read from the game's own state in place rather
+// than through its Turner, as every plan of every seat asks it.
+func falsePokerTurnIn(s Seen) int {
+	if s.st != nil {
+		return s.st.ext.(*fpExt).turn
+	}
+	return s.v.Turn
+}
+
+// falsePokerSeenIn returns what s shows of False Poker beside the zones
+// (FalsePokerView), and what anyone can work out from the row: how many
+// markers the seat, one at the table, has off the row; the symbols that
+// neighbouring cards of the row share, as a bit set (symbol s is bit s%64
+// of word s/64), and how many of those repeat one shared before in the
+// row. It reads them from the state in place, which keeps the row worked
+// out, or from the view, working the row out in *buf. The bit set is the
+// state's own or *buf: read it, do not keep or change it.
+func falsePokerSeenIn(s Seen, buf *[]uint64) (free int, shared []uint64, repeats int) {
+	if st := s.st; st != nil {
+		e := st.ext.(*fpExt)
+		return fpFree(st, e, s.seat), e.shared, e.repeats
+	}
+	if x, _ := s.v.Extra.(FalsePokerView); s.seat >= 0 && s.seat < len(x.Free) {
+		free = x.Free[s.seat]
+	}
+	shared = (*buf)[:0]
+	n := s.Shown(fpRow)
+	for i := 1; i < n; i++ {
+		sym := s.Card(fpRow, i-1).Common(s.Card(fpRow, i))
+		if sym < 0 {
+			continue
+		}
+		for len(shared) <= sym>>6 {
+			shared = append(shared, 0)
+		}
+		if hasBit(shared, sym) {
+			repeats++
+		}
+		shared[sym>>6] |= 1 << (sym & 63)
+	}
+	*buf = shared
+	return free, shared, repeats
 }

@@ -143,6 +143,9 @@ type GuessView struct {
 	Out []int `json:"out"`
 	// Last is the previous round's secret, or −1.
 	Last int `json:"last"`
+	// Symbols is the number of symbols of the deck, 0 to Symbols−1,
+	// one of which is the secret.
+	Symbols int `json:"symbols"`
 }
 
 // Setup lays out the deck and starts round 1.
@@ -421,7 +424,7 @@ func (guess) Result(s *State) *Result {
 // alone.
 func (guess) ViewExtra(s *State, seat int) any {
 	e := s.ext.(*guessExt)
-	v := GuessView{Host: e.host, Secret: -1, Flips: slices.Clone(e.flips), Eliminated: slices.Clone(e.eliminated), Out: []int{}, Last: e.last}
+	v := GuessView{Host: e.host, Secret: -1, Flips: slices.Clone(e.flips), Eliminated: slices.Clone(e.eliminated), Out: []int{}, Last: e.last, Symbols: s.cards.symbols}
 	if v.Flips == nil {
 		v.Flips = []GuessFlip{}
 	}
@@ -465,56 +468,122 @@ func (guess) Invariants(s *State) error {
 // NewViewExtra returns a new GuessView to decode a view's extra into.
 func (guess) NewViewExtra() any { return new(GuessView) }
 
-// NewPlayer returns a Guess player: it narrows the secret down from the
-// cards turned (on every card that has it, on no other, and none of the
-// symbols named as not the secret) and guesses once one symbol is left.
-func (guess) NewPlayer() Player { return &guessPlayer{} }
+// Remembers reports that Guess's players learn from every version: the
+// cards turned.
+func (guess) Remembers() bool { return true }
 
-// guessPlayer is the Player of Guess.
-type guessPlayer struct {
-	cands []int // scratch
+// NewDecider returns a Guess decider. It keeps the symbols the secret may
+// still be: every symbol at the start of a round, then, for each card
+// turned, those on it when the host says the secret is, those not on it
+// when the host says it is not, less the symbol the host eliminates. A
+// card's news is lost to it with the Mind's Misread. It guesses one of
+// them (the Mind's pick) once they are no more than the Mind's Risk, and,
+// when the deck is turned, whatever is left, if fewer than six (a right
+// guess is worth +5, a wrong one −1, so a guess among n pays while
+// n < 6). Its effort is that of comparing a card's symbols with the
+// candidates.
+func (guess) NewDecider() Decider { return &guessDecider{round: -1} }
+
+// guessDecider is the Decider of Guess: its deduction in the current
+// round.
+type guessDecider struct {
+	round int
+	flips int      // flips taken in
+	cand  []uint64 // the symbols the secret may be, a bit each
+	n     int      // how many they are
 }
 
-func (*guessPlayer) Reset()              {}
-func (*guessPlayer) Observe(*View)       {}
-func (*guessPlayer) Sent(*View, *Action) {}
+// Reset has the next decision start the round afresh.
+func (d *guessDecider) Reset() { d.round = -1 }
 
-func (m *guessPlayer) Decide(v *View, a *Action) bool {
-	x, _ := v.Extra.(GuessView)
-	if x.Host == v.Seat || slices.Contains(x.Out, v.Seat) || len(v.Zones) <= guessTurned {
-		return false
+func (*guessDecider) Sent(Seen, *Action) {}
+
+func (d *guessDecider) Decide(s Seen, m *Mind, a *Action) (float64, bool) {
+	if s.Over() {
+		return 0, false
 	}
-	cards := v.Zones[guessTurned].Cards
-	if len(cards) != len(x.Flips) {
-		return false
+	symbols, may, flips := guessSeenIn(s)
+	if s.Round() != d.round {
+		n := symbols
+		d.round, d.flips, d.n, d.cand = s.Round(), 0, n, d.cand[:0]
+		for w := 0; w < n; w += 64 {
+			d.cand = append(d.cand, ^uint64(0)>>max(0, 64-(n-w)))
+		}
 	}
-	m.cands = m.cands[:0]
-	have := false
-	for i, f := range x.Flips {
-		if !f.Secret {
+	if !may {
+		return 0, false
+	}
+	for ; d.flips < len(flips); d.flips++ {
+		// The flip's fields, read one by one: a copy of the flip just
+		// turned would wait for the stores that wrote it.
+		f := &flips[d.flips]
+		if m.misreads() {
 			continue
 		}
-		syms := cards[i].Symbols
-		if !have {
-			m.cands, have = append(m.cands, syms...), true
-			continue
-		}
-		m.cands = slices.DeleteFunc(m.cands, func(s int) bool { return !slices.Contains(syms, s) })
-	}
-	m.cands = slices.DeleteFunc(m.cands, func(s int) bool {
-		if slices.Contains(x.Eliminated, s) {
-			return true
-		}
-		for i, f := range x.Flips {
-			if !f.Secret && slices.Contains(cards[i].Symbols, s) {
-				return true
+		c := guessCardIn(s, f, d.flips)
+		for w := range d.cand {
+			if f.Secret {
+				d.cand[w] &= c.Word(w) // only the card's symbols may be the secret
+			} else {
+				d.cand[w] &^= c.Word(w)
 			}
 		}
-		return false
-	})
-	if len(m.cands) != 1 {
-		return false
+		if sym := f.Eliminated; sym >= 0 && sym>>6 < len(d.cand) {
+			d.cand[sym>>6] &^= 1 << (sym & 63)
+		}
+		d.n = 0
+		for _, w := range d.cand {
+			d.n += bits.OnesCount64(w)
+		}
 	}
-	*a = Action{Kind: ActionGuess, Seat: v.Seat, Symbol: m.cands[0]}
-	return true
+	if d.n == 0 {
+		return 0, false // misread into a corner: wait for the round to end
+	}
+	if d.n > m.Risk && (d.n >= 6 || s.Count(guessDeck) > 0) {
+		return 0, false // better wait for the next card
+	}
+	a.Kind, a.Seat, a.Symbol, a.Target = ActionGuess, s.Seat(), d.nth(m.pick(d.n)), Targets{}
+	return float64(d.n * 2), true
+}
+
+// nth returns the k-th symbol the secret may be, in increasing order.
+func (d *guessDecider) nth(k int) int {
+	for w, m := range d.cand {
+		if c := bits.OnesCount64(m); k >= c {
+			k -= c
+			continue
+		}
+		for ; k > 0; k-- {
+			m &= m - 1 // k is small: the candidates are few when a player guesses
+		}
+		return w<<6 + bits.TrailingZeros64(m)
+	}
+	return -1
+}
+
+// guessSeenIn returns what s shows of Guess beside the zones
+// (GuessView), read from the state in place or from the view: the number
+// of symbols of the deck; whether the seat may guess now (it does not
+// host and is not out or waiting); and the cards turned this round, in
+// the order of the zone of turned cards, with what the host said of each,
+// which are the state's own or the view's: read them, do not keep them.
+func guessSeenIn(s Seen) (symbols int, may bool, flips []GuessFlip) {
+	if st := s.st; st != nil {
+		e := st.ext.(*guessExt)
+		return st.cards.symbols, s.seat >= 0 && s.seat != e.host && !e.out[s.seat], e.flips
+	}
+	x, _ := s.v.Extra.(GuessView)
+	may = s.seat >= 0 && s.seat != x.Host && !slices.Contains(x.Out, s.seat)
+	return x.Symbols, may, x.Flips[:min(len(x.Flips), s.Shown(guessTurned))]
+}
+
+// guessCardIn returns the card of flip f, the i-th card turned this round,
+// as s shows it: read from the deck by the number the flip names, as
+// GuessView.Flips shows it, which spares a look at the turned cards; from
+// the view's turned cards.
+func guessCardIn(s Seen, f *GuessFlip, i int) Card {
+	if s.st != nil {
+		return Card{x: s.st.cards, id: f.Card}
+	}
+	return s.Card(guessTurned, i)
 }

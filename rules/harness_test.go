@@ -400,14 +400,6 @@ func checkViews(t testing.TB, s *State) {
 				t.Fatalf("view for seat %d, zone %d (%s, %v): count %d cards %v, want count %d cards %v",
 					seat, zi, z.Kind, z.Show, zv.Count, got, z.Len(), want)
 			}
-			top := -1
-			if len(got) > 0 {
-				top = got[len(got)-1]
-			}
-			if s.TopFor(zi, seat) != top || s.ZoneLen(zi) != zv.Count {
-				t.Fatalf("seat %d, zone %d (%s, %v): TopFor %d and ZoneLen %d, the view shows top %d and count %d",
-					seat, zi, z.Kind, z.Show, s.TopFor(zi, seat), s.ZoneLen(zi), top, zv.Count)
-			}
 		}
 		if err := checkSeen(s, seat, v); err != nil {
 			t.Fatalf("version %d, seat %d: %v", s.Version(), seat, err)
@@ -425,60 +417,109 @@ func checkViews(t testing.TB, s *State) {
 	}
 }
 
-// checkSeen checks that the accessors bots read a game's own state through
-// (FalsePokerFree, FalsePokerRow, GuessFlips, MemoryMarked, MemoryLast, ReflectionPhase,
-// ReflectionWritten) tell exactly what v, seat's view, shows.
+// checkSeen checks that the table seat sees read from the State
+// (State.SeenBy) is the one v, its view, shows (View.Seen): the header,
+// every zone's kind, owner, count and face-up cards, and what each game's
+// Decider reads beside the zones.
 func checkSeen(s *State, seat int, v View) error {
-	switch x := v.Extra.(type) {
+	a, b := s.SeenBy(seat), v.Seen()
+	if a.Seat() != b.Seat() || a.Version() != b.Version() || a.Round() != b.Round() || a.Turn() != b.Turn() ||
+		a.Over() != b.Over() || a.Zones() != b.Zones() {
+		return fmt.Errorf("the state shows seat %d version %d round %d turn %d over %v with %d zones, the view %d %d %d %d %v %d",
+			a.Seat(), a.Version(), a.Round(), a.Turn(), a.Over(), a.Zones(), b.Seat(), b.Version(), b.Round(), b.Turn(), b.Over(), b.Zones())
+	}
+	words := (s.Cards().Symbols() + 63) / 64
+	for z := range a.Zones() {
+		if a.Kind(z) != b.Kind(z) || a.Owner(z) != b.Owner(z) || a.Count(z) != b.Count(z) || a.Shown(z) != b.Shown(z) {
+			return fmt.Errorf("zone %d: the state shows a %s of seat %d with %d cards, %d face up; the view a %s of %d with %d, %d",
+				z, a.Kind(z), a.Owner(z), a.Count(z), a.Shown(z), b.Kind(z), b.Owner(z), b.Count(z), b.Shown(z))
+		}
+		for i := range a.Shown(z) {
+			if err := sameCard(a.Card(z, i), b.Card(z, i), words); err != nil {
+				return fmt.Errorf("zone %d, card %d: %v", z, i, err)
+			}
+			if i > 0 && a.Card(z, i-1).Common(a.Card(z, i)) != b.Card(z, i-1).Common(b.Card(z, i)) {
+				return fmt.Errorf("zone %d, cards %d and %d: the state's share %d, the view's %d",
+					z, i-1, i, a.Card(z, i-1).Common(a.Card(z, i)), b.Card(z, i-1).Common(b.Card(z, i)))
+			}
+		}
+		if n := a.Zones(); a.Common(z, (z+1)%n) != b.Common(z, (z+1)%n) {
+			return fmt.Errorf("zones %d and %d: the state's top cards share %d, the view's %d", z, (z+1)%n, a.Common(z, (z+1)%n), b.Common(z, (z+1)%n))
+		}
+		ta, oka := a.Top(z)
+		tb, okb := b.Top(z)
+		if oka != okb || (oka && sameCard(ta, tb, words) != nil) {
+			return fmt.Errorf("zone %d: the state shows top card %d (%v), the view %d (%v)", z, ta.ID(), oka, tb.ID(), okb)
+		}
+	}
+	switch v.Extra.(type) {
 	case FalsePokerView:
-		for i, n := range x.Free {
-			if FalsePokerFree(s, i) != n {
-				return fmt.Errorf("FalsePokerFree(%d) = %d, the view shows %d", i, FalsePokerFree(s, i), n)
-			}
+		if seat < 0 {
+			break // the markers free are a seat's
 		}
-		// The row's shared symbols and repeats, worked out from the
-		// row the view shows.
-		var row []CardView
-		for _, zv := range v.Zones {
-			if zv.Kind == ZoneRow {
-				row = zv.Cards
-			}
+		if !s.Over() && (falsePokerTurnIn(a) != a.Turn() || falsePokerTurnIn(b) != b.Turn()) {
+			return fmt.Errorf("the turn of seat %d, and %d in the view; the game says %d", falsePokerTurnIn(a), falsePokerTurnIn(b), a.Turn())
 		}
-		want, repeats := make([]uint64, (s.Cards().Symbols()+63)/64), 0
-		for i := 1; i < len(row); i++ {
-			sym := s.Cards().Common(row[i-1].Card, row[i].Card)
-			if want[sym/64]&(1<<(sym%64)) != 0 {
-				repeats++
-			}
-			want[sym/64] |= 1 << (sym % 64)
+		var buf []uint64
+		fa, sa, ra := falsePokerSeenIn(a, &buf)
+		sa = slices.Clone(sa)
+		fb, sb, rb := falsePokerSeenIn(b, &buf)
+		if fa != fb || ra != rb {
+			return fmt.Errorf("%d markers free and %d repeats in the row, the view shows %d and %d", fa, ra, fb, rb)
 		}
-		if shared, n := FalsePokerRow(s); !slices.Equal(shared, want) || n != repeats {
-			return fmt.Errorf("FalsePokerRow %x with %d repeats, the view's row shows %x with %d", shared, n, want, repeats)
+		for sym := range s.Cards().Symbols() {
+			if hasBit(sa, sym) != hasBit(sb, sym) {
+				return fmt.Errorf("symbol %d shared in the row: %v, in the view's: %v", sym, hasBit(sa, sym), hasBit(sb, sym))
+			}
 		}
 	case GuessView:
-		if !slices.Equal(GuessFlips(s), x.Flips) {
-			return fmt.Errorf("GuessFlips %v, the view shows %v", GuessFlips(s), x.Flips)
+		na, ma, fa := guessSeenIn(a)
+		nb, mb, fb := guessSeenIn(b)
+		if na != nb || ma != mb || !slices.Equal(fa, fb) {
+			return fmt.Errorf("%d symbols, may guess %v, flips %v; the view shows %d, %v, %v", na, ma, fa, nb, mb, fb)
+		}
+		for i, f := range fa {
+			if a.Card(guessTurned, i).ID() != f.Card {
+				return fmt.Errorf("flip %d of card %d, the turned cards show %d", i, f.Card, a.Card(guessTurned, i).ID())
+			}
 		}
 	case MemoryView:
-		for z := range s.Zones() {
-			if MemoryMarked(s, z) != slices.Contains(x.Marked, z) {
-				return fmt.Errorf("MemoryMarked(%d) = %v, the view shows markers on %v", z, MemoryMarked(s, z), x.Marked)
+		var buf []bool
+		ma, mb := memoryMarkedIn(a, &buf), slices.Clone(memoryMarkedIn(b, &buf))
+		for i := range max(len(ma), len(mb)) {
+			if (i < len(ma) && ma[i]) != (i < len(mb) && mb[i]) {
+				return fmt.Errorf("markers %v, the view shows %v", ma, mb)
 			}
 		}
-		if l, ok := MemoryLast(s); ok != (x.Last != nil) || ok && l != *x.Last {
-			return fmt.Errorf("MemoryLast %+v %v, the view shows %+v", l, ok, x.Last)
+		la, ca, oka := memoryLastIn(a)
+		lb, cb, okb := memoryLastIn(b)
+		if oka != okb || oka && (la != lb || sameCard(ca, cb, words) != nil) {
+			return fmt.Errorf("the last flip %+v %v, the view shows %+v %v", la, oka, lb, okb)
 		}
 	case ReflectionView:
-		if ReflectionPhase(s) != x.Phase {
-			return fmt.Errorf("ReflectionPhase %q, the view shows %q", ReflectionPhase(s), x.Phase)
+		pa, wa := reflectionSeenIn(a)
+		pb, wb := reflectionSeenIn(b)
+		if pa != pb || wa != wb {
+			return fmt.Errorf("phase %d with %d answers written, the view shows %d with %d", pa, wa, pb, wb)
 		}
-		for i, n := range x.Written {
-			if ReflectionWritten(s, i) != n {
-				return fmt.Errorf("ReflectionWritten(%d) = %d, the view shows %d", i, ReflectionWritten(s, i), n)
-			}
+	}
+	return nil
+}
+
+// sameCard reports how a and b differ, as read by a Decider: number,
+// symbols in order, and bit set of words words.
+func sameCard(a, b Card, words int) error {
+	if a.ID() != b.ID() || a.Len() != b.Len() {
+		return fmt.Errorf("card %d of %d symbols, the view's %d of %d", a.ID(), a.Len(), b.ID(), b.Len())
+	}
+	for i := range a.Len() {
+		if a.Symbol(i) != b.Symbol(i) || !a.Has(a.Symbol(i)) || !b.Has(a.Symbol(i)) {
+			return fmt.Errorf("card %d: symbol %d is %d, the view's %d", a.ID(), i, a.Symbol(i), b.Symbol(i))
 		}
-		if seat >= 0 && ReflectionWritten(s, seat) != len(x.Answers) {
-			return fmt.Errorf("ReflectionWritten(%d) = %d, the seat sees %d answers of its own", seat, ReflectionWritten(s, seat), len(x.Answers))
+	}
+	for w := range words {
+		if a.Word(w) != b.Word(w) {
+			return fmt.Errorf("card %d: word %d is %x, the view's %x", a.ID(), w, a.Word(w), b.Word(w))
 		}
 	}
 	return nil

@@ -402,82 +402,159 @@ func (memory) Invariants(s *State) error {
 // NewViewExtra returns a new MemoryView to decode a view's extra into.
 func (memory) NewViewExtra() any { return new(MemoryView) }
 
-// NewPlayer returns a Memory player: it remembers the symbols of every card
-// flipped, by place, until the card is taken; on its turn it flips a card
-// remembered to share a symbol with the face-up card, else an unknown one
-// without a marker (any, once every card left has one), naming the
-// symbol it remembers or, for an unknown card, the face-up card's first.
-func (memory) NewPlayer() Player { return &memoryPlayer{} }
+// Remembers reports that Memory's players learn from every version: the
+// cards flipped.
+func (memory) Remembers() bool { return true }
 
-// memoryPlayer is the Player of Memory.
-type memoryPlayer struct {
-	seen map[int][]int // face-down place -> the symbols of the card flipped there
+// NewDecider returns a Memory decider. It watches every card flipped and
+// remembers it, by place, with the Mind's Recall, until the card is taken.
+// On its turn it flips a card it remembers, naming the symbol that card
+// shares with the face-up card, which is sure to take it; with none, it
+// flips a card it does not know (the Mind's pick), naming a symbol of the
+// face-up card (its pick again). It flips only cards without a marker,
+// unless every card left has one. Its effort is the face-up card's
+// symbols, looked over for each card it thinks of.
+func (memory) NewDecider() Decider { return &memoryDecider{version: ^uint64(0)} }
+
+// memoryDecider is the Decider of Memory.
+type memoryDecider struct {
+	version uint64  // the version last taken in
+	known   []Card  // by zone: the card remembered in that face-down place, or noCard
+	kept    [][]int // by zone: room for the symbols of a card seen in a view
+	centre  int     // the face-up card's zone, or -1
+	places  []int   // the face-down places, in zone order
+	// Room to work in.
+	free, all, unknown []int
+	marked             []bool
 }
 
-func (m *memoryPlayer) Reset()              { clear(m.seen) }
-func (m *memoryPlayer) Sent(*View, *Action) {}
-
-func (m *memoryPlayer) Observe(v *View) {
-	x, ok := v.Extra.(MemoryView)
-	if !ok || x.Last == nil {
-		return
-	}
-	if x.Last.Taken {
-		delete(m.seen, x.Last.Zone)
-		return
-	}
-	if m.seen == nil {
-		m.seen = map[int][]int{}
-	}
-	if s := m.seen[x.Last.Zone]; !slices.Equal(s, x.Symbols) {
-		m.seen[x.Last.Zone] = append(s[:0], x.Symbols...)
+// Reset forgets every card; the layout stays, as the same game with the
+// same number of seats lays out the same zones (layout checks).
+func (d *memoryDecider) Reset() {
+	d.version = ^uint64(0)
+	for z := range d.known {
+		d.known[z] = noCard
 	}
 }
 
-func (m *memoryPlayer) Decide(v *View, a *Action) bool {
-	x, _ := v.Extra.(MemoryView)
-	if v.Turn != v.Seat || len(v.Zones) <= memoryFaceUp {
-		return false
+func (*memoryDecider) Sent(Seen, *Action) {}
+
+// layout finds the zones of the table, the first time and if their number
+// changes (the layout is fixed for a game and its number of seats).
+func (d *memoryDecider) layout(s Seen) {
+	if len(d.known) == s.Zones() {
+		return
 	}
-	up := v.Top(memoryFaceUp)
-	if len(up) == 0 {
-		return false
+	n := s.Zones()
+	d.known, d.kept, d.centre, d.places = make([]Card, n), make([][]int, n), -1, d.places[:0]
+	for z := range n {
+		d.known[z] = noCard
+		switch s.Kind(z) {
+		case ZoneCentre:
+			d.centre = z
+		case ZoneFaceDown:
+			d.places = append(d.places, z)
+		}
 	}
-	flip := func(z, symbol int) bool {
-		*a = Action{Kind: ActionFlip, Seat: v.Seat, Symbol: symbol, Target: To(z)}
-		return true
+}
+
+func (d *memoryDecider) Decide(s Seen, m *Mind, a *Action) (float64, bool) {
+	if s.Over() {
+		return 0, false
 	}
-	first, firstMarked := -1, -1
-	for i, z := range v.Zones {
-		if z.Kind != ZoneFaceDown || z.Count == 0 {
+	d.layout(s)
+	if v := s.Version(); v != d.version {
+		d.version = v
+		if l, c, ok := memoryLastIn(s); ok {
+			d.known[l.Zone] = noCard
+			if !l.Taken && m.recalls() {
+				d.known[l.Zone] = c.keep(&d.kept[l.Zone])
+			}
+		}
+	}
+	seat := s.Seat()
+	if seat < 0 || s.Turn() != seat || d.centre < 0 {
+		return 0, false
+	}
+	up, ok := s.Top(d.centre)
+	if !ok {
+		return 0, false
+	}
+	marked := memoryMarkedIn(s, &d.marked)
+	free, all := d.free[:0], d.all[:0]
+	for _, z := range d.places {
+		if s.Count(z) > 0 {
+			all = append(all, z)
+			if i := z - memoryFirst; i < 0 || i >= len(marked) || !marked[i] {
+				free = append(free, z)
+			}
+		}
+	}
+	d.free, d.all = free, all
+	if len(free) == 0 {
+		free = all // every card is marked and the markers stay
+	}
+	if len(free) == 0 {
+		return 0, false
+	}
+	k := float64(up.Len())
+	for i, z := range free {
+		if c := d.known[z]; c.id >= 0 {
+			sym := up.Common(c)
+			if sym < 0 {
+				sym = up.Symbol(0)
+			}
+			a.Kind, a.Seat, a.Symbol, a.Target = ActionFlip, seat, sym, oneTarget(z)
+			return float64(i+1) * k, true
+		}
+	}
+	unknown := d.unknown[:0]
+	for _, z := range free {
+		if d.known[z].id < 0 {
+			unknown = append(unknown, z)
+		}
+	}
+	d.unknown = unknown
+	z := unknown[m.pick(len(unknown))]
+	a.Kind, a.Seat, a.Symbol, a.Target = ActionFlip, seat, up.Symbol(m.pick(up.Len())), oneTarget(z)
+	return float64(len(free)) * k, true
+}
+
+// memoryMarkedIn returns which face-down places have a marker, as s
+// shows them (MemoryView.Marked): place memoryFirst+i has one when
+// element i is true. It is the state's own, or *buf filled from the view:
+// read it, do not keep or change it.
+func memoryMarkedIn(s Seen, buf *[]bool) []bool {
+	if s.st != nil {
+		return s.st.ext.(*memoryExt).marked
+	}
+	x, _ := s.v.Extra.(MemoryView)
+	marked := (*buf)[:0]
+	for _, z := range x.Marked {
+		i := z - memoryFirst
+		if i < 0 {
 			continue
 		}
-		marked := slices.Contains(x.Marked, i)
-		if !marked {
-			if s := commonSymbol(up, m.seen[i]); s >= 0 {
-				return flip(i, s)
-			}
+		for len(marked) <= i {
+			marked = append(marked, false)
 		}
-		switch {
-		case !marked && first < 0:
-			first = i
-		case marked && firstMarked < 0:
-			firstMarked = i
-		}
+		marked[i] = true
 	}
-	if first < 0 {
-		// Every card left has a marker: any may be flipped.
-		for i, z := range v.Zones {
-			if z.Kind == ZoneFaceDown && z.Count > 0 {
-				if s := commonSymbol(up, m.seen[i]); s >= 0 {
-					return flip(i, s)
-				}
-			}
-		}
-		first = firstMarked
+	*buf = marked
+	return marked
+}
+
+// memoryLastIn returns the card flipped last and the card itself, as s
+// shows them (MemoryView.Last and Symbols), and false before the first
+// flip.
+func memoryLastIn(s Seen) (MemoryFlip, Card, bool) {
+	if st := s.st; st != nil {
+		l := &st.ext.(*memoryExt).last
+		return *l, Card{x: st.cards, id: l.Card}, l.Card >= 0
 	}
-	if first >= 0 {
-		return flip(first, up[0])
+	x, _ := s.v.Extra.(MemoryView)
+	if x.Last == nil {
+		return MemoryFlip{}, noCard, false
 	}
-	return false
+	return *x.Last, Card{id: x.Last.Card, syms: &x.Symbols}, true
 }

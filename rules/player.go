@@ -9,9 +9,10 @@ import (
 // Player decides one seat's actions from the views that seat is shown, as
 // a person at the table would, knowing nothing the view does not show. It
 // is how a program plays a game over the protocol: the load tool's players
-// and the tests' client bots use it, with a Player of the game's own
-// (PlayerMaker) or, in a game of claims, the one NewPlayer builds from the
-// game's ClaimShape.
+// and the tests' client bots use it, with the Player NewPlayer gives: the
+// game's Decider (DeciderMaker) read through the views, the game's own
+// (PlayerMaker), or, in a game of claims, one built from the game's
+// ClaimShape.
 //
 // A client shows its Player every view of a table (Observe), tells it of
 // every action it sends (Sent), asks it for the next action (Decide), and
@@ -32,10 +33,9 @@ type Player interface {
 	Reset()
 }
 
-// PlayerMaker is an optional interface of a Game whose players decide more
-// than which match to claim: remember cards flipped (Memory) or studied
-// (Reflection), deduce a secret (Guess), judge a row (False Poker), take
-// tokens (Collect the Symbols).
+// PlayerMaker is an optional interface of a game of claims whose players
+// decide more than its ClaimShape says (Collect the Symbols: claim a token
+// left, else discard or take); bots play it as any game of claims.
 type PlayerMaker interface {
 	// NewPlayer returns a Player of the game that remembers nothing yet.
 	NewPlayer() Player
@@ -49,11 +49,15 @@ type ExtraDecoder interface {
 	NewViewExtra() any
 }
 
-// NewPlayer returns a Player of game g: the game's own when it is a
-// PlayerMaker, otherwise one that claims the first match the view shows
-// by the game's ClaimShape (FindClaim) and, in a game with draws, draws
-// when it sees none.
+// NewPlayer returns a Player of game g: in a game with Deciders
+// (DeciderMaker), one that shows one every view and decides with a
+// SureMind; the game's own when it is a PlayerMaker; otherwise one that
+// claims the first match the view shows by the game's ClaimShape
+// (FindClaim) and, in a game with draws, draws when it sees none.
 func NewPlayer(g Game) Player {
+	if m, ok := g.(DeciderMaker); ok {
+		return &decidingPlayer{d: m.NewDecider(), mind: SureMind()}
+	}
 	if m, ok := g.(PlayerMaker); ok {
 		return m.NewPlayer()
 	}

@@ -485,54 +485,137 @@ func (reflection) Invariants(s *State) error {
 // NewViewExtra returns a new ReflectionView to decode a view's extra into.
 func (reflection) NewViewExtra() any { return new(ReflectionView) }
 
-// NewPlayer returns a Reflection player: it studies the four cards while
-// they show, and in the answer phase writes, card by card, the symbol the
-// fifth card shares with the next card studied.
-func (reflection) NewPlayer() Player { return &reflectionPlayer{} }
+// Remembers reports that Reflection's players learn from every version:
+// the cards studied.
+func (reflection) Remembers() bool { return true }
 
-// reflectionPlayer is the Player of Reflection.
-type reflectionPlayer struct {
-	round int     // the round studied, 0 for none
-	study [][]int // the four cards studied, in place order
-	wrote int     // the answers sent this round, some perhaps not yet in a view
+// NewDecider returns a Reflection decider. While the four cards are face
+// up it studies them and remembers each with the Mind's Recall; once the
+// fifth card shows again it writes, one at a time, the symbol the fifth
+// card shares with each card it remembers and, for each card it forgot, a
+// symbol of the fifth card (the Mind's pick), since a miss costs nothing.
+// Each answer's effort is that of comparing the fifth card with one card.
+func (reflection) NewDecider() Decider { return &reflectionDecider{} }
+
+// reflectionDecider is the Decider of Reflection: what it remembers of the
+// current round.
+type reflectionDecider struct {
+	round  int
+	seen   []bool  // by zone: study places already looked at this round
+	cards  []Card  // the study cards remembered
+	kept   [][]int // room for the symbols of study cards seen in views
+	answer []int   // what it means to write, worked out in the answer phase
+	worked bool
+	next   int // the answer decided last this round, or -1
+	wrote  int // the answers sent this round (Sent)
+	// The layout, fixed for a game: the study places and the fifth card's
+	// face-up place.
+	zones  int
+	study  []int
+	centre int
 }
 
-func (m *reflectionPlayer) Reset() { m.round, m.wrote = 0, 0 }
+// Reset has the layout read again and the round started afresh.
+func (d *reflectionDecider) Reset() { d.zones = 0 }
 
-func (m *reflectionPlayer) Observe(v *View) {
-	x, _ := v.Extra.(ReflectionView)
-	if x.Phase != reflPhases[reflStudy] || m.round == v.Round {
-		return
+// Sent counts the answers sent: the rules take Reflection's answers against
+// an older version of the phase, so another seat's answer may bring a view
+// that does not show one sent yet, and Decide must not write one twice.
+func (d *reflectionDecider) Sent(s Seen, a *Action) {
+	if a.Kind == ActionWrite && s.Round() == d.round {
+		_, written := reflectionSeenIn(s)
+		d.wrote = max(written, d.wrote) + 1
 	}
-	m.round, m.wrote = v.Round, 0
-	m.study = m.study[:0]
-	for z := range v.Zones {
-		if v.Zones[z].Kind == ZoneStudy {
-			m.study = append(m.study, slices.Clone(v.Top(z)))
+}
+
+func (d *reflectionDecider) Decide(s Seen, m *Mind, a *Action) (float64, bool) {
+	if s.Over() {
+		return 0, false
+	}
+	if d.zones != s.Zones() {
+		d.zones, d.study, d.centre = s.Zones(), d.study[:0], -1
+		for z := range d.zones {
+			switch s.Kind(z) {
+			case ZoneStudy:
+				d.study = append(d.study, z)
+			case ZoneCentre:
+				d.centre = z
+			}
+		}
+		if len(d.kept) < len(d.study) {
+			d.kept = make([][]int, len(d.study))
+		}
+		d.round = -1
+	}
+	if s.Round() != d.round {
+		// A new round: forget the last, keeping the room to work in (and
+		// the layout).
+		seen := d.seen[:0]
+		for range d.zones {
+			seen = append(seen, false)
+		}
+		d.round, d.seen, d.cards, d.answer = s.Round(), seen, d.cards[:0], d.answer[:0]
+		d.worked, d.next, d.wrote = false, -1, 0
+	}
+	phase, written := reflectionSeenIn(s)
+	switch phase {
+	case reflStudy:
+		for _, z := range d.study {
+			if c, ok := s.Top(z); ok && !d.seen[z] {
+				d.seen[z] = true
+				if m.recalls() {
+					d.cards = append(d.cards, c.keep(&d.kept[len(d.cards)]))
+				}
+			}
+		}
+		return 0, false
+	case reflAnswer:
+	default:
+		return 0, false
+	}
+	seat := s.Seat()
+	if seat < 0 || d.centre < 0 {
+		return 0, false
+	}
+	fifth, ok := s.Top(d.centre)
+	if !ok {
+		return 0, false
+	}
+	if !d.worked {
+		d.worked = true
+		for _, c := range d.cards {
+			if sym := fifth.Common(c); sym >= 0 {
+				d.answer = append(d.answer, sym)
+			}
+		}
+		for len(d.answer) < reflFour {
+			d.answer = append(d.answer, fifth.Symbol(m.pick(fifth.Len())))
 		}
 	}
+	n := max(written, d.wrote)
+	if n >= len(d.answer) {
+		return 0, false
+	}
+	a.Kind, a.Seat, a.Symbol, a.Target = ActionWrite, seat, d.answer[n], Targets{}
+	if n == d.next {
+		return 0, true // the answer decided before, while other seats write
+	}
+	d.next = n
+	k := float64(fifth.Len())
+	return k * k / 2, true
 }
 
-// Sent counts the answers sent: the rules take Reflection's answers
-// against an older version of the phase, so another seat's answer may
-// bring a view that does not show one sent yet, and Decide must not write
-// one twice.
-func (m *reflectionPlayer) Sent(v *View, a *Action) {
-	x, _ := v.Extra.(ReflectionView)
-	if a.Kind == ActionWrite && m.round == v.Round {
-		m.wrote = max(len(x.Answers), m.wrote) + 1
+// reflectionSeenIn returns what s shows of Reflection beside the zones
+// (ReflectionView): the phase, reflLook, reflStudy or reflAnswer (-1 for
+// none known), and how many symbols the seat has written this round.
+func reflectionSeenIn(s Seen) (phase, written int) {
+	if s.st != nil {
+		e := s.st.ext.(*reflExt)
+		if s.seat >= 0 {
+			written = len(e.answers[s.seat])
+		}
+		return e.phase, written
 	}
-}
-
-func (m *reflectionPlayer) Decide(v *View, a *Action) bool {
-	x, _ := v.Extra.(ReflectionView)
-	n := max(len(x.Answers), m.wrote)
-	if x.Phase != reflPhases[reflAnswer] || m.round != v.Round || n >= len(m.study) || len(v.Zones) <= reflFifthUp {
-		return false
-	}
-	if s := commonSymbol(v.Top(reflFifthUp), m.study[n]); s >= 0 {
-		*a = Action{Kind: ActionWrite, Seat: v.Seat, Symbol: s}
-		return true
-	}
-	return false
+	x, _ := s.v.Extra.(ReflectionView)
+	return slices.Index(reflPhases, x.Phase), len(x.Answers)
 }
