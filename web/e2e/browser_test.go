@@ -218,26 +218,35 @@ func (b *browser) noHorizontalScroll(stage string) {
 	}
 }
 
-// click clicks the element at the centre of the selector's first match,
-// as a person would (mouse or tap, through the page's hit testing).
+// click clicks the element sel as a person would (a tap on a phone, else
+// a mouse click), in a single task of the page: a point of the element is
+// found with the browser's hit testing (elementFromPoint) and the pointer
+// and click events go to what is there. The page cannot be drawn again
+// between finding the element and clicking it (its list of rooms loading,
+// say, which moves the buttons), so the click lands on what was aimed at.
 func (b *browser) click(sel string) {
 	b.t.Helper()
 	b.waitFor(fmt.Sprintf("document.querySelector(%q)", sel), 15*time.Second)
-	// A page drawn again between finding the element and clicking it (its
-	// list of rooms loading, say) replaces the element's node before the
-	// pointer events are sent; the click is then made on the new node,
-	// until the deadline.
+	js := fmt.Sprintf(`(() => {
+  const touch = %t;
+%s
+  const el = document.querySelector(%q);
+  if (!el) return 'gone';
+  const p = point(el, (e) => el.contains(e));
+  if (!p) return 'covered';
+  press(p);
+  return 'clicked';
+})()`, b.width < 600, pointerJS, sel)
 	deadline := time.Now().Add(15 * time.Second)
 	for {
-		ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
-		err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel)))
-		cancel()
-		if err == nil {
+		var got string
+		b.eval(js, &got)
+		if got == "clicked" {
 			return
 		}
-		if !strings.Contains(err.Error(), "Could not find node") || time.Now().After(deadline) {
+		if time.Now().After(deadline) {
 			b.shot("click")
-			b.t.Fatalf("%s: clicking %s: %v", b.name, sel, err)
+			b.t.Fatalf("%s: %s cannot be clicked: %s", b.name, sel, got)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
