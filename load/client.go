@@ -272,12 +272,18 @@ func (c *client) recycle(v *rules.View) {
 // lay, a discard or a take (move), a flip, a write, a guess or a STOP. The
 // clock's ticks begin otherwise, or name no seat.
 func ownEvent(k string) bool {
-	switch k {
-	case "claim", "move", "flip", "write", "guess", "stop":
-		return true
+	for _, own := range ownEvents {
+		if k == own {
+			return true
+		}
 	}
 	return false
 }
+
+// ownEvents are the names of the events that begin an update made by a
+// seat's own action.
+var ownEvents = []string{rules.EventClaim.String(), rules.EventMove.String(), rules.EventFlip.String(),
+	rules.EventWrite.String(), rules.EventGuess.String(), rules.EventStop.String()}
 
 // settle ends the action in flight, answered at now; c.mu is held.
 func (c *client) settle(now time.Time) {

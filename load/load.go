@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/dobble-dev/dobble/rules"
+	"github.com/dobble-dev/dobble/session"
 )
 
 // Limits of a run.
@@ -47,7 +48,7 @@ const (
 const (
 	DefaultRooms          = 10
 	DefaultPlayersPerRoom = 4
-	DefaultGame           = "tower"
+	DefaultGame           = session.DefaultFirst
 	DefaultDuration       = 10 * time.Second
 	DefaultReactionMin    = time.Second
 	DefaultReactionMax    = 3 * time.Second
