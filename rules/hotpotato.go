@@ -32,11 +32,14 @@ import (
 // that dropped out are recorded (moved onto their penalty piles) and a new
 // series starts with everyone. With n players a series has n-1 rounds and
 // gives n, n-1, …, 2 penalty cards to the seats in the order they dropped
-// out and none to the last one in. With end=deck a new series starts only if
-// the cards aside can deal all its rounds, so every series is played out;
-// with end=rounds the game stops after rounds rounds, wherever the series
-// stands (so rounds=n-1 plays exactly one series, which ranks n tied seats
-// of a session in full). The sheet collects penalty cards and sums them as
+// out and none to the last one in. With end=deck the game goes on while the
+// cards aside can deal the next round (one card to each seat still in the
+// series, or to every seat when a new series starts) and ends when they
+// cannot, wherever the series stands (RULES.md decision); with end=rounds it
+// stops after rounds rounds, wherever the series stands (so rounds=n-1 plays
+// exactly one series, which ranks n tied seats of a session in full). Either
+// way a series cut short scores as it stands: the cards of the seats that
+// dropped out of it are penalty cards. The sheet collects penalty cards and sums them as
 // penalty points: here one penalty card is one point, so both scorings score
 // penalty cards.
 //
@@ -168,11 +171,7 @@ func (hotPotato) Setup(s *State) error {
 		if r, set := s.cfg.Options["rounds"]; set {
 			return bad("rounds", "rounds=%s is set, but end=deck plays until the deck runs out; leave rounds unset or use end=rounds", r)
 		}
-		if series {
-			if need := potatoDealt(p, p-1, true); n < need {
-				return bad("cards", "%d cards for %d players; a whole series of %d rounds needs %d (%s)", n, p, p-1, need, per)
-			}
-		} else if n < p {
+		if n < p {
 			return bad("cards", "%d cards for %d players; a round needs one card per player (%d or more)", n, p, p)
 		}
 	} else if r := s.Option(potatoOptRounds); potatoDealt(p, r, series) > n {
@@ -256,10 +255,10 @@ func (g hotPotato) Apply(s *State, a *Action, ev []Event) []Event {
 	loser := z - potatoPile(0)
 	s.seats[loser].Tally++
 	series := s.Option(potatoOptScoring) == potatoSeries
-	seriesOver := true
+	seriesOver, in := true, p
 	if series {
 		ev = s.moveStack(ev, loser, z, potatoOut(p, loser))
-		in := 0
+		in = 0
 		for i := 0; i < p; i++ {
 			if s.count(potatoOut(p, i)) == 0 {
 				in++
@@ -279,10 +278,14 @@ func (g hotPotato) Apply(s *State, a *Action, ev []Event) []Event {
 	switch {
 	case s.Option(potatoOptEnd) == potatoEndRounds:
 		over = s.round == s.Option(potatoOptRounds)
-	case series:
-		over = seriesOver && s.count(potatoAside) < potatoDealt(p, p-1, true)
 	default:
-		over = s.count(potatoAside) < p
+		// end=deck: the game goes on while the cards aside can deal the
+		// next round, one card to each seat still in it.
+		next := p
+		if !seriesOver {
+			next = in
+		}
+		over = s.count(potatoAside) < next
 	}
 	if over {
 		return s.finish(ev)

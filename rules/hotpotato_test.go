@@ -84,11 +84,13 @@ func verifyHotPotato(before *State, d *deck.Deck, a Action, ev []Event) error {
 		aside := before.Zone(potatoAside)
 		over := before.Round() == before.Option(potatoOptRounds)
 		if before.Option(potatoOptEnd) == potatoEndDeck {
-			if series {
-				over = in == 1 && aside.Len() < p*(p+1)/2-1
-			} else {
-				over = aside.Len() < p
+			// The game goes on while the cards aside can deal the next
+			// round: to every seat, or to the seats still in a series.
+			next := p
+			if series && in > 1 {
+				next = in
 			}
+			over = aside.Len() < next
 		}
 		if over {
 			scores := make([]int, p)
@@ -212,7 +214,8 @@ func TestHotPotatoScenario(t *testing.T) {
 // TestHotPotatoSeriesScenario plays the `002` new scoring on the same
 // table, to the end of the deck: round 1's loser drops out, round 2 is
 // dealt to the two seats left, and when one seat is left the series is over;
-// the two cards aside cannot deal another whole series (3 + 2 cards).
+// the two cards aside cannot deal the first round of another series (3
+// cards).
 func TestHotPotatoSeriesScenario(t *testing.T) {
 	s, err := New(mustGame(t, "hot-potato"), mustDeck(t, 2, 0), Config{Players: 3, Seed: 1,
 		Options: map[string]string{"scoring": "series", "end": "deck"}})
@@ -303,6 +306,36 @@ func TestHotPotatoPerfectPlay(t *testing.T) {
 	}
 }
 
+// TestHotPotatoSeriesCutShort checks the decision on series played to the
+// end of the deck: the game goes on while the cards aside can deal the next
+// round, even when they cannot deal the rest of the series, and a series
+// cut short scores as it stands. Four players on the order-2 deck (7
+// cards): round 1 deals 4 cards, round 2 the 3 left to the seats still in,
+// and round 3 (2 cards) cannot be dealt, so the game ends after 2 rounds
+// with two seats out of the series, their cards counted as penalties.
+func TestHotPotatoSeriesCutShort(t *testing.T) {
+	x, err := NewIndex(mustDeck(t, 2, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(mustGame(t, "hot-potato"), x, Config{Players: 4, Seed: 3,
+		Options: map[string]string{"scoring": "series", "end": "deck"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	playPerfect(s, nil, nil)
+	r := s.Result()
+	penalties := 0
+	for _, n := range r.Scores {
+		penalties += n
+	}
+	tallies := s.Seat(0).Tally + s.Seat(1).Tally + s.Seat(2).Tally + s.Seat(3).Tally
+	if !s.Over() || s.Round() != 2 || tallies != 2 || penalties != 7 || s.Zone(potatoAside).Len() != 0 {
+		t.Fatalf("over %v after round %d, %d rounds lost, %d penalty cards (%v), %d aside; want over after round 2, 2 rounds lost, 7 penalty cards, 0 aside",
+			s.Over(), s.Round(), tallies, penalties, r.Scores, s.Zone(potatoAside).Len())
+	}
+}
+
 // TestHotPotatoTieBreak sets up what a session uses to settle a tie of
 // three or more: a single round among the tied players (one loser), or one
 // series (rounds = players - 1), which ranks them all.
@@ -360,8 +393,8 @@ func TestHotPotatoConfig(t *testing.T) {
 			"7 cards for 8 players; 5 rounds need 40 (one card per player in each round), not even one round fits"},
 		{mustDeck(t, 2, 0), Config{Players: 8, Options: map[string]string{"end": "deck"}}, "cards",
 			"7 cards for 8 players; a round needs one card per player (8 or more)"},
-		{mustDeck(t, 5, 0), Config{Players: 8, Options: map[string]string{"end": "deck", "scoring": "series"}}, "cards",
-			"31 cards for 8 players; a whole series of 7 rounds needs 35 (one card per player still in the series in each round)"},
+		{mustDeck(t, 2, 0), Config{Players: 8, Options: map[string]string{"end": "deck", "scoring": "series"}}, "cards",
+			"7 cards for 8 players; a round needs one card per player (8 or more)"},
 	} {
 		_, err := New(g, tc.cards, tc.cfg)
 		var ce *ConfigError
