@@ -20,7 +20,9 @@ import (
 // plays again; if not, the card is turned back face down, a marker goes on
 // it and the turn passes. Nobody may flip a marked card until every card
 // left has a marker. Option "remove-markers": with "yes" (the sheet's rule)
-// the markers then all come off at once; with "no" (leaving out that
+// the markers then all come off at once, as soon as every card left has
+// one, whether a new marker completes the set or a seat takes the last
+// unmarked card (RULES.md decision); with "no" (leaving out that
 // optional rule) they stay, and from then on any card may be flipped.
 //
 // Time: a turn lasts at most option "turn-time" milliseconds (the sheet
@@ -236,16 +238,7 @@ func (memory) Apply(s *State, a *Action, ev []Event) []Event {
 	if !taken {
 		e.marked[z-memoryFirst] = true
 		ev = appendEvent(ev, EventMark, a.Seat, -1, -1, 1, z, -1)
-		if s.Option(memoryOptRemove) == memoryRemoveYes && memoryAllMarked(s, e) {
-			n := 0
-			for i := range e.marked {
-				if e.marked[i] {
-					e.marked[i] = false
-					n++
-				}
-			}
-			ev = appendEvent(ev, EventMark, NoSeat, -1, -1, n, -1, -1)
-		}
+		ev = memoryUnmark(s, e, ev)
 		return memoryNext(s, e, a.At, ev)
 	}
 	ev = s.move(ev, a.Seat, z, memoryWon(s, a.Seat))
@@ -255,10 +248,31 @@ func (memory) Apply(s *State, a *Action, ev []Event) []Event {
 	for i := range e.marked {
 		if len(s.zones[memoryFirst+i].cards) > 0 {
 			e.start = a.At // the seat plays again, with a fresh turn
-			return ev
+			// Taking an unmarked card may leave only marked ones.
+			return memoryUnmark(s, e, ev)
 		}
 	}
 	return s.finish(ev)
+}
+
+// memoryUnmark takes every marker off, with "remove-markers" "yes", once
+// every face-down card left carries one, however that came about: a new
+// marker completing the set, or the last unmarked card taken.
+func memoryUnmark(s *State, e *memoryExt, ev []Event) []Event {
+	if s.Option(memoryOptRemove) != memoryRemoveYes || !memoryAllMarked(s, e) {
+		return ev
+	}
+	n := 0
+	for i := range e.marked {
+		if e.marked[i] {
+			e.marked[i] = false
+			n++
+		}
+	}
+	if n == 0 {
+		return ev
+	}
+	return appendEvent(ev, EventMark, NoSeat, -1, -1, n, -1, -1)
 }
 
 // memoryAllMarked reports whether every face-down card left has a marker.
@@ -363,8 +377,9 @@ func (memory) ViewExtra(s *State, seat int) any {
 
 // Invariants checks Memory's table: the zone layout, the face-up card in
 // place, at most one card per face-down place, markers only on cards, the
-// points matching the cards taken, the turn a seat's, and the game over
-// exactly when no face-down card is left.
+// points matching the cards taken, the turn a seat's, the game over
+// exactly when no face-down card is left, and, with "remove-markers" "yes",
+// never every card left marked.
 func (memory) Invariants(s *State) error {
 	p := s.Players()
 	if s.Zones() != memoryFirst+3*p {
@@ -374,7 +389,7 @@ func (memory) Invariants(s *State) error {
 		return fmt.Errorf("%d face-up cards", s.count(memoryFaceUp))
 	}
 	e := s.ext.(*memoryExt)
-	left := 0
+	left, marked := 0, 0
 	for i, m := range e.marked {
 		z := s.zones[memoryFirst+i]
 		if z.Kind != ZoneFaceDown || z.Show != ShowHidden || len(z.cards) > 1 {
@@ -384,6 +399,12 @@ func (memory) Invariants(s *State) error {
 			return fmt.Errorf("a marker on the empty place %d", memoryFirst+i)
 		}
 		left += len(z.cards)
+		if m {
+			marked++
+		}
+	}
+	if left > 0 && marked == left && s.Option(memoryOptRemove) == memoryRemoveYes {
+		return fmt.Errorf("all %d face-down cards carry a marker, but the markers come off once every card left has one", left)
 	}
 	for i := range p {
 		if got, want := s.seats[i].Tally, memoryPoints*s.count(memoryWon(s, i)); got != want {

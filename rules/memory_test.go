@@ -68,6 +68,24 @@ func verifyMemory(before *State, d *deck.Deck, a Action, ev []Event) error {
 		if ev[1].Kind != EventMove || ev[1].To != memoryWon(before, a.Seat) || ev[2].Kind != EventScore || ev[2].Count != 5 {
 			return fmt.Errorf("match: events %+v", ev)
 		}
+		// With remove-markers=yes, taking the last unmarked card takes
+		// every marker off.
+		left, marked := 0, 0
+		for i, m := range e.marked {
+			if i != z-memoryFirst && before.Zone(memoryFirst+i).Len() > 0 {
+				left++
+				if m {
+					marked++
+				}
+			}
+		}
+		if before.Option(memoryOptRemove) == memoryRemoveYes && left > 0 && marked == left {
+			if len(ev) != 4 || ev[3].Kind != EventMark || ev[3].From != -1 || ev[3].Count != marked {
+				return fmt.Errorf("match leaving %d cards, all marked: events %+v, want the markers taken off", left, ev)
+			}
+		} else if len(ev) > 3 && ev[3].Kind != EventOver {
+			return fmt.Errorf("match: events %+v", ev)
+		}
 		return nil
 	}
 	if ev[1].Kind != EventMark || ev[1].From != z || ev[len(ev)-1].Kind != EventTurn || ev[len(ev)-1].Seat != next {
@@ -152,6 +170,42 @@ func TestMemoryScenario(t *testing.T) {
 	if last := ev[len(ev)-1]; !s.Over() || last.Kind != EventOver || !slices.Equal(last.Result.Scores, []int{15, 5}) {
 		t.Fatalf("end: %+v", last)
 	}
+}
+
+// TestMemoryMarkersOffAfterTake plays the decision on markers: they come
+// off as soon as every face-down card left carries one, also when that
+// happens because a seat takes the last unmarked card. Card 0 {0,1,3} is
+// face up; cards 1..3 are missed and marked, then seat 1 takes card 4
+// {0,4,5}, leaving three marked cards: the markers come off, and the seat,
+// playing again, may flip any of them.
+func TestMemoryMarkersOffAfterTake(t *testing.T) {
+	s, err := New(mustGame(t, "memory"), mustDeck(t, 2, 0), Config{Players: 2, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	setTable(t, s, []int{5, 6}, []int{0}, []int{1}, []int{2}, []int{3}, []int{4}, nil, nil)
+	flip := func(seat, sym, z int) []Event {
+		t.Helper()
+		ev, err := s.Apply(Action{Kind: ActionFlip, Seat: seat, Symbol: sym, Target: To(z), Version: s.Version(), At: int64(100 * s.Version())}, nil)
+		if err != nil {
+			t.Fatalf("seat %d flips zone %d naming %d: %v", seat, z, sym, err)
+		}
+		return ev
+	}
+	flip(0, 0, 2) // card 1 {1,2,4}: no
+	flip(1, 0, 3) // card 2 {2,3,5}: no
+	flip(0, 1, 4) // card 3 {3,4,6}: no; zone 5 is the only unmarked card
+	ev := flip(1, 0, 5)
+	if len(ev) != 4 || ev[1].Kind != EventMove || ev[3].Kind != EventMark || ev[3].Count != 3 || ev[3].From != -1 {
+		t.Fatalf("take of the last unmarked card: events %+v, want flip, move, score and the 3 markers off", ev)
+	}
+	if m := s.View(0).Extra.(MemoryView); len(m.Marked) != 0 {
+		t.Fatalf("markers %v after the take, want none", m.Marked)
+	}
+	if err := CheckInvariants(s); err != nil {
+		t.Fatal(err)
+	}
+	flip(1, 3, 3) // card 2 shows 3: taken, and it was marked before
 }
 
 // TestMemoryMarkersKept plays the variant without the marker removal: once
