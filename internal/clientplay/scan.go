@@ -296,7 +296,7 @@ func (s *Scanner) View(v *rules.View) {
 						s.Array(func() {
 							z.Cards = grow(z.Cards)
 							c := &z.Cards[len(z.Cards)-1]
-							c.Card, c.Symbols = 0, reuse(c.Symbols)
+							*c = rules.CardView{Symbols: reuse(c.Symbols)}
 							s.Object(func(k []byte) {
 								switch string(k) {
 								case "card":
