@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"io/fs"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -12,73 +13,283 @@ import (
 	"github.com/dobble-dev/dobble/rules"
 )
 
-// TestTranslationsComplete reads the client's dictionaries (web/static/
-// i18n.js) and checks that every language has every English key, no key
-// English lacks, and the same {placeholders} in each text, so that no part
-// of the interface falls back to English or loses a value; that the
-// client, the server and the games' texts speak the same languages; and
-// that no game's title, rule or option texts are left in the client: they
-// are the game's, in rules (TestTexts checks them), served by GET
-// /api/games.
-func TestTranslationsComplete(t *testing.T) {
-	src, err := fs.ReadFile(Static(), "i18n.js")
+// A dictionary block of the client's texts: "const en = {" to "};", as
+// i18n.js and each game module (games/NAME.js) write them, and the
+// "key": "text" entries in it.
+var (
+	dictBlock = regexp.MustCompile(`(?ms)^const (\w\w) = \{\n(.*?)^\};\n`)
+	dictEntry = regexp.MustCompile(`"([^"\\]+)": "((?:[^"\\]|\\.)*)",?`)
+	// textKey is a string literal that looks like a text's key
+	// ("play.score", "memory.feed.flipTaken"); textKeyPrefix, a template
+	// literal that makes one (`reflection.${phase}`).
+	textKey       = regexp.MustCompile(`"([a-z][a-z0-9-]*(?:\.[A-Za-z0-9]+)+)"`)
+	textKeyPrefix = regexp.MustCompile("`([a-z][a-z0-9-]*(?:\\.[A-Za-z0-9]*)+)\\$\\{")
+)
+
+// clientTexts is one file of the client's texts: its dictionaries by
+// language, and its code without them (or its comments).
+type clientTexts struct {
+	file  string
+	dicts map[string]map[string]string
+	code  string
+}
+
+// readTexts reads file's dictionary blocks; anything in a block that is
+// not an entry fails the test, so that no text goes unchecked when the
+// files' layout changes.
+func readTexts(t *testing.T, file string) clientTexts {
+	t.Helper()
+	src, err := fs.ReadFile(Static(), file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	block := regexp.MustCompile(`(?ms)^const (\w\w) = \{\n(.*?)^\};`)
-	entry := regexp.MustCompile(`(?m)^  "([^"]+)": "((?:[^"\\]|\\.)*)",?$`)
-	placeholder := regexp.MustCompile(`\{\w+\}`)
-	dicts := map[string]map[string]string{}
-	for _, m := range block.FindAllStringSubmatch(string(src), -1) {
+	ct := clientTexts{file: file, dicts: map[string]map[string]string{}}
+	for _, m := range dictBlock.FindAllStringSubmatch(string(src), -1) {
 		d := map[string]string{}
-		for _, e := range entry.FindAllStringSubmatch(m[2], -1) {
+		for _, e := range dictEntry.FindAllStringSubmatch(m[2], -1) {
+			if _, dup := d[e[1]]; dup {
+				t.Errorf("%s: %s has %q twice", file, m[1], e[1])
+			}
 			d[e[1]] = e[2]
 		}
-		dicts[m[1]] = d
+		if rest := strings.Trim(dictEntry.ReplaceAllString(m[2], ""), " ,\n"); rest != "" {
+			t.Errorf("%s: %s has what is not a \"key\": \"text\" entry: %.80q", file, m[1], rest)
+		}
+		ct.dicts[m[1]] = d
 	}
-	var langs []string
-	if m := regexp.MustCompile(`export const LANGS = (\[.*\]);`).FindSubmatch(src); m == nil || json.Unmarshal(m[1], &langs) != nil {
-		t.Fatal("i18n.js has no LANGS list")
-	}
-	if !slices.Equal(langs, rules.Languages) || !slices.Equal(langs, protocol.Languages) {
-		t.Fatalf("the client speaks %v, the games' texts are in %v, the server accepts %v", langs, rules.Languages, protocol.Languages)
-	}
-	for _, l := range langs {
-		if len(dicts[l]) == 0 {
-			t.Fatalf("no %s dictionary found in i18n.js", l)
+	var code []string
+	for _, line := range strings.Split(dictBlock.ReplaceAllString(string(src), ""), "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(line), "//") {
+			code = append(code, line)
 		}
 	}
+	ct.code = strings.Join(code, "\n")
+	return ct
+}
+
+// gameModules reads the game modules' texts (web/static/games/NAME.js),
+// by game name.
+func gameModules(t *testing.T) map[string]clientTexts {
+	t.Helper()
+	files, err := fs.Glob(Static(), "games/*.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no game module found in web/static/games")
+	}
+	mods := map[string]clientTexts{}
+	for _, f := range files {
+		mods[strings.TrimSuffix(path.Base(f), ".js")] = readTexts(t, f)
+	}
+	return mods
+}
+
+// checkComplete checks that every language of langs has every English
+// text of dicts, with the same {placeholders}, and no text English lacks.
+func checkComplete(t *testing.T, file string, langs []string, dicts map[string]map[string]string) {
+	t.Helper()
+	placeholder := regexp.MustCompile(`\{\w+\}`)
 	en := dicts["en"]
-	if len(en) < 100 {
-		t.Fatalf("only %d English texts read from i18n.js; the reader no longer matches the file", len(en))
-	}
-	for key := range en {
-		for _, p := range []string{"game.", "how.", "opt.", "optdoc.", "choice."} {
-			if strings.HasPrefix(key, p) {
-				t.Errorf("i18n.js has %q: a game's texts are in rules/NAME.text.json", key)
-			}
-		}
-	}
 	for _, l := range langs[1:] {
 		for key, text := range en {
 			tr, ok := dicts[l][key]
 			if !ok {
-				t.Errorf("%s lacks %q (%q)", l, key, text)
+				t.Errorf("%s: %s lacks %q (%q)", file, l, key, text)
 				continue
 			}
 			want, got := placeholder.FindAllString(text, -1), placeholder.FindAllString(tr, -1)
 			slices.Sort(want)
 			slices.Sort(got)
 			if !slices.Equal(want, got) {
-				t.Errorf("%s %q has placeholders %s, English has %s", l, key, strings.Join(got, " "), strings.Join(want, " "))
+				t.Errorf("%s: %s %q has placeholders %s, English has %s", file, l, key, strings.Join(got, " "), strings.Join(want, " "))
 			}
 		}
 		for key := range dicts[l] {
 			if _, ok := en[key]; !ok {
-				t.Errorf("%s has %q, which English lacks", l, key)
+				t.Errorf("%s: %s has %q, which English lacks", file, l, key)
 			}
 		}
 	}
+	for l := range dicts {
+		if !slices.Contains(langs, l) {
+			t.Errorf("%s has texts in %s, a language the client does not speak (%v)", file, l, langs)
+		}
+	}
+}
+
+// TestTranslationsComplete reads the client's dictionaries: the generic
+// client's (web/static/i18n.js) and each game module's (web/static/games/
+// NAME.js, its texts). It checks that every language has every English
+// key, no key English lacks, and the same {placeholders} in each text, so
+// that no part of the interface falls back to English or loses a value;
+// that the client, the server and the games' texts speak the same
+// languages; that a module is a registered game's, exports its texts in
+// every language and names every key after its game, so that no two
+// modules' texts can clash; and that no game's texts are left in
+// i18n.js: its title, rule and option texts are the game's, in rules
+// (TestTexts checks them), served by GET /api/games, and its table's
+// texts are its module's.
+func TestTranslationsComplete(t *testing.T) {
+	client := readTexts(t, "i18n.js")
+	var langs []string
+	if m := regexp.MustCompile(`export const LANGS = (\[.*\]);`).FindStringSubmatch(client.code); m == nil || json.Unmarshal([]byte(m[1]), &langs) != nil {
+		t.Fatal("i18n.js has no LANGS list")
+	}
+	if !slices.Equal(langs, rules.Languages) || !slices.Equal(langs, protocol.Languages) {
+		t.Fatalf("the client speaks %v, the games' texts are in %v, the server accepts %v", langs, rules.Languages, protocol.Languages)
+	}
+	for _, l := range langs {
+		if len(client.dicts[l]) == 0 {
+			t.Fatalf("no %s dictionary found in i18n.js", l)
+		}
+	}
+	if n := len(client.dicts["en"]); n < 100 {
+		t.Fatalf("only %d English texts read from i18n.js; the reader no longer matches the file", n)
+	}
+	checkComplete(t, "i18n.js", langs, client.dicts)
+	mods := gameModules(t)
+	for key := range client.dicts["en"] {
+		for _, p := range []string{"game.", "how.", "opt.", "optdoc.", "choice."} {
+			if strings.HasPrefix(key, p) {
+				t.Errorf("i18n.js has %q: a game's texts are in rules/NAME.text.json", key)
+			}
+		}
+		if ns, _, _ := strings.Cut(key, "."); mods[ns].file != "" {
+			t.Errorf("i18n.js has %q: the texts of %s's table are in games/%s.js", key, ns, ns)
+		}
+	}
+	exports := regexp.MustCompile(`(?m)^export const texts = \{ (.*) \};$`)
+	for name, mod := range mods {
+		if _, err := rules.Lookup(name); err != nil {
+			t.Errorf("%s is not a game's module: %v", mod.file, err)
+		}
+		m := exports.FindStringSubmatch(mod.code)
+		if m == nil {
+			t.Errorf("%s does not export its texts (export const texts = { %s };)", mod.file, strings.Join(langs, ", "))
+			continue
+		}
+		if got := strings.Split(m[1], ", "); !slices.Equal(got, langs) {
+			t.Errorf("%s exports texts in %v, the client speaks %v", mod.file, got, langs)
+		}
+		for _, l := range langs {
+			if len(mod.dicts[l]) == 0 {
+				t.Errorf("%s has no %s texts", mod.file, l)
+			}
+		}
+		for key := range mod.dicts["en"] {
+			if !strings.HasPrefix(key, name+".") {
+				t.Errorf("%s has %q: a module's keys begin with its game's name (%s.)", mod.file, key, name)
+			}
+		}
+		checkComplete(t, mod.file, langs, mod.dicts)
+	}
+}
+
+// TestTextKeys checks that every text the client's code names is in the
+// dictionaries it can see: a key written in a file of the generic client
+// in i18n.js, one written in a game module in i18n.js or the module's own
+// texts (never another module's, which may not be loaded); that a key made
+// from a template (`reflection.${phase}`) begins some key; and that a feed
+// line about a seat (line(key, seat), which says "key.you" to that seat)
+// has its "key.you". So a key renamed, moved or mistyped in one place
+// fails here rather than showing as the raw key on the page.
+func TestTextKeys(t *testing.T) {
+	client := readTexts(t, "i18n.js")
+	mods := gameModules(t)
+	spaces := map[string]bool{}
+	for key := range client.dicts["en"] {
+		ns, _, _ := strings.Cut(key, ".")
+		spaces[ns] = true
+	}
+	for name := range mods {
+		spaces[name] = true
+	}
+	files, err := fs.Glob(Static(), "*.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []clientTexts
+	for _, f := range files {
+		if f != "i18n.js" {
+			all = append(all, readTexts(t, f))
+		}
+	}
+	for _, m := range mods {
+		all = append(all, m)
+	}
+	lineCall := regexp.MustCompile(`(?:^|[^\w])line\(`)
+	checked, lines := 0, 0
+	for _, f := range all {
+		known := func(key string) bool {
+			_, ok := client.dicts["en"][key]
+			if own := f.dicts["en"]; !ok && own != nil {
+				_, ok = own[key]
+			}
+			return ok
+		}
+		for _, m := range textKey.FindAllStringSubmatch(f.code, -1) {
+			ns, _, _ := strings.Cut(m[1], ".")
+			if !spaces[ns] {
+				continue
+			}
+			checked++
+			if !known(m[1]) {
+				t.Errorf("%s names the text %q, which is not in i18n.js%s", f.file, m[1], map[bool]string{true: " or its own texts"}[f.dicts["en"] != nil])
+			}
+		}
+		for _, m := range textKeyPrefix.FindAllStringSubmatch(f.code, -1) {
+			ns, _, _ := strings.Cut(m[1], ".")
+			if !spaces[ns] {
+				continue
+			}
+			checked++
+			found := false
+			for _, d := range []map[string]string{client.dicts["en"], f.dicts["en"]} {
+				for key := range d {
+					found = found || strings.HasPrefix(key, m[1])
+				}
+			}
+			if !found {
+				t.Errorf("%s makes keys beginning %q, and no text's key does", f.file, m[1])
+			}
+		}
+		for _, loc := range lineCall.FindAllStringIndex(f.code, -1) {
+			for _, m := range textKey.FindAllStringSubmatch(firstArg(f.code[loc[1]:]), -1) {
+				lines++
+				if !known(m[1] + ".you") {
+					t.Errorf("%s writes the feed line %q about a seat, and has no %q for the seat itself", f.file, m[1], m[1]+".you")
+				}
+			}
+		}
+	}
+	if checked < 200 || lines < 10 {
+		t.Fatalf("only %d keys and %d feed lines found in the client's code; the reader no longer matches it", checked, lines)
+	}
+}
+
+// firstArg returns the first argument of a call whose arguments begin
+// src: up to the first comma or closing parenthesis outside brackets and
+// strings.
+func firstArg(src string) string {
+	depth, quote := 0, rune(0)
+	for i, r := range src {
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			}
+		case r == '"' || r == '\'' || r == '`':
+			quote = r
+		case r == '(' || r == '[' || r == '{':
+			depth++
+		case (r == ')' || r == ']' || r == '}') && depth > 0:
+			depth--
+		case (r == ',' || r == ')') && depth == 0:
+			return src[:i]
+		}
+	}
+	return src
 }
 
 // TestGamesList checks GET /api/games: every game with its texts in every

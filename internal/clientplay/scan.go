@@ -230,12 +230,25 @@ func grow[T any](xs []T) []T {
 	return append(xs, zero)
 }
 
+// reuse returns xs emptied, to be read into again: a list, never nil, as
+// encoding/json reads [] and the rules make an empty list.
+func reuse[T any](xs []T) []T {
+	if xs == nil {
+		return []T{}
+	}
+	return xs[:0]
+}
+
 // View reads a rules.View into v, reusing its lists: those of the view
-// read into v before, which must no longer be in use. The view's extra,
-// which only some games have, is decoded with encoding/json into the
-// game's own type (rules.View.DecodeExtra).
+// read into v before, which must no longer be in use. It reads every key
+// the json tags of rules.View, ZoneView and CardView name, as encoding/
+// json reads them, but the seats and the result, which a program playing
+// from the view does not need; TestScannerReadsEveryKey reads the keys
+// from the tags, so that a field added to a view fails it until it is
+// read here. The view's extra, which only some games have, is decoded
+// with encoding/json into the game's own type (rules.View.DecodeExtra).
 func (s *Scanner) View(v *rules.View) {
-	*v = rules.View{Zones: v.Zones[:0], Seats: v.Seats[:0], Turn: rules.NoSeat}
+	*v = rules.View{Zones: reuse(v.Zones), Seats: v.Seats[:0], Turn: rules.NoSeat}
 	var extra []byte
 	s.Object(func(k []byte) {
 		switch string(k) {
@@ -264,10 +277,7 @@ func (s *Scanner) View(v *rules.View) {
 			s.Array(func() {
 				v.Zones = grow(v.Zones)
 				z := &v.Zones[len(v.Zones)-1]
-				*z = rules.ZoneView{Cards: z.Cards[:0]}
-				if z.Cards == nil {
-					z.Cards = []rules.CardView{} // never null, as in a view the rules make
-				}
+				*z = rules.ZoneView{Cards: reuse(z.Cards)}
 				s.Object(func(k []byte) {
 					switch string(k) {
 					case "zone":
@@ -286,7 +296,7 @@ func (s *Scanner) View(v *rules.View) {
 						s.Array(func() {
 							z.Cards = grow(z.Cards)
 							c := &z.Cards[len(z.Cards)-1]
-							c.Card, c.Symbols = 0, c.Symbols[:0]
+							*c = rules.CardView{Symbols: reuse(c.Symbols)}
 							s.Object(func(k []byte) {
 								switch string(k) {
 								case "card":

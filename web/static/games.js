@@ -23,24 +23,40 @@
 //                          the session);
 //   keys(me)               the play screen's footer parts for a seated
 //                          viewer (sound is added), instead of a claim's;
-//   letters                {letter: fn(ctx)}: what a letter key does.
+//   letters                {letter: fn(ctx)}: what a letter key does;
+//   texts                  {lang: {key: text}}: the module's interface
+//                          texts in every language the client speaks
+//                          (i18n.js's LANGS), each key beginning with the
+//                          game's name ("memory.grid"); they are added to
+//                          the client's (addTexts) when the module is
+//                          loaded, so t finds them like any other.
+//                          web/i18n_test.go checks every language has
+//                          every key.
 //
 // ctx is what app.js gives a module to draw from and act through: view,
 // deck, me (the viewer's table seat, -1 for a spectator), names(seat),
 // sel (the selection kept between draws), choose (the choice of zone
 // offered), act(type, fields), select(patch), offer(zones, fields),
 // pick(zone) and symbol(zone, symbol).
+//
+// A new game with its own table adds its module and nothing else: its
+// code and its texts are in games/NAME.js, fetched once, when the game is
+// first shown.
+
+import { addTexts } from "./i18n.js";
 
 const modules = new Map();
 
-// loadGame loads the module of game name, once; it resolves to the module,
-// or to null for a game played on the common table.
+// loadGame loads the module of game name, once, and adds its texts; it
+// resolves to the module, or to null for a game played on the common
+// table.
 export function loadGame(name) {
   if (!modules.has(name)) {
     const p = /^[a-z0-9]+(-[a-z0-9]+)*$/.test(name || "")
       ? import(`./games/${name}.js`).catch(() => null)
       : Promise.resolve(null);
     modules.set(name, p.then((m) => {
+      if (m && m.texts) addTexts(m.texts);
       modules.set(name, m);
       return m;
     }));

@@ -22,28 +22,28 @@ export function draw(el, ctx) {
   const mine = view.turn === me && !view.over;
   const free = (x.free || [])[me] || 0;
   const hand = view.zones.filter((z) => z.kind === "hand" && z.seat === me);
-  const rowEl = h("ol", { class: "xrowcards", id: "row", "data-zone": row.zone, "data-kind": "row", "aria-label": t("extra.poker.row", { n: row.cards.length }) },
+  const rowEl = h("ol", { class: "xrowcards", id: "row", "data-zone": row.zone, "data-kind": "row", "aria-label": t("false-poker.row", { n: row.cards.length }) },
     row.cards.map((c, i) => h("li", { style: layers[i] >= 0 ? `--seat: ${COLOURS[layers[i] % COLOURS.length]}` : null },
       face(ctx, c.card, "small", false),
-      layers[i] >= 0 ? h("span", { class: "marker", title: t("extra.poker.laidBy", { name: ctx.names(layers[i]) }) }) : null)));
-  const handEl = me >= 0 ? h("div", { class: "xhand", id: "hand", role: "group", "aria-label": t("extra.poker.hand") },
+      layers[i] >= 0 ? h("span", { class: "marker", title: t("false-poker.laidBy", { name: ctx.names(layers[i]) }) }) : null)));
+  const handEl = me >= 0 ? h("div", { class: "xhand", id: "hand", role: "group", "aria-label": t("false-poker.hand") },
     hand.map((z) => {
       const c = topCard(z);
       if (!c) return null;
       const body = face(ctx, c.card, "mid", false);
       return mine && free > 0
-        ? h("button", { type: "button", class: "handcard", id: `lay-${z.zone}`, "data-zone": z.zone, "aria-label": t("extra.poker.lay"), onclick: () => ctx.act("lay", { target: [z.zone] }) }, body)
+        ? h("button", { type: "button", class: "handcard", id: `lay-${z.zone}`, "data-zone": z.zone, "aria-label": t("false-poker.lay"), onclick: () => ctx.act("lay", { target: [z.zone] }) }, body)
         : h("div", { class: "handcard", "data-zone": z.zone }, body);
     })) : null;
   append(el,
     seatsBar(ctx, (s) => [
-      h("span", { class: "badge", style: `--seat: ${COLOURS[s % COLOURS.length]}` }, t("extra.poker.free", { n: (x.free || [])[s] ?? 0 })),
+      h("span", { class: "badge", style: `--seat: ${COLOURS[s % COLOURS.length]}` }, t("false-poker.free", { n: (x.free || [])[s] ?? 0 })),
       (x.out || []).includes(s) ? h("span", { class: "badge off" }, t("extra.out")) : null,
     ]),
     turnLine(ctx),
-    h("p", { class: "xhint" }, mine ? (free > 0 ? t("extra.poker.yourMove") : t("extra.poker.noMarker")) : t("extra.poker.check")),
+    h("p", { class: "xhint" }, mine ? (free > 0 ? t("false-poker.yourMove") : t("false-poker.noMarker")) : t("false-poker.check")),
     rowEl,
-    mine ? h("div", { class: "row actions" }, h("button", { id: "stop", class: "primary stop", "aria-keyshortcuts": "S", onclick: () => ctx.act("stop", {}) }, t("extra.poker.stop"))) : null,
+    mine ? h("div", { class: "row actions" }, h("button", { id: "stop", class: "primary stop", "aria-keyshortcuts": "S", onclick: () => ctx.act("stop", {}) }, t("false-poker.stop"))) : null,
     handEl);
 }
 
@@ -52,16 +52,16 @@ export function feed(e, f) {
   switch (e.kind) {
     case "move":
       if (e.seat < 0 || f.evs.some((x) => x.kind === "claim") || f.view.zones[e.to]?.kind !== "row") return false;
-      f.line("feed.lay", e.seat);
+      f.line("false-poker.feed.lay", e.seat);
       return true;
     case "stop":
-      f.line("feed.stop", e.seat);
+      f.line("false-poker.feed.stop", e.seat);
       return true;
     case "out":
-      f.line("feed.outOfTime", e.seat);
+      f.line("false-poker.feed.outOfTime", e.seat);
       return true;
     case "score":
-      f.line("feed.markers", e.seat, { n: -e.count });
+      f.line("false-poker.feed.markers", e.seat, { n: -e.count });
       return true;
     default:
       return false;
@@ -70,8 +70,152 @@ export function feed(e, f) {
 
 // keys: the hand's cards are buttons, reached with Tab; S says STOP.
 export function keys() {
-  return [["move", ["Tab"], "keys.moveCards"], ["act", enterKeys(), "keys.lay"], ["stop", ["S"], "keys.stop"]];
+  return [["move", ["Tab"], "false-poker.keys.moveCards"], ["act", enterKeys(), "false-poker.keys.lay"], ["stop", ["S"], "false-poker.keys.stop"]];
 }
 
 // letters: S presses the STOP button, shown on the seat's turn.
 export const letters = { s: () => document.getElementById("stop")?.click() };
+
+// The module's texts in every language the client speaks (i18n.js's
+// LANGS), added to the client's when the module is loaded. Every key
+// begins with the game's name.
+
+const en = {
+  "false-poker.row": "The row: {n} cards",
+  "false-poker.laidBy": "Laid by {name}",
+  "false-poker.hand": "Your hand",
+  "false-poker.lay": "Lay this card at the end of the row",
+  "false-poker.free": "● {n}",
+  "false-poker.yourMove": "Lay a card at the end of the row (click it), or say STOP if the row has a repeat.",
+  "false-poker.noMarker": "All your markers are on the row: say STOP.",
+  "false-poker.check": "Check the row: do two pairs of neighbours share the same symbol?",
+  "false-poker.stop": "STOP",
+  "false-poker.feed.lay": "{name} laid a card",
+  "false-poker.feed.lay.you": "You laid a card",
+  "false-poker.feed.stop": "{name} said STOP",
+  "false-poker.feed.stop.you": "You said STOP",
+  "false-poker.feed.outOfTime": "{name} ran out of time and is out of the round",
+  "false-poker.feed.outOfTime.you": "You ran out of time and are out of the round",
+  "false-poker.feed.markers": "{name} loses {n} markers",
+  "false-poker.feed.markers.you": "You lose {n} markers",
+  "false-poker.keys.moveCards": "move between your cards",
+  "false-poker.keys.lay": "lay the card",
+  "false-poker.keys.stop": "say STOP",
+};
+
+const pl = {
+  "false-poker.row": "Rząd: {n} kart",
+  "false-poker.laidBy": "Położył(a): {name}",
+  "false-poker.hand": "Twoja ręka",
+  "false-poker.lay": "Połóż tę kartę na końcu rzędu",
+  "false-poker.free": "● {n}",
+  "false-poker.yourMove": "Połóż kartę na końcu rzędu (kliknij ją) albo powiedz STOP, jeśli w rzędzie jest powtórzenie.",
+  "false-poker.noMarker": "Wszystkie twoje znaczniki leżą w rzędzie: powiedz STOP.",
+  "false-poker.check": "Sprawdzaj rząd: czy dwie pary sąsiadów mają ten sam wspólny symbol?",
+  "false-poker.stop": "STOP",
+  "false-poker.feed.lay": "{name} kładzie kartę",
+  "false-poker.feed.lay.you": "Kładziesz kartę",
+  "false-poker.feed.stop": "{name} mówi STOP",
+  "false-poker.feed.stop.you": "Mówisz STOP",
+  "false-poker.feed.outOfTime": "{name}: koniec czasu, odpada z rundy",
+  "false-poker.feed.outOfTime.you": "Koniec czasu: odpadasz z rundy",
+  "false-poker.feed.markers": "{name} traci znaczniki: {n}",
+  "false-poker.feed.markers.you": "Tracisz znaczniki: {n}",
+  "false-poker.keys.moveCards": "przejście między twoimi kartami",
+  "false-poker.keys.lay": "połóż kartę",
+  "false-poker.keys.stop": "powiedz STOP",
+};
+
+const da = {
+  "false-poker.row": "Rækken: {n} kort",
+  "false-poker.laidBy": "Lagt af {name}",
+  "false-poker.hand": "Din hånd",
+  "false-poker.lay": "Læg dette kort for enden af rækken",
+  "false-poker.free": "● {n}",
+  "false-poker.yourMove": "Læg et kort for enden af rækken (klik på det), eller sig STOP, hvis rækken har en gentagelse.",
+  "false-poker.noMarker": "Alle dine markører ligger i rækken: sig STOP.",
+  "false-poker.check": "Tjek rækken: har to par naboer det samme fælles symbol?",
+  "false-poker.stop": "STOP",
+  "false-poker.feed.lay": "{name} lagde et kort",
+  "false-poker.feed.lay.you": "Du lagde et kort",
+  "false-poker.feed.stop": "{name} sagde STOP",
+  "false-poker.feed.stop.you": "Du sagde STOP",
+  "false-poker.feed.outOfTime": "{name} løb tør for tid og er ude af runden",
+  "false-poker.feed.outOfTime.you": "Du løb tør for tid og er ude af runden",
+  "false-poker.feed.markers": "{name} mister {n} markører",
+  "false-poker.feed.markers.you": "Du mister {n} markører",
+  "false-poker.keys.moveCards": "flyt mellem dine kort",
+  "false-poker.keys.lay": "læg kortet",
+  "false-poker.keys.stop": "sig STOP",
+};
+
+const ru = {
+  "false-poker.row": "Ряд: {n} карт",
+  "false-poker.laidBy": "Положил(а): {name}",
+  "false-poker.hand": "Ваши карты",
+  "false-poker.lay": "Положить эту карту в конец ряда",
+  "false-poker.free": "● {n}",
+  "false-poker.yourMove": "Положите карту в конец ряда (щёлкните её) или скажите СТОП, если в ряду есть повтор.",
+  "false-poker.noMarker": "Все ваши фишки уже в ряду: скажите СТОП.",
+  "false-poker.check": "Проверяйте ряд: нет ли двух пар соседей с одинаковым общим символом?",
+  "false-poker.stop": "СТОП",
+  "false-poker.feed.lay": "{name} кладёт карту",
+  "false-poker.feed.lay.you": "Вы кладёте карту",
+  "false-poker.feed.stop": "{name} говорит СТОП",
+  "false-poker.feed.stop.you": "Вы говорите СТОП",
+  "false-poker.feed.outOfTime": "У игрока {name} кончилось время: он выбывает из раунда",
+  "false-poker.feed.outOfTime.you": "У вас кончилось время: вы выбываете из раунда",
+  "false-poker.feed.markers": "{name} теряет фишки: {n}",
+  "false-poker.feed.markers.you": "Вы теряете фишки: {n}",
+  "false-poker.keys.moveCards": "переход между своими картами",
+  "false-poker.keys.lay": "выложить карту",
+  "false-poker.keys.stop": "сказать «СТОП»",
+};
+
+const zh = {
+  "false-poker.row": "这一排：{n} 张牌",
+  "false-poker.laidBy": "{name} 放的",
+  "false-poker.hand": "你的手牌",
+  "false-poker.lay": "把这张牌放到这一排末尾",
+  "false-poker.free": "● {n}",
+  "false-poker.yourMove": "把一张牌放到这一排末尾（点击它），如果有重复就喊「停」。",
+  "false-poker.noMarker": "你的标记都在这一排上：喊「停」。",
+  "false-poker.check": "检查这一排：是否有两对相邻牌的共同符号相同？",
+  "false-poker.stop": "停",
+  "false-poker.feed.lay": "{name} 放了一张牌",
+  "false-poker.feed.lay.you": "你放了一张牌",
+  "false-poker.feed.stop": "{name} 喊了「停」",
+  "false-poker.feed.stop.you": "你喊了「停」",
+  "false-poker.feed.outOfTime": "{name} 超时，本轮出局",
+  "false-poker.feed.outOfTime.you": "你超时了，本轮出局",
+  "false-poker.feed.markers": "{name} 失去 {n} 个标记",
+  "false-poker.feed.markers.you": "你失去 {n} 个标记",
+  "false-poker.keys.moveCards": "在手牌间移动",
+  "false-poker.keys.lay": "打出这张牌",
+  "false-poker.keys.stop": "喊“停”",
+};
+
+const it = {
+  "false-poker.row": "La fila: {n} carte",
+  "false-poker.laidBy": "Messa da {name}",
+  "false-poker.hand": "La tua mano",
+  "false-poker.lay": "Metti questa carta in fondo alla fila",
+  "false-poker.free": "● {n}",
+  "false-poker.yourMove": "Metti una carta in fondo alla fila (cliccala), oppure di' STOP se la fila ha una ripetizione.",
+  "false-poker.noMarker": "Tutti i tuoi segnalini sono sulla fila: di' STOP.",
+  "false-poker.check": "Controlla la fila: due coppie di vicine hanno lo stesso simbolo comune?",
+  "false-poker.stop": "STOP",
+  "false-poker.feed.lay": "{name} ha messo una carta",
+  "false-poker.feed.lay.you": "Hai messo una carta",
+  "false-poker.feed.stop": "{name} ha detto STOP",
+  "false-poker.feed.stop.you": "Hai detto STOP",
+  "false-poker.feed.outOfTime": "{name} ha finito il tempo ed è fuori dal round",
+  "false-poker.feed.outOfTime.you": "Hai finito il tempo e sei fuori dal round",
+  "false-poker.feed.markers": "{name} perde {n} segnalini",
+  "false-poker.feed.markers.you": "Perdi {n} segnalini",
+  "false-poker.keys.moveCards": "spostarsi tra le tue carte",
+  "false-poker.keys.lay": "cala la carta",
+  "false-poker.keys.stop": "di' STOP",
+};
+
+export const texts = { en, pl, da, ru, zh, it };

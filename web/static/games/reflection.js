@@ -39,26 +39,26 @@ export function draw(el, ctx) {
     ? study.map((z) => h("div", { class: "zone", "data-zone": z.zone, "data-kind": z.kind }, topCard(z) ? face(ctx, topCard(z).card, "mid", false) : back("mid")))
     : down.map((z) => h("div", { class: "zone", "data-zone": z.zone, "data-kind": z.kind }, back("mid")));
   const fifthEl = fifth
-    ? h("div", { class: "zone xfifth", "data-zone": fifthZ.zone, "data-kind": "centre" }, face(ctx, fifth.card, "big", writing), h("div", { class: "zlabel" }, t("extra.reflection.fifth")))
-    : h("div", { class: "zone xfifth" }, back("big"), h("div", { class: "zlabel" }, t("extra.reflection.fifth")));
-  const sheet = h("div", { class: "xsheet", id: "answers", "aria-label": t("extra.reflection.sheet") },
-    h("span", null, t("extra.reflection.yours", { n: answers.length })),
+    ? h("div", { class: "zone xfifth", "data-zone": fifthZ.zone, "data-kind": "centre" }, face(ctx, fifth.card, "big", writing), h("div", { class: "zlabel" }, t("reflection.fifth")))
+    : h("div", { class: "zone xfifth" }, back("big"), h("div", { class: "zlabel" }, t("reflection.fifth")));
+  const sheet = h("div", { class: "xsheet", id: "answers", "aria-label": t("reflection.sheet") },
+    h("span", null, t("reflection.yours", { n: answers.length })),
     [0, 1, 2, 3].map((i) => (answers[i] !== undefined ? chip(deck, answers[i], { cls: "answer" }) : h("span", { class: "chip blank" }, "?"))));
   const palette = writing && fifth
-    ? h("div", { class: "xpalette", id: "palette", role: "group", "aria-label": t("extra.reflection.palette") },
-      fifth.symbols.map((s) => chip(deck, s, { id: `write-${s}`, onclick: () => ctx.act("write", { symbol: s }), label: t("extra.reflection.write", { symbol: symbolName(deck, s) }) })))
+    ? h("div", { class: "xpalette", id: "palette", role: "group", "aria-label": t("reflection.palette") },
+      fifth.symbols.map((s) => chip(deck, s, { id: `write-${s}`, onclick: () => ctx.act("write", { symbol: s }), label: t("reflection.write", { symbol: symbolName(deck, s) }) })))
     : null;
   let lastEl = null;
   if (x.last) {
     const l = x.last;
     lastEl = h("div", { class: "xround", id: "last-round" },
-      h("p", null, t("extra.reflection.shared", { n: l.round })), h("div", { class: "xpalette" }, (l.shared || []).map((s) => chip(deck, s))),
-      h("ul", null, (l.answers || []).map((a, s) => h("li", null, t("extra.reflection.scored", { name: ctx.names(s), n: (l.points || [])[s] || 0 }), " ",
+      h("p", null, t("reflection.shared", { n: l.round })), h("div", { class: "xpalette" }, (l.shared || []).map((s) => chip(deck, s))),
+      h("ul", null, (l.answers || []).map((a, s) => h("li", null, t("reflection.scored", { name: ctx.names(s), n: (l.points || [])[s] || 0 }), " ",
         (a || []).map((sym) => h("span", { class: `tag${(l.shared || []).includes(sym) ? " good" : ""}` }, symbolName(deck, sym)))))));
   }
   append(el,
-    seatsBar(ctx, (s) => h("span", { class: "badge" }, t("extra.reflection.written", { n: (x.written || [])[s] || 0 }))),
-    h("p", { id: "phase", class: `turnline phase-${phase}`, role: "status", "data-phase": phase }, t(`extra.reflection.${phase}`), " ", clock(view)),
+    seatsBar(ctx, (s) => h("span", { class: "badge" }, t("reflection.written", { n: (x.written || [])[s] || 0 }))),
+    h("p", { id: "phase", class: `turnline phase-${phase}`, role: "status", "data-phase": phase }, t(`reflection.${phase}`), " ", clock(view)),
     h("div", { class: "xrow" }, h("div", { class: "xfour" }, four), fifthEl),
     phase === "answer" && me >= 0 ? sheet : null,
     palette,
@@ -69,13 +69,13 @@ export function draw(el, ctx) {
 export function feed(e, f) {
   switch (e.kind) {
     case "write":
-      f.line("feed.write", e.seat, e.symbol >= 0 ? { symbol: e.symbol } : {});
+      f.line("reflection.feed.write", e.seat, e.symbol >= 0 ? { symbol: e.symbol } : {});
       return true;
     case "phase":
-      f.note(`feed.phase${e.count}`);
+      f.note(`reflection.feed.phase${e.count}`);
       return true;
     case "score":
-      f.line("feed.points", e.seat, { n: e.count });
+      f.line("reflection.feed.points", e.seat, { n: e.count });
       return true;
     default:
       return false;
@@ -84,5 +84,143 @@ export function feed(e, f) {
 
 // keys: a symbol is written.
 export function keys() {
-  return [["move", ["Tab", "←→"], "keys.move"], ["act", enterKeys(), "keys.write"]];
+  return [["move", ["Tab", "←→"], "keys.move"], ["act", enterKeys(), "reflection.keys.write"]];
 }
+
+// The module's texts in every language the client speaks (i18n.js's
+// LANGS), added to the client's when the module is loaded. Every key
+// begins with the game's name.
+
+const en = {
+  "reflection.fifth": "The fifth card",
+  "reflection.sheet": "Your answer sheet",
+  "reflection.yours": "Your answers ({n} of 4):",
+  "reflection.palette": "Symbols of the fifth card",
+  "reflection.write": "Write {symbol}",
+  "reflection.shared": "Round {n}: the fifth card shared",
+  "reflection.scored": "{name}: {n} points",
+  "reflection.written": "✎ {n}/4",
+  "reflection.look": "Look at the fifth card",
+  "reflection.study": "Memorise the four cards",
+  "reflection.answer": "Which symbol does the fifth card share with each of the four? Write them",
+  "reflection.feed.write": "{name} wrote a symbol",
+  "reflection.feed.write.you": "You wrote {symbol}",
+  "reflection.feed.phase0": "Look at the fifth card",
+  "reflection.feed.phase1": "Study the four cards",
+  "reflection.feed.phase2": "Write your answers",
+  "reflection.feed.points": "{name} scores {n} points",
+  "reflection.feed.points.you": "You score {n} points",
+  "reflection.keys.write": "write the symbol",
+};
+
+const pl = {
+  "reflection.fifth": "Piąta karta",
+  "reflection.sheet": "Twoja karta odpowiedzi",
+  "reflection.yours": "Twoje odpowiedzi ({n} z 4):",
+  "reflection.palette": "Symbole piątej karty",
+  "reflection.write": "Zapisz: {symbol}",
+  "reflection.shared": "Runda {n}: wspólne symbole piątej karty",
+  "reflection.scored": "{name}: {n} pkt",
+  "reflection.written": "✎ {n}/4",
+  "reflection.look": "Spójrz na piątą kartę",
+  "reflection.study": "Zapamiętaj cztery karty",
+  "reflection.answer": "Jaki symbol piąta karta ma wspólny z każdą z czterech? Zapisz je",
+  "reflection.feed.write": "{name} zapisuje symbol",
+  "reflection.feed.write.you": "Zapisujesz: {symbol}",
+  "reflection.feed.phase0": "Spójrz na piątą kartę",
+  "reflection.feed.phase1": "Zapamiętaj cztery karty",
+  "reflection.feed.phase2": "Zapisz odpowiedzi",
+  "reflection.feed.points": "{name} zdobywa punkty: {n}",
+  "reflection.feed.points.you": "Zdobywasz punkty: {n}",
+  "reflection.keys.write": "zapisz symbol",
+};
+
+const da = {
+  "reflection.fifth": "Det femte kort",
+  "reflection.sheet": "Dit svarark",
+  "reflection.yours": "Dine svar ({n} af 4):",
+  "reflection.palette": "Det femte korts symboler",
+  "reflection.write": "Skriv {symbol}",
+  "reflection.shared": "Runde {n}: det femte kort havde fælles",
+  "reflection.scored": "{name}: {n} point",
+  "reflection.written": "✎ {n}/4",
+  "reflection.look": "Se på det femte kort",
+  "reflection.study": "Husk de fire kort",
+  "reflection.answer": "Hvilket symbol har det femte kort fælles med hvert af de fire? Skriv dem",
+  "reflection.feed.write": "{name} skrev et symbol",
+  "reflection.feed.write.you": "Du skrev {symbol}",
+  "reflection.feed.phase0": "Se på det femte kort",
+  "reflection.feed.phase1": "Studér de fire kort",
+  "reflection.feed.phase2": "Skriv dine svar",
+  "reflection.feed.points": "{name} får {n} point",
+  "reflection.feed.points.you": "Du får {n} point",
+  "reflection.keys.write": "skriv symbolet",
+};
+
+const ru = {
+  "reflection.fifth": "Пятая карта",
+  "reflection.sheet": "Ваш лист ответов",
+  "reflection.yours": "Ваши ответы ({n} из 4):",
+  "reflection.palette": "Символы пятой карты",
+  "reflection.write": "Записать: {symbol}",
+  "reflection.shared": "Раунд {n}: общие символы пятой карты",
+  "reflection.scored": "{name}: {n} очк.",
+  "reflection.written": "✎ {n}/4",
+  "reflection.look": "Посмотрите на пятую карту",
+  "reflection.study": "Запомните четыре карты",
+  "reflection.answer": "Какой символ у пятой карты общий с каждой из четырёх? Запишите их",
+  "reflection.feed.write": "{name} записывает символ",
+  "reflection.feed.write.you": "Вы записали: {symbol}",
+  "reflection.feed.phase0": "Посмотрите на пятую карту",
+  "reflection.feed.phase1": "Изучите четыре карты",
+  "reflection.feed.phase2": "Запишите ответы",
+  "reflection.feed.points": "{name} получает очки: {n}",
+  "reflection.feed.points.you": "Вы получаете очки: {n}",
+  "reflection.keys.write": "записать символ",
+};
+
+const zh = {
+  "reflection.fifth": "第五张牌",
+  "reflection.sheet": "你的答题卡",
+  "reflection.yours": "你的答案（{n}/4）：",
+  "reflection.palette": "第五张牌的符号",
+  "reflection.write": "写下 {symbol}",
+  "reflection.shared": "第 {n} 轮：第五张牌的共同符号",
+  "reflection.scored": "{name}：{n} 分",
+  "reflection.written": "✎ {n}/4",
+  "reflection.look": "看第五张牌",
+  "reflection.study": "记住这四张牌",
+  "reflection.answer": "第五张牌与这四张各有哪个共同符号？写下来",
+  "reflection.feed.write": "{name} 写了一个符号",
+  "reflection.feed.write.you": "你写了 {symbol}",
+  "reflection.feed.phase0": "看第五张牌",
+  "reflection.feed.phase1": "记住这四张牌",
+  "reflection.feed.phase2": "写下你的答案",
+  "reflection.feed.points": "{name} 得到 {n} 分",
+  "reflection.feed.points.you": "你得到 {n} 分",
+  "reflection.keys.write": "写下该图案",
+};
+
+const it = {
+  "reflection.fifth": "La quinta carta",
+  "reflection.sheet": "Il tuo foglio delle risposte",
+  "reflection.yours": "Le tue risposte ({n} su 4):",
+  "reflection.palette": "Simboli della quinta carta",
+  "reflection.write": "Scrivi {symbol}",
+  "reflection.shared": "Round {n}: la quinta carta aveva in comune",
+  "reflection.scored": "{name}: {n} punti",
+  "reflection.written": "✎ {n}/4",
+  "reflection.look": "Guarda la quinta carta",
+  "reflection.study": "Memorizza le quattro carte",
+  "reflection.answer": "Quale simbolo ha in comune la quinta carta con ciascuna delle quattro? Scrivili",
+  "reflection.feed.write": "{name} ha scritto un simbolo",
+  "reflection.feed.write.you": "Hai scritto {symbol}",
+  "reflection.feed.phase0": "Guarda la quinta carta",
+  "reflection.feed.phase1": "Studia le quattro carte",
+  "reflection.feed.phase2": "Scrivi le risposte",
+  "reflection.feed.points": "{name} fa {n} punti",
+  "reflection.feed.points.you": "Fai {n} punti",
+  "reflection.keys.write": "scrivi il simbolo",
+};
+
+export const texts = { en, pl, da, ru, zh, it };
