@@ -208,8 +208,7 @@ func ghosts(ctx context.Context, e *env) {
 // would.
 func hoard(ctx context.Context, e *env) {
 	var (
-		mu     sync.Mutex
-		conns  []*wsClient
+		held   holding[*wsClient]
 		closed atomic.Int64
 		wg     sync.WaitGroup
 	)
@@ -232,9 +231,10 @@ func hoard(ctx context.Context, e *env) {
 				return
 			}
 			e.counts.add(cConnections, 1)
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
+			if !held.add(c) {
+				c.abort() // opened as the span ended
+				return
+			}
 			for {
 				if _, err := c.next(); err != nil {
 					if ctx.Err() == nil {
@@ -247,13 +247,39 @@ func hoard(ctx context.Context, e *env) {
 		})
 	}
 	<-ctx.Done()
-	mu.Lock()
+	conns := held.end()
 	e.counts.add(cHeldAtEnd, int64(len(conns))-closed.Load())
 	for _, c := range conns {
 		c.abort()
 	}
-	mu.Unlock()
 	wg.Wait()
+}
+
+// holding is the connections an attack holds, until the end of its span.
+type holding[C any] struct {
+	mu    sync.Mutex
+	conns []C
+	ended bool
+}
+
+// add holds c, and reports false when the span has ended: c is then for
+// the caller to close.
+func (h *holding[C]) add(c C) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.ended {
+		return false
+	}
+	h.conns = append(h.conns, c)
+	return true
+}
+
+// end ends the span and returns the connections held.
+func (h *holding[C]) end() []C {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.ended = true
+	return h.conns
 }
 
 // pingFlood is the first half of attack d: control pings written on one
@@ -375,8 +401,7 @@ func lookups(ctx context.Context, e *env) {
 // allows.
 func keepAlive(ctx context.Context, e *env) {
 	var (
-		mu     sync.Mutex
-		conns  []net.Conn
+		held   holding[net.Conn]
 		closed atomic.Int64
 		wg     sync.WaitGroup
 	)
@@ -418,9 +443,10 @@ func keepAlive(ctx context.Context, e *env) {
 			}
 			e.counts.add(cConnections, 1)
 			c.SetDeadline(time.Time{})
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
+			if !held.add(c) {
+				c.Close() // opened as the span ended
+				return
+			}
 			var b [1]byte
 			_, err = c.Read(b[:])
 			if ctx.Err() == nil {
@@ -430,12 +456,11 @@ func keepAlive(ctx context.Context, e *env) {
 		})
 	}
 	<-ctx.Done()
-	mu.Lock()
+	conns := held.end()
 	e.counts.add(cHeldAtEnd, int64(len(conns))-closed.Load())
 	for _, c := range conns {
 		c.Close()
 	}
-	mu.Unlock()
 	wg.Wait()
 }
 

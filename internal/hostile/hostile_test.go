@@ -12,33 +12,37 @@ import (
 	"time"
 )
 
-// dobble builds the dobble binary once for the tests of this package.
-var dobble = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "dobble-hostile-test-")
-	if err != nil {
-		return "", err
-	}
-	return Build(context.Background(), dir)
-})
+// The dobble binary, built once for the tests of this package, in a
+// folder TestMain removes.
+var (
+	buildOnce sync.Once
+	buildDir  string
+	dobble    string
+	buildErr  error
+)
 
-// binary returns the dobble binary, skipping the test where the go
-// command is missing.
+// binary returns the dobble binary, building it the first time;
+// it skips the test where the go command is missing.
 func binary(t *testing.T) string {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command to build dobble with")
 	}
-	bin, err := dobble()
-	if err != nil {
-		t.Fatal(err)
+	buildOnce.Do(func() {
+		if buildDir, buildErr = os.MkdirTemp("", "dobble-hostile-test-"); buildErr == nil {
+			dobble, buildErr = Build(context.Background(), buildDir)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
 	}
-	return bin
+	return dobble
 }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if bin, err := dobble(); err == nil && strings.Contains(bin, "dobble-hostile-test-") {
-		os.RemoveAll(strings.TrimSuffix(bin, "/dobble"))
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
 	}
 	os.Exit(code)
 }

@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -148,7 +149,8 @@ func (o *Options) validate() error {
 	return nil
 }
 
-// kind is one kind of attack: its name, what it does, the attack itself
+// kind is one kind of attack: its name, what it does (with the sizes of
+// Options in braces, filled in by describe), the attack itself
 // (which runs until its context is done, then lets go of what it holds)
 // and how its result is judged: whether the server bounded what the
 // attack took, and the figures that say so.
@@ -161,14 +163,21 @@ type kind struct {
 
 // kinds are the attacks of issue 13, a to g.
 var kinds = []kind{
-	{"a-runaway", "Runaway rooms of Collect the Symbols on order-2, a person and instant bots, started and left idle (a rematch when a game ends)", runaway, judgeRunaway},
-	{"b-ghosts", "dial, hello, create, close at once, in a loop (Workers at a time)", ghosts, judgeGhosts},
-	{"c-hoard", "Hoard WebSocket connections from one address that never say hello", hoard, judgeHoard},
+	{"a-runaway", "{Runaway} rooms of Collect the Symbols on order-2, the attacker and {RunawaySeats-1} instant bots, started and left idle, a rematch when a game ends", runaway, judgeRunaway},
+	{"b-ghosts", "dial, hello, create, close at once, in a loop, {Workers} at a time", ghosts, judgeGhosts},
+	{"c-hoard", "{Hoard} WebSocket connections from one address that never say hello", hoard, judgeHoard},
 	{"d-ping", "WebSocket pings as fast as one connection takes them", pingFlood, judgePing},
-	{"d-lookups", "reconnect loops: hello, Lookups room look-ups (join, watch) of random codes, close", lookups, judgeLookups},
-	{"e-keepalive", "KeepAlive HTTP keep-alive connections held open, idle, after one request", keepAlive, judgeKeepAlive},
-	{"f-spellings", "GET /api/cards and /api/decks under endless spellings of order 7 and long names", spellings, judgeSpellings},
+	{"d-lookups", "reconnect loops, {Workers} at a time: hello, {Lookups} look-ups (join, watch) of random room codes, close", lookups, judgeLookups},
+	{"e-keepalive", "{KeepAlive} HTTP keep-alive connections held open, idle, after one request", keepAlive, judgeKeepAlive},
+	{"f-spellings", "GET /api/cards and /api/decks under endless spellings of order 7 and long names, {Workers} at a time", spellings, judgeSpellings},
 	{"g-flood", "message floods and 64 KB frames on one connection at a time (the control)", flood, judgeFlood},
+}
+
+// describe says what k does with the sizes of o.
+func (k *kind) describe(o *Options) string {
+	return strings.NewReplacer("{Runaway}", strconv.Itoa(o.Runaway), "{RunawaySeats-1}", strconv.Itoa(o.RunawaySeats-1),
+		"{Workers}", strconv.Itoa(o.Workers), "{Hoard}", strconv.Itoa(o.Hoard), "{KeepAlive}", strconv.Itoa(o.KeepAlive),
+		"{Lookups}", strconv.Itoa(o.Lookups)).Replace(k.what)
 }
 
 // Kinds lists the names of the kinds of attack, in order.
@@ -335,7 +344,7 @@ func Run(ctx context.Context, o Options) ([]*Result, error) {
 		if ctx.Err() != nil {
 			break
 		}
-		o.progress("%s: %s", k.name, k.what)
+		o.progress("%s: %s", k.name, k.describe(&o))
 		r := runKind(ctx, &o, k)
 		results = append(results, r)
 		o.progress("%s: %s", k.name, r.Summary)
@@ -353,7 +362,7 @@ func (o *Options) progress(format string, args ...any) {
 // runKind runs one kind: its own server, the normal room, then the
 // attack and the newcomer for the span.
 func runKind(ctx context.Context, o *Options, k *kind) *Result {
-	r := &Result{Kind: k.name, What: k.what, Normal: Normal{Players: o.Players}}
+	r := &Result{Kind: k.name, What: k.describe(o), Normal: Normal{Players: o.Players}}
 	e := &env{o: o, counts: newCounters(), dialer: sourceDialer(o.Attacker)}
 	r.Source = o.Attacker.String()
 	if !usableSource(o.Attacker) {
