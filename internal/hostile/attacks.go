@@ -1,0 +1,604 @@
+package hostile
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gobwas/ws"
+)
+
+// env is what an attack runs with: the server, the attacker's dialer and
+// the counters it fills.
+type env struct {
+	o      *Options
+	addr   string // the server's HOST:PORT
+	dialer *net.Dialer
+	counts *counters
+}
+
+// wsURL is the server's WebSocket endpoint.
+func (e *env) wsURL() string { return "ws://" + e.addr + "/ws" }
+
+// counters count what an attack did, by name, in the order the names
+// were first counted.
+type counters struct {
+	mu    sync.Mutex
+	names []string
+	n     map[string]int64
+}
+
+// Counter is one count of what an attack did.
+type Counter struct {
+	Name string `json:"name"`
+	N    int64  `json:"n"`
+}
+
+func newCounters() *counters { return &counters{n: map[string]int64{}} }
+
+// add counts d more of name.
+func (c *counters) add(name string, d int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.n[name]; !ok {
+		c.names = append(c.names, name)
+	}
+	c.n[name] += d
+}
+
+// get returns the count of name.
+func (c *counters) get(name string) int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n[name]
+}
+
+// prefixed adds up the counts whose names begin with prefix.
+func (c *counters) prefixed(prefix string) int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var s int64
+	for k, v := range c.n {
+		if strings.HasPrefix(k, prefix) {
+			s += v
+		}
+	}
+	return s
+}
+
+// list returns the counts in order.
+func (c *counters) list() []Counter {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	l := make([]Counter, len(c.names))
+	for i, k := range c.names {
+		l[i] = Counter{k, c.n[k]}
+	}
+	return l
+}
+
+// The names of the counts that the kinds judge by.
+const (
+	cConnections = "connections"
+	cHeldAtEnd   = "held at the end"
+	cClosed      = "closed by the server"
+	cRefused     = "refused"
+	cCreated     = "rooms created"
+	cStarted     = "rooms started"
+	cRematches   = "rematches started"
+	cMessages    = "messages received"
+	cBytes       = "bytes received"
+	cPings       = "pings sent"
+	cPongs       = "pongs received"
+	cLookups     = "look-ups sent"
+	cNoRoom      = "answered noRoom"
+	cSent        = "messages written"
+	cRequests    = "requests"
+)
+
+// runawaySpec is the room of attack a: a game of Collect the Symbols on
+// the smallest deck, order 2, with one person who never plays and
+// seats-1 instant bots. The person's cards never move, and with three
+// seats about one deal in five leaves a token only the person could
+// take: the bots discard and take piles for ever. (With four seats, the
+// spelling of issue 13, every token can be reached and the game ends.)
+func runawaySpec(seats int) []byte {
+	bots := "null" + strings.Repeat(`,"instant"`, seats-1)
+	return []byte(`{"type":"create","room":{"game":"collect-symbols","seats":` + strconv.Itoa(seats) + `,"bots":[` + bots + `],"deck":"order-2","games":1}}`)
+}
+
+// runaway is attack a: rooms started with instant bots and left to play
+// by themselves, their host reading every message and doing nothing but
+// starting a rematch, on a new deal, whenever a game ends: a deal where
+// only the idle host could take the last tokens never ends.
+func runaway(ctx context.Context, e *env) {
+	var wg sync.WaitGroup
+	for i := range e.o.Runaway {
+		wg.Go(func() {
+			c, err := dialWS(ctx, e.dialer, e.wsURL())
+			if err != nil {
+				e.counts.add(cRefused+": "+errKind(err), 1)
+				return
+			}
+			defer c.close()
+			e.counts.add(cConnections, 1)
+			if err := c.greet("runaway " + strconv.Itoa(i)); err != nil {
+				e.counts.add("hello: "+answerKind(err), 1)
+				return
+			}
+			c.send(runawaySpec(e.o.RunawaySeats))
+			if _, err := c.await("joined"); err != nil {
+				e.counts.add("create: "+answerKind(err), 1)
+				return
+			}
+			e.counts.add(cCreated, 1)
+			c.send([]byte(`{"type":"start"}`))
+			e.counts.add(cStarted, 1)
+			stop := context.AfterFunc(ctx, c.close)
+			defer stop()
+			var msgs, bytes int64
+			for {
+				b, err := c.next()
+				if err != nil {
+					if ctx.Err() == nil {
+						e.counts.add(closedKind(err), 1)
+					} else {
+						e.counts.add(cHeldAtEnd, 1)
+					}
+					break
+				}
+				msgs++
+				bytes += int64(len(b))
+				if string(b[:min(len(b), 15)]) == `{"type":"lobby"` && strings.Contains(string(b), `"phase":"over"`) {
+					// The game ended: a rematch, on a new deal, until one
+					// runs away.
+					c.send([]byte(`{"type":"start"}`))
+					e.counts.add(cRematches, 1)
+				}
+			}
+			e.counts.add(cMessages, msgs)
+			e.counts.add(cBytes, bytes)
+		})
+	}
+	wg.Wait()
+}
+
+// ghosts is attack b: rooms created by connections that close at once,
+// as fast as Workers connections in turn can make them.
+func ghosts(ctx context.Context, e *env) {
+	var wg sync.WaitGroup
+	for w := range e.o.Workers {
+		wg.Go(func() {
+			for i := 0; ctx.Err() == nil; i++ {
+				c, err := dialWS(ctx, e.dialer, e.wsURL())
+				if err != nil {
+					if ctx.Err() == nil {
+						e.counts.add(cRefused+": "+errKind(err), 1)
+					}
+					continue
+				}
+				e.counts.add(cConnections, 1)
+				if err := c.greet(fmt.Sprintf("ghost %d.%d", w, i)); err != nil {
+					e.counts.add("hello: "+answerKind(err), 1)
+				} else if err := c.send([]byte(`{"type":"create","room":{"game":"tower","seats":2}}`)); err == nil {
+					if _, err := c.await("joined"); err != nil {
+						e.counts.add("create: "+answerKind(err), 1)
+					} else {
+						e.counts.add(cCreated, 1)
+					}
+				}
+				c.abort()
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// hoard is attack c: Hoard WebSocket connections opened (64 at a time)
+// and held without a word, answering the server's pings as a live client
+// would.
+func hoard(ctx context.Context, e *env) {
+	var (
+		held   holding[*wsClient]
+		closed atomic.Int64
+		wg     sync.WaitGroup
+	)
+	sem := make(chan struct{}, 64)
+	for range e.o.Hoard {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Go(func() {
+			c, err := dialWS(ctx, e.dialer, e.wsURL())
+			<-sem
+			if err != nil {
+				if ctx.Err() == nil {
+					e.counts.add(cRefused+": "+errKind(err), 1)
+				}
+				return
+			}
+			e.counts.add(cConnections, 1)
+			if !held.add(c) {
+				c.abort() // opened as the span ended
+				return
+			}
+			for {
+				if _, err := c.next(); err != nil {
+					if ctx.Err() == nil {
+						closed.Add(1)
+						e.counts.add(closedKind(err), 1)
+					}
+					return
+				}
+			}
+		})
+	}
+	<-ctx.Done()
+	conns := held.end()
+	e.counts.add(cHeldAtEnd, int64(len(conns))-closed.Load())
+	for _, c := range conns {
+		c.abort()
+	}
+	wg.Wait()
+}
+
+// holding is the connections an attack holds, until the end of its span.
+type holding[C any] struct {
+	mu    sync.Mutex
+	conns []C
+	ended bool
+}
+
+// add holds c, and reports false when the span has ended: c is then for
+// the caller to close.
+func (h *holding[C]) add(c C) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.ended {
+		return false
+	}
+	h.conns = append(h.conns, c)
+	return true
+}
+
+// end ends the span and returns the connections held.
+func (h *holding[C]) end() []C {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.ended = true
+	return h.conns
+}
+
+// pingFlood is the first half of attack d: control pings written on one
+// connection as fast as it takes them, in batches of 64; a connection the
+// server closes is opened again.
+func pingFlood(ctx context.Context, e *env) {
+	batch := frames(ws.OpPing, []byte("hostile!"), 64)
+	for i := 0; ctx.Err() == nil; i++ {
+		c, err := dialWS(ctx, e.dialer, e.wsURL())
+		if err != nil {
+			if ctx.Err() == nil {
+				e.counts.add(cRefused+": "+errKind(err), 1)
+				sleep(ctx, 100*time.Millisecond)
+			}
+			continue
+		}
+		e.counts.add(cConnections, 1)
+		if err := c.greet("pinger " + strconv.Itoa(i)); err != nil {
+			e.counts.add("hello: "+answerKind(err), 1)
+			c.close()
+			continue
+		}
+		stop := context.AfterFunc(ctx, c.close)
+		read := make(chan struct{})
+		go func() {
+			defer close(read)
+			for {
+				if _, err := c.next(); err != nil {
+					if ctx.Err() == nil {
+						e.counts.add(closedKind(err), 1)
+					} else {
+						e.counts.add(cHeldAtEnd, 1)
+					}
+					c.close()
+					return
+				}
+			}
+		}()
+		var sent int64
+		for c.write(batch) == nil {
+			sent += 64
+		}
+		<-read
+		stop()
+		e.counts.add(cPings, sent)
+		e.counts.add(cPongs, c.pongs.Load())
+	}
+}
+
+// codeAlphabet is the alphabet of room codes (docs/PROTOCOL.md).
+const codeAlphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+
+// lookups is the second half of attack d: Workers connections in turn
+// say hello, look up Lookups rooms of random codes (join and watch in
+// turn) at once, read the answers and go, so that each new connection
+// starts with a full budget.
+func lookups(ctx context.Context, e *env) {
+	var wg sync.WaitGroup
+	for w := range e.o.Workers {
+		wg.Go(func() {
+			var batch []byte
+			for i := 0; ctx.Err() == nil; i++ {
+				c, err := dialWS(ctx, e.dialer, e.wsURL())
+				if err != nil {
+					if ctx.Err() == nil {
+						e.counts.add(cRefused+": "+errKind(err), 1)
+						sleep(ctx, 100*time.Millisecond)
+					}
+					continue
+				}
+				e.counts.add(cConnections, 1)
+				if err := c.greet(fmt.Sprintf("seeker %d.%d", w, i)); err != nil {
+					e.counts.add("hello: "+answerKind(err), 1)
+					c.abort()
+					continue
+				}
+				batch = batch[:0]
+				for j := range e.o.Lookups {
+					typ := "join"
+					if j%2 == 1 {
+						typ = "watch"
+					}
+					code := make([]byte, 8)
+					for k := range code {
+						code[k] = codeAlphabet[rand.N(len(codeAlphabet))]
+					}
+					batch = append(batch, frame(ws.OpText, []byte(`{"type":"`+typ+`","room":"`+string(code)+`"}`))...)
+				}
+				if c.write(batch) != nil {
+					c.abort()
+					continue
+				}
+				e.counts.add(cLookups, int64(e.o.Lookups))
+				for range e.o.Lookups {
+					_, err := c.await("joined") // every answer to a random code is an error
+					if err == nil {
+						e.counts.add("found a room", 1)
+						continue
+					}
+					kind := answerKind(err)
+					if kind == "error noRoom" {
+						e.counts.add(cNoRoom, 1)
+						continue
+					}
+					e.counts.add("answered "+kind, 1)
+					if !strings.HasPrefix(kind, "error ") {
+						break // the connection ended
+					}
+				}
+				c.abort()
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// keepAlive is attack e: KeepAlive HTTP/1.1 connections, each asking for
+// /healthz once and then held open, idle, as a keep-alive connection
+// allows.
+func keepAlive(ctx context.Context, e *env) {
+	var (
+		held   holding[net.Conn]
+		closed atomic.Int64
+		wg     sync.WaitGroup
+	)
+	req := []byte("GET /healthz HTTP/1.1\r\nHost: " + e.addr + "\r\n\r\n")
+	sem := make(chan struct{}, 64)
+	for range e.o.KeepAlive {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Go(func() {
+			c, err := e.dialer.DialContext(ctx, "tcp", e.addr)
+			if err == nil {
+				c.SetDeadline(time.Now().Add(stepTimeout))
+				if _, err = c.Write(req); err == nil {
+					var resp *http.Response
+					br := bufio.NewReader(c)
+					if resp, err = http.ReadResponse(br, nil); err == nil {
+						io.Copy(io.Discard, resp.Body)
+						resp.Body.Close()
+						if resp.StatusCode != http.StatusOK {
+							err = fmt.Errorf("HTTP %d", resp.StatusCode)
+						}
+					}
+				}
+				if err != nil {
+					c.Close()
+				}
+			}
+			<-sem
+			if err != nil {
+				if ctx.Err() == nil {
+					e.counts.add(cRefused+": "+errKind(err), 1)
+				}
+				return
+			}
+			e.counts.add(cConnections, 1)
+			c.SetDeadline(time.Time{})
+			if !held.add(c) {
+				c.Close() // opened as the span ended
+				return
+			}
+			var b [1]byte
+			_, err = c.Read(b[:])
+			if ctx.Err() == nil {
+				closed.Add(1)
+				e.counts.add(closedKind(err), 1)
+			}
+		})
+	}
+	<-ctx.Done()
+	conns := held.end()
+	e.counts.add(cHeldAtEnd, int64(len(conns))-closed.Load())
+	for _, c := range conns {
+		c.Close()
+	}
+	wg.Wait()
+}
+
+// spellings is attack f: Workers keep-alive HTTP clients asking for card
+// pictures and deck names under spellings that never repeat: order-07,
+// order-+007, order-7-0055 with ever more zeros, names of thousands of
+// characters, and names that are no deck at all.
+func spellings(ctx context.Context, e *env) {
+	client := &http.Client{Timeout: 2 * stepTimeout, Transport: &http.Transport{
+		DialContext: e.dialer.DialContext, MaxIdleConnsPerHost: e.o.Workers, DisableCompression: true}}
+	defer client.CloseIdleConnections()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range e.o.Workers {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				path := spelling(next.Add(1) - 1)
+				req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+e.addr+path, nil)
+				resp, err := client.Do(req)
+				if err != nil {
+					if ctx.Err() == nil {
+						e.counts.add(cRefused+": "+errKind(err), 1)
+						sleep(ctx, 100*time.Millisecond)
+					}
+					continue
+				}
+				n, _ := io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				e.counts.add(cRequests, 1)
+				e.counts.add("HTTP "+strconv.Itoa(resp.StatusCode), 1)
+				e.counts.add(cBytes, n)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// spelling returns the i-th path of attack f. The paths go round four
+// forms; each form spells its deck differently for every i.
+func spelling(i int64) string {
+	k := i / 4
+	// The zeros go round 0 to 499 with each number of cards, and there
+	// are 500 more of them each time the numbers have gone round.
+	zeros := strings.Repeat("0", int(k%500+500*(k/28_000)))
+	cards := 2 + (k/500)%56
+	m := strconv.FormatInt(cards, 10)
+	switch i % 4 {
+	case 0: // a card of order 7, M cards, the order padded with zeros
+		return "/api/cards/order-" + zeros + "7-" + m + "/" + strconv.FormatInt(k%cards, 10) + ".svg"
+	case 1: // the deck's names, the order signed and padded
+		return "/api/decks/order-+" + zeros + "7-0" + m
+	case 2: // a long name: thousands of zeros before the number of cards
+		return "/api/decks/order-7-" + strings.Repeat("0", 1000+int(k%3000)) + m
+	default: // a name that is no deck
+		return "/api/cards/no-such-deck-" + strconv.FormatInt(k, 36) + strings.Repeat("x", 200) + "/1.svg"
+	}
+}
+
+// flood is attack g, the control: on one connection at a time, either
+// messages (pings of the protocol) written as fast as the connection
+// takes them, or one frame of 64 KB, far over the 4 KB a message may
+// have; a connection the server closes is opened again.
+func flood(ctx context.Context, e *env) {
+	batch := frames(ws.OpText, []byte(`{"type":"ping"}`), 64)
+	big := frame(ws.OpText, []byte(`{"type":"ping","nonce":"`+strings.Repeat("x", 64<<10)+`"}`))
+	for i := 0; ctx.Err() == nil; i++ {
+		c, err := dialWS(ctx, e.dialer, e.wsURL())
+		if err != nil {
+			if ctx.Err() == nil {
+				e.counts.add(cRefused+": "+errKind(err), 1)
+				sleep(ctx, 100*time.Millisecond)
+			}
+			continue
+		}
+		e.counts.add(cConnections, 1)
+		if err := c.greet("flood " + strconv.Itoa(i)); err != nil {
+			e.counts.add("hello: "+answerKind(err), 1)
+			c.close()
+			continue
+		}
+		stop := context.AfterFunc(ctx, c.close)
+		read := make(chan struct{})
+		go func() {
+			defer close(read)
+			var pongs, limited int64
+			for {
+				b, err := c.next()
+				if err != nil {
+					if ctx.Err() == nil {
+						e.counts.add(closedKind(err), 1)
+					} else {
+						e.counts.add(cHeldAtEnd, 1)
+					}
+					c.close()
+					break
+				}
+				switch {
+				case strings.Contains(string(b), `"type":"pong"`):
+					pongs++
+				case strings.Contains(string(b), `"rateLimited"`):
+					limited++
+				}
+			}
+			e.counts.add("answered pong", pongs)
+			e.counts.add("answered rateLimited", limited)
+		}()
+		if i%2 == 1 {
+			if c.write(big) == nil {
+				e.counts.add("oversized frames sent", 1)
+			}
+		} else {
+			var sent int64
+			for c.write(batch) == nil {
+				sent += 64
+			}
+			e.counts.add(cSent, sent)
+		}
+		<-read
+		stop()
+	}
+}
+
+// closedKind names the end of a connection the server closed: its close
+// status and reason, or how the connection ended without one.
+func closedKind(err error) string {
+	k := errKind(err)
+	if strings.HasPrefix(k, cClosed) {
+		return k
+	}
+	return cClosed + ": " + k
+}
+
+// sleep waits for d or until ctx is done.
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
