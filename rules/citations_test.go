@@ -62,11 +62,21 @@ var citation = regexp.MustCompile(`RULES\.md(?:#([\w-]+)|((?:(?:\s|//|\*)*(?:,|a
 // sectionNumber picks the section numbers out of a citation's list.
 var sectionNumber = regexp.MustCompile(`§(\d+(?:\.\d+)*)`)
 
+// citedLink matches a Markdown link to a section of the rules reference
+// from another document: [RULES.md §3.1](RULES.md#tower).
+var citedLink = regexp.MustCompile(`\[RULES\.md §(\d+(?:\.\d+)*)\]\((?:\.\./docs/|docs/)?RULES\.md#([\w-]+)\)`)
+
 // checkCitations reports every citation in text whose section or anchor
-// docs/RULES.md lacks; where says where text comes from. It returns how
-// many citations it checked.
+// docs/RULES.md lacks, and every link whose text names another section
+// than its anchor stands before; where says where text comes from. It
+// returns how many citations it checked.
 func checkCitations(t *testing.T, where, text string, sections map[string]bool, anchors map[string]string) int {
 	t.Helper()
+	for _, m := range citedLink.FindAllStringSubmatch(text, -1) {
+		if at, ok := anchors[m[2]]; ok && at != m[1] {
+			t.Errorf("%s links to RULES.md §%s as #%s, which is §%s", where, m[1], m[2], at)
+		}
+	}
 	n := 0
 	for _, m := range citation.FindAllStringSubmatch(text, -1) {
 		if m[1] != "" {
