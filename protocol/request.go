@@ -179,7 +179,12 @@ type RoomSpec struct {
 	Private     bool                         `json:"private,omitempty"`
 	Scoring     string                       `json:"scoring,omitempty"`
 	Games       int                          `json:"games,omitempty"`
-	Lockout     *int64                       `json:"lockout,omitempty"`
+	// Lockout is how long a wrong claim or draw locks its seat out, in
+	// milliseconds: nil (absent) for the server's default (dobble serve
+	// --lockout), 0 for none, at most room.MaxLockout. The same
+	// convention holds for --lockout, the lobby's "lockout" and a
+	// record's config.lockout.
+	Lockout *int64 `json:"lockout,omitempty"`
 }
 
 // frame is what a frame held beside the fields Decode reads straight into

@@ -11,9 +11,15 @@ import (
 	"github.com/dobble-dev/dobble/rules"
 )
 
-// Format is the version of the record format this package writes and
-// reads, in every record's first line.
-const Format = 1
+// Format is the version of the record format this package writes, in
+// every record's first line. Format 2 writes a game's lock-out as the
+// protocol and the server's --lockout flag give it: absent for the default
+// (rules.DefaultLockout), 0 for none, or milliseconds. Format 1 wrote −1 for
+// none and never 0. Next reads both and upgrades a format-1 header.
+const Format = 2
+
+// oldestFormat is the oldest record format Next still reads.
+const oldestFormat = 1
 
 // The line types, the "type" field of every line.
 const (
@@ -29,19 +35,96 @@ const (
 )
 
 // Header is the first line of a record: everything that, with the actions,
-// determines the game.
+// determines the game. Its JSON is the game line's, less its "type"
+// (MarshalJSON), in the current Format.
 type Header struct {
-	// Format is the record format, Format.
-	Format int `json:"format"`
+	// Format is the record format, Format: Begin sets it, and Next
+	// upgrades a header of an older format it reads.
+	Format int
 	// Game is the game's canonical name.
-	Game string `json:"game"`
+	Game string
 	// Config is the game's configuration; its seed is the game's seed.
-	Config rules.Config `json:"config"`
+	// Its Lockout keeps the Go convention of rules.Config (0 for the
+	// default, rules.NoLockout for none); the line writes it in the
+	// protocol's (absent for the default, 0 for none).
+	Config rules.Config
 	// Deck describes the cards.
-	Deck Deck `json:"deck"`
+	Deck Deck
 	// Seats, if given, says who played each seat, e.g. "bot:hard"; it is
 	// for people and plays no part in a replay.
-	Seats []string `json:"seats,omitempty"`
+	Seats []string
+}
+
+// gameLine is a record's first line as written and read.
+type gameLine struct {
+	Type   string     `json:"type,omitempty"`
+	Format int        `json:"format"`
+	Game   string     `json:"game"`
+	Config lineConfig `json:"config"`
+	Deck   Deck       `json:"deck"`
+	Seats  []string   `json:"seats,omitempty"`
+}
+
+// lineConfig is a rules.Config as a game line holds it: every field as
+// rules.Config encodes it but the lock-out, which this Lockout shadows.
+type lineConfig struct {
+	rules.Config
+	// Lockout is the lock-out in the line's format: in format 2, nil for
+	// the default and 0 for none; in format 1, nil or 0 for the default
+	// and −1 for none.
+	Lockout *int64 `json:"lockout,omitempty"`
+}
+
+// line returns h as its game line, of type typ (empty for none).
+func (h *Header) line(typ string) gameLine {
+	c := lineConfig{Config: h.Config}
+	switch lo := h.Config.Lockout; {
+	case lo == rules.NoLockout:
+		c.Lockout = new(int64)
+	case lo != 0:
+		c.Lockout = &lo
+	}
+	return gameLine{Type: typ, Format: Format, Game: h.Game, Config: c, Deck: h.Deck, Seats: h.Seats}
+}
+
+// header returns the Header g holds, its configuration in the Go
+// convention, or an error saying what of g this version cannot read.
+func (g *gameLine) header() (Header, error) {
+	if g.Format < oldestFormat || g.Format > Format {
+		return Header{}, fmt.Errorf("record format %d; this version reads formats %d to %d", g.Format, oldestFormat, Format)
+	}
+	cfg := g.Config.Config
+	cfg.Lockout = 0
+	if lo := g.Config.Lockout; lo != nil {
+		switch {
+		case g.Format == 1 && *lo == -1, g.Format >= 2 && *lo == 0:
+			cfg.Lockout = rules.NoLockout
+		case *lo > 0:
+			cfg.Lockout = *lo
+		case g.Format >= 2 || *lo != 0:
+			return Header{}, fmt.Errorf("config.lockout %d: use 0 (no lock-out) or a positive number of milliseconds, or leave it out for the default (%d)",
+				*lo, rules.DefaultLockout)
+		}
+	}
+	return Header{Format: Format, Game: g.Game, Config: cfg, Deck: g.Deck, Seats: g.Seats}, nil
+}
+
+// MarshalJSON encodes h as its game line without the "type", in the
+// current Format.
+func (h Header) MarshalJSON() ([]byte, error) { return json.Marshal(h.line("")) }
+
+// UnmarshalJSON decodes a game line, of any format Next reads, into h.
+func (h *Header) UnmarshalJSON(b []byte) error {
+	var g gameLine
+	if err := json.Unmarshal(b, &g); err != nil {
+		return err
+	}
+	v, err := g.header()
+	if err != nil {
+		return err
+	}
+	*h = v
+	return nil
 }
 
 // Entry is one action of a record: accepted, with the events it caused,
@@ -86,12 +169,8 @@ type Record struct {
 	End *End
 }
 
-// The lines as written: a type, then the fields.
+// The other lines as written: a type, then the fields.
 type (
-	gameLine struct {
-		Type string `json:"type"`
-		Header
-	}
 	entryLine struct {
 		Type string `json:"type"`
 		Entry
@@ -137,15 +216,20 @@ func (w *Writer) write(v any) error {
 }
 
 // Begin starts a record with header h, whose Format it sets. The previous
-// record, if any, must have been closed with End.
+// record, if any, must have been closed with End. A lock-out rules.New
+// would refuse (negative, other than rules.NoLockout) stops the Writer.
 func (w *Writer) Begin(h Header) error {
 	if w.open && w.err == nil {
 		w.err = errors.New("record: Begin before the previous record's End")
 		return w.err
 	}
+	if lo := h.Config.Lockout; lo < 0 && lo != rules.NoLockout && w.err == nil {
+		w.err = fmt.Errorf("record: lock-out %d ms; use a positive number of milliseconds, 0 for the default or rules.NoLockout for none", lo)
+		return w.err
+	}
 	h.Format = Format
 	w.open, w.actions, w.refused = true, 0, 0
-	return w.write(gameLine{TypeGame, h})
+	return w.write(h.line(TypeGame))
 }
 
 // Accepted records accepted action a and the events it caused.
@@ -273,10 +357,11 @@ func (r *Reader) Next() (*Record, error) {
 	if err := r.decode(b, &g); err != nil {
 		return nil, err
 	}
-	if g.Format != Format {
-		return nil, &SyntaxError{r.line, fmt.Sprintf("record format %d; this version reads format %d", g.Format, Format)}
+	h, err := g.header()
+	if err != nil {
+		return nil, &SyntaxError{r.line, err.Error()}
 	}
-	rec := &Record{Header: g.Header}
+	rec := &Record{Header: h}
 	for {
 		b, err := r.next()
 		if errors.Is(err, io.EOF) {

@@ -17,8 +17,16 @@ import (
 )
 
 // played returns the records of games of the Tower between easy bots
-// (which make wrong claims), the simulation and its outcomes.
+// (which make wrong claims), the simulation and its outcomes, with a
+// lock-out of 1500 ms.
 func played(t *testing.T, games int) (string, *sim.Sim, []sim.Outcome) {
+	t.Helper()
+	return playedWith(t, games, 1500)
+}
+
+// playedWith is played with the lock-out lockout, in the convention of
+// rules.Config.
+func playedWith(t *testing.T, games int, lockout int64) (string, *sim.Sim, []sim.Outcome) {
 	t.Helper()
 	g, err := rules.Lookup("tower")
 	if err != nil {
@@ -26,7 +34,7 @@ func played(t *testing.T, games int) (string, *sim.Sim, []sim.Outcome) {
 	}
 	easy, _ := bot.LookupLevel("easy")
 	var buf bytes.Buffer
-	m, err := sim.New(sim.Config{Game: g, Rules: rules.Config{Players: 3, Lockout: 1500}, Bots: []bot.Level{easy}, Record: record.NewWriter(&buf)})
+	m, err := sim.New(sim.Config{Game: g, Rules: rules.Config{Players: 3, Lockout: lockout}, Bots: []bot.Level{easy}, Record: record.NewWriter(&buf)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +290,10 @@ func TestTampered(t *testing.T) {
 		{"fingerprint", edit(0, func(v map[string]any) {
 			v["deck"].(map[string]any)["fingerprint"] = "fnv1a64:0000000000000000"
 		}), "the record's deck fnv1a64:0000000000000000"},
-		{"format", edit(0, func(v map[string]any) { v["format"] = 2.0 }), "line 1: record format 2; this version reads format 1"},
+		{"format", edit(0, func(v map[string]any) { v["format"] = 3.0 }), "line 1: record format 3; this version reads formats 1 to 2"},
+		{"format 0", edit(0, func(v map[string]any) { delete(v, "format") }), "line 1: record format 0; this version reads formats 1 to 2"},
+		{"lockout", edit(0, func(v map[string]any) { v["config"].(map[string]any)["lockout"] = -1.0 }),
+			"line 1: config.lockout -1: use 0 (no lock-out) or a positive number of milliseconds, or leave it out for the default (1000)"},
 		{"type", edit(1, func(v map[string]any) { v["type"] = "claim" }), `line 2: unknown line type "claim"`},
 		{"no game line", drop(0), `line 1: a record starts with a "game" line, not`},
 		{"not JSON", strings.Replace(text, "{", "[", 1), "line 1: not a JSON object"},
@@ -408,5 +419,111 @@ func TestDocExample(t *testing.T) {
 	}
 	if buf.String() != example {
 		t.Fatalf("the simulation now writes:\n%s", buf.String())
+	}
+}
+
+// TestLockoutLine checks the lock-out of a game line: absent for the
+// default, 0 for none, the milliseconds otherwise, as the create request
+// and the server's --lockout flag give it. Each reads back as the
+// configuration it was written from, and replays with the lock-outs the
+// game had.
+func TestLockoutLine(t *testing.T) {
+	for _, tc := range []struct {
+		lockout int64 // as in rules.Config
+		line    any   // as in the game line; nil for absent
+		until   bool  // refused lines carry a lockedUntil
+	}{
+		{0, nil, true},
+		{rules.NoLockout, 0.0, false},
+		{1500, 1500.0, true},
+	} {
+		text, m, outs := playedWith(t, 1, tc.lockout)
+		ls := lines(t, text)
+		got, ok := ls[0]["config"].(map[string]any)["lockout"]
+		if (tc.line == nil && ok) || (tc.line != nil && got != tc.line) || ls[0]["format"] != 2.0 {
+			t.Errorf("lock-out %d: game line %v, want lockout %v", tc.lockout, ls[0], tc.line)
+		}
+		refused := 0
+		for _, l := range ls {
+			if l["type"] != "refused" {
+				continue
+			}
+			refused++
+			if _, has := l["refusal"].(map[string]any)["lockedUntil"]; has != tc.until {
+				t.Errorf("lock-out %d: refused line %v", tc.lockout, l)
+			}
+		}
+		if refused == 0 || refused != outs[0].Wrong {
+			t.Fatalf("lock-out %d: %d refused lines for %d wrong claims", tc.lockout, refused, outs[0].Wrong)
+		}
+		recs, err := record.ReadAll(strings.NewReader(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := recs[0].Header.Config; c.Lockout != tc.lockout {
+			t.Errorf("lock-out %d reads back as %d", tc.lockout, c.Lockout)
+		}
+		if _, _, err := recs[0].Replay(m.Cards()); err != nil {
+			t.Errorf("lock-out %d: %v", tc.lockout, err)
+		}
+		// The header alone (as the history's steps serve it) encodes the
+		// same way and decodes to the same configuration.
+		b, err := json.Marshal(recs[0].Header)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var h record.Header
+		if err := json.Unmarshal(b, &h); err != nil || !reflect.DeepEqual(h, recs[0].Header) || bytes.Contains(b, []byte(`"type"`)) {
+			t.Errorf("lock-out %d: header %s reads back as %+v, %v", tc.lockout, b, h, err)
+		}
+	}
+}
+
+// TestReadFormat1 reads records of format 1, whose game line wrote −1 for
+// no lock-out and nothing for the default: they read as they were
+// written, replay, and are upgraded to the current format.
+func TestReadFormat1(t *testing.T) {
+	for _, tc := range []struct {
+		lockout int64  // as in rules.Config
+		from    string // the lock-out as format 2 writes it, in the game line
+		to      string // as format 1 wrote it
+	}{
+		{rules.NoLockout, `"lockout":0`, `"lockout":-1`},
+		{0, `"seed":7}`, `"seed":7}`},
+		{1500, `"lockout":1500`, `"lockout":1500`},
+	} {
+		text, m, _ := playedWith(t, 1, tc.lockout)
+		head, rest, _ := strings.Cut(text, "\n")
+		if !strings.Contains(head, `"format":2,`) || !strings.Contains(head, tc.from) {
+			t.Fatalf("game line %s, want %s", head, tc.from)
+		}
+		old := strings.Replace(strings.Replace(head, `"format":2,`, `"format":1,`, 1), tc.from, tc.to, 1) + "\n" + rest
+		recs, err := record.ReadAll(strings.NewReader(old))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h := recs[0].Header; h.Config.Lockout != tc.lockout || h.Format != record.Format {
+			t.Errorf("%s read as lock-out %d, format %d", tc.to, h.Config.Lockout, h.Format)
+		}
+		if _, _, err := recs[0].Replay(m.Cards()); err != nil {
+			t.Errorf("%s: %v", tc.to, err)
+		}
+	}
+	// A format-1 line with a negative lock-out other than −1 was never
+	// written; it is refused, saying what is accepted.
+	_, err := record.ReadAll(strings.NewReader(`{"type":"game","format":1,"game":"tower","config":{"players":2,"seed":1,"lockout":-5},"deck":{"order":2,"cards":7,"size":7,"symbols":7,"fingerprint":"fnv1a64:2c33db05303629f1"}}` + "\n"))
+	if err == nil || !strings.Contains(err.Error(), "line 1: config.lockout -5: use 0 (no lock-out)") {
+		t.Errorf("lock-out -5 in format 1: %v", err)
+	}
+}
+
+// TestBeginBadLockout checks that a Writer refuses a lock-out no game
+// accepts rather than write a line no reader could read.
+func TestBeginBadLockout(t *testing.T) {
+	var buf bytes.Buffer
+	w := record.NewWriter(&buf)
+	err := w.Begin(record.Header{Game: "tower", Config: rules.Config{Players: 2, Lockout: -5}})
+	if err == nil || !strings.Contains(err.Error(), "lock-out -5 ms") || buf.Len() != 0 {
+		t.Fatalf("Begin with lock-out -5: %v, wrote %q", err, buf.String())
 	}
 }

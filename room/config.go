@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"time"
+
+	"github.com/dobble-dev/dobble/rules"
 )
 
 // Config holds the limits and timings of a Manager. The zero value of a
@@ -26,8 +28,11 @@ type Config struct {
 	PickTime time.Duration
 	// BotPick is how long a bot takes to pick the next mini-game.
 	BotPick time.Duration
-	// Lockout is the lock-out after a wrong claim, in milliseconds, for
-	// rooms that do not set one.
+	// Lockout is the lock-out after a wrong claim or draw, in
+	// milliseconds, for rooms that do not set one: 1 to MaxLockout, or
+	// rules.NoLockout for none; 0, as for every field, means the default.
+	// (A create request and dobble serve's --lockout say 0 for none; the
+	// server turns that into rules.NoLockout.)
 	Lockout int64
 	// Rate is the number of messages a connection may send per second, on
 	// average; Burst how many it may send at once.
@@ -85,8 +90,9 @@ func (c Config) Validate() error {
 		return fmt.Errorf("pick time %v: use a duration from 1ms to 1h", c.PickTime)
 	case c.BotPick < 0 || c.BotPick > time.Minute:
 		return fmt.Errorf("bot pick time %v: use a duration from 1ms to 1m", c.BotPick)
-	case c.Lockout < -1 || c.Lockout > MaxLockout:
-		return fmt.Errorf("lock-out %d ms: use 0 to %d (-1 for none)", c.Lockout, MaxLockout)
+	case (c.Lockout < 0 && c.Lockout != rules.NoLockout) || c.Lockout > MaxLockout:
+		return fmt.Errorf("lock-out %d ms: use 1 to %d ms, rules.NoLockout (%d) for none, or 0 for the default (%d)",
+			c.Lockout, MaxLockout, rules.NoLockout, DefaultConfig().Lockout)
 	case c.Rate < 0 || c.Rate > 10_000:
 		return fmt.Errorf("rate %v messages/s: use a number from 0.001 to 10000", c.Rate)
 	case c.Burst < 1 || c.Burst > 100_000:

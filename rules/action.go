@@ -82,7 +82,7 @@ func (k ActionKind) HasSymbol() bool {
 // CodeNotAMatch or CodeBadTarget (Code.Wrong), locks its seat out for
 // Config.Lockout. Only the racing kinds do: a claim, in every game that
 // takes claims, and an Anarchy Pancakes draw. Without the lock-out a client
-// could try every symbol or target until one is accepted (RULES.md §7). A
+// could try every symbol or target until one is accepted (RULES.md §7.2). A
 // wrong flip, lay, write or take is judged on what the seat sees, so a free
 // retry gives nothing away: it is refused with its reason and no lock-out,
 // and in a game with turns it never costs the seat its turn.

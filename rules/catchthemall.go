@@ -55,7 +55,7 @@ var catchInfo = Info{
 	Points:     &Points{Score: perScorePoints(1, 0, 0), Rule: "+1 a card won"},
 	Name:       "catch-them-all",
 	Title:      "Catch Them All",
-	Section:    "RULES.md §3.6",
+	Section:    "docs/RULES.md §3.6",
 	MinPlayers: DobbleMinPlayers,
 	MaxPlayers: DobbleMaxPlayers,
 	Unit:       "cards",

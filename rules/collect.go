@@ -47,7 +47,7 @@ var collectInfo = Info{
 	Name:       "collect-symbols",
 	Aliases:    []string{"collect"},
 	Title:      "Collect the Symbols",
-	Section:    "RULES.md §4.6",
+	Section:    "docs/RULES.md §4.6",
 	MinPlayers: DobbleMinPlayers,
 	MaxPlayers: DobbleMaxPlayers,
 	Unit:       "tokens",

@@ -1,6 +1,6 @@
 // Package rules is the referee of the Dobble game system: the table model
 // every mini-game shares, the checks every action goes through, and one file
-// per mini-game (RULES.md §3, §4, §6). It is pure and deterministic: no clocks,
+// per mini-game (docs/RULES.md §3, §4, §6). It is pure and deterministic: no clocks,
 // no goroutines, no I/O. The server, bots, simulations, replays and tests
 // all drive the same code.
 //
@@ -144,15 +144,17 @@
 // browser and records reach every game through Lookup, Games, what its
 // Info declares and the State methods. Follow tower.go:
 //
-//  1. Start with a comment citing the RULES.md section and saying how the
+//  1. Start with a comment citing the docs/RULES.md section and saying how the
 //     table is laid out (which zone numbers mean what) and what a claim's
 //     targets are.
 //  2. Declare an empty struct type, its Info (canonical name and the
-//     aliases from the issue, Title, Section, DobbleMinPlayers and
+//     aliases from the issue, Title, Section (the game's section of
+//     docs/RULES.md, "docs/RULES.md §N", which the rules there describe
+//     and TestRuleCitations finds), DobbleMinPlayers and
 //     DobbleMaxPlayers or the Pancakes range, Unit, HigherWins, Targets,
 //     Draw) and register it: func init() { Register(NAME{}) }. Every point
 //     where the rule sheets disagree is an Option whose Default is the
-//     RULES.md decision; read it with s.Option(i), i being its index in
+//     docs/RULES.md decision; read it with s.Option(i), i being its index in
 //     Info.Options.
 //     Declare in the Info what the rest of the system needs
 //     (declare.go): Claim, the ClaimShape saying what each target names
@@ -190,7 +192,7 @@
 //     higherWins, scores). Implement Checker if the game has table rules of
 //     its own (pile never empty, grid always full).
 //  4. In NAME_test.go copy tower_test.go: a scenario test that builds a
-//     known table with setTable and plays the RULES.md wording claim by
+//     known table with setTable and plays the docs/RULES.md wording claim by
 //     claim, checking exact events and refusals; a verify function that
 //     checks an accepted action against the real *deck.Deck; then
 //     TestNAMEProperties calling runProperties(t, "NAME", verifyNAME), which

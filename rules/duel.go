@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// The duel (RULES.md §2, ties at the end of a mini-game): the tie-break
+// The duel (RULES.md §2.4, ties at the end of a mini-game): the tie-break
 // of two tied players, playable on its own as well. Each draws one card and
 // both are revealed at once (online they are face up from the start); the
 // first to name the symbol the two cards share wins, taking the other's
@@ -35,7 +35,7 @@ var duelInfo = Info{
 	NoAutoPick: true,
 	Name:       "duel",
 	Title:      "Duel",
-	Section:    "RULES.md §2",
+	Section:    "docs/RULES.md §2.4",
 	MinPlayers: 2,
 	MaxPlayers: 2,
 	Unit:       "cards",

@@ -70,7 +70,7 @@ var falsePokerInfo = Info{
 	Name:       "false-poker",
 	Aliases:    []string{"lozhny-poker"},
 	Title:      "False Poker",
-	Section:    "RULES.md §4.5",
+	Section:    "docs/RULES.md §4.5",
 	MinPlayers: DobbleMinPlayers,
 	MaxPlayers: DobbleMaxPlayers,
 	Unit:       "markers",

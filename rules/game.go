@@ -150,7 +150,8 @@ type Info struct {
 	Aliases []string `json:"aliases,omitempty"`
 	// Title is the display name, e.g. "The Tower".
 	Title string `json:"title"`
-	// Section points at the rule text, e.g. "RULES.md §3.1".
+	// Section is the game's section of the project's rules reference,
+	// e.g. "docs/RULES.md §3.1"; TestRuleCitations checks that it exists.
 	Section string `json:"section"`
 	// MinPlayers and MaxPlayers bound the number of seats.
 	MinPlayers int `json:"minPlayers"`
@@ -192,7 +193,7 @@ type Info struct {
 	// duel.
 	NoAutoPick bool `json:"noAutoPick,omitzero"`
 	// Practice is set for the game a person plays to practise, alone or
-	// with bots, from the home page: learning mode (RULES.md §2).
+	// with bots, from the home page: learning mode (RULES.md §2.2).
 	Practice bool `json:"practice,omitzero"`
 }
 

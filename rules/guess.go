@@ -66,7 +66,7 @@ var guessInfo = Info{
 	Name:       "guess",
 	Aliases:    []string{"ugaday"},
 	Title:      "Guess",
-	Section:    "RULES.md §4.3",
+	Section:    "docs/RULES.md §4.3",
 	MinPlayers: guessMinPlayers,
 	MaxPlayers: DobbleMaxPlayers,
 	Unit:       "points",

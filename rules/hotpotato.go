@@ -105,7 +105,7 @@ var potatoInfo = Info{
 	Name:       "hot-potato",
 	Aliases:    []string{"pumpkin-bomb"},
 	Title:      "Hot Potato",
-	Section:    "RULES.md §3.3",
+	Section:    "docs/RULES.md §3.3",
 	MinPlayers: DobbleMinPlayers,
 	MaxPlayers: DobbleMaxPlayers,
 	Unit:       "cards",

@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Learning mode (RULES.md §2, "Before you start"): two cards face up;
+// Learning mode (RULES.md §2.2, "Before you start"): two cards face up;
 // whoever first names their common symbol takes them, and the next two are
 // drawn. The rule sheets say "play as long as you like"; online the game
 // ends when the stock has fewer than two cards left, or earlier when the
@@ -50,7 +50,7 @@ var learningInfo = Info{
 	Name:       "learning",
 	Aliases:    []string{"learning-mode", "before-you-start"},
 	Title:      "Learning mode",
-	Section:    "RULES.md §2",
+	Section:    "docs/RULES.md §2.2",
 	MinPlayers: 1,
 	MaxPlayers: DobbleMaxPlayers,
 	Unit:       "pairs",

@@ -62,7 +62,7 @@ var memoryInfo = Info{
 	Name:       "memory",
 	Aliases:    []string{"pamyat"},
 	Title:      "Memory",
-	Section:    "RULES.md §4.4",
+	Section:    "docs/RULES.md §4.4",
 	MinPlayers: DobbleMinPlayers,
 	MaxPlayers: DobbleMaxPlayers,
 	Unit:       "points",

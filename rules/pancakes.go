@@ -34,8 +34,8 @@ import (
 // nobody can stop a player from drawing; it is refused (CodeBadTarget)
 // when the pile is empty.
 //
-// Round end, option "round-end": with "first" (the RULES.md decision,
-// sheet 003) the round ends the moment a seat has no cards in front of it,
+// Round end, option "round-end": with "first" (the decision of RULES.md
+// §6.3, sheet 003) the round ends the moment a seat has no cards in front of it,
 // and that seat takes a butter pat (Seat.Tally). With "all" (the Italian
 // sheet 004 read literally) the first seat to run out still takes the pat
 // at once, but the round goes on: seats that have run out sit out the rest
@@ -119,7 +119,7 @@ var pancakesInfo = Info{
 	Name:       "anarchy-pancakes",
 	Aliases:    []string{"pancakes"},
 	Title:      "Anarchy Pancakes",
-	Section:    "RULES.md §6",
+	Section:    "docs/RULES.md §6",
 	MinPlayers: PancakesMinPlayers,
 	MaxPlayers: PancakesMaxPlayers,
 	Unit:       "butter pats",
@@ -129,7 +129,7 @@ var pancakesInfo = Info{
 	Options: []Option{
 		{
 			Name: "round-end",
-			Doc: "When a round ends: \"first\", the moment any player has no cards in front of them (RULES.md decision, sheet 003); " +
+			Doc: "When a round ends: \"first\", the moment any player has no cards in front of them (sheet 003, the decision of docs/RULES.md §6.3); " +
 				"\"all\", once every player has run out (sheet 004), the first out taking the butter pat at once and the others playing on.",
 			Choices: []string{"first", "all"},
 			Default: "first",

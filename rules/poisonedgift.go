@@ -46,7 +46,7 @@ var giftInfo = Info{
 	Name:       "poisoned-gift",
 	Aliases:    []string{"symbiont"},
 	Title:      "The Poisoned Gift",
-	Section:    "RULES.md §3.4",
+	Section:    "docs/RULES.md §3.4",
 	MinPlayers: DobbleMinPlayers,
 	MaxPlayers: DobbleMaxPlayers,
 	Unit:       "cards",

@@ -75,7 +75,7 @@ var reflectionInfo = Info{
 	Name:       "reflection",
 	Aliases:    []string{"otrazhenie"},
 	Title:      "Reflection",
-	Section:    "RULES.md §4.2",
+	Section:    "docs/RULES.md §4.2",
 	MinPlayers: DobbleMinPlayers,
 	MaxPlayers: DobbleMaxPlayers,
 	Unit:       "points",

@@ -67,7 +67,7 @@ var subwayInfo = Info{
 	Points:     &Points{Score: perScorePoints(1, 1, 5), Rule: "+1 a card won, +5 to the winner"},
 	Name:       "subway-rescue",
 	Title:      "Subway Rescue",
-	Section:    "RULES.md §3.7",
+	Section:    "docs/RULES.md §3.7",
 	MinPlayers: DobbleMinPlayers,
 	MaxPlayers: DobbleMaxPlayers,
 	Unit:       "cards",

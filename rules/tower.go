@@ -35,7 +35,7 @@ var towerInfo = Info{
 	Name:       "tower",
 	Aliases:    []string{"infernal-tower", "bank-heist"},
 	Title:      "The Tower",
-	Section:    "RULES.md §3.1",
+	Section:    "docs/RULES.md §3.1",
 	MinPlayers: DobbleMinPlayers,
 	MaxPlayers: DobbleMaxPlayers,
 	Unit:       "cards",

@@ -47,7 +47,7 @@ var tower7Info = Info{
 	Name:       "tower-7",
 	Aliases:    []string{"bashnya", "seven-stacks"},
 	Title:      "Tower of Seven",
-	Section:    "RULES.md §4.1",
+	Section:    "docs/RULES.md §4.1",
 	MinPlayers: DobbleMinPlayers,
 	MaxPlayers: tower7MaxPlayers,
 	Unit:       "points",

@@ -68,7 +68,7 @@ var tripletsInfo = Info{
 	Points:     &Points{Score: perScorePoints(1, 0, 5), Rule: "+1 a card won, +5 to the winner"},
 	Name:       "triplets",
 	Title:      "Triplets",
-	Section:    "RULES.md §3.5",
+	Section:    "docs/RULES.md §3.5",
 	MinPlayers: DobbleMinPlayers,
 	MaxPlayers: DobbleMaxPlayers,
 	Unit:       "cards",

@@ -17,8 +17,8 @@ import (
 // top card on the centre, where it becomes the new centre card. Goal: get rid
 // of all your cards.
 //
-// End (option end): with first-empty (sheets `000` and `001`, the RULES.md
-// decision) the game ends as soon as one pile is empty; that seat wins and
+// End (option end): with first-empty (sheets `000` and `001`, the decision
+// of RULES.md §3.2) the game ends as soon as one pile is empty; that seat wins and
 // the others are ranked by the cards they have left, fewer being better.
 // With last-loses (sheet `002`) play goes on; a seat whose pile is empty is
 // out, and when only one seat holds cards the game ends and that seat loses.
@@ -71,7 +71,7 @@ var wellInfo = Info{
 	Name:       "well",
 	Aliases:    []string{"whoosh"},
 	Title:      "The Well",
-	Section:    "RULES.md §3.2",
+	Section:    "docs/RULES.md §3.2",
 	MinPlayers: DobbleMinPlayers,
 	MaxPlayers: DobbleMaxPlayers,
 	Unit:       "cards",

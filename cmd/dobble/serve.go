@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/dobble-dev/dobble/room"
+	"github.com/dobble-dev/dobble/rules"
 	"github.com/dobble-dev/dobble/server"
 )
 
@@ -84,7 +85,7 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	connQueue := num("conn-queue", "DOBBLE_CONN_QUEUE", def.PeerQueue, "messages queued for a connection; beyond that it is closed as a slow consumer")
 	countdown := dur("countdown", "DOBBLE_COUNTDOWN", def.Countdown, "countdown before each game")
 	pick := dur("pick-time", "DOBBLE_PICK_TIME", def.PickTime, "time the loser has to pick the next mini-game before the room picks")
-	lockout := num("lockout", "DOBBLE_LOCKOUT", int(def.Lockout), "default lock-out after a wrong claim, in ms (0 to 5000; -1 none); a room may set its own")
+	lockout := num("lockout", "DOBBLE_LOCKOUT", int(def.Lockout), fmt.Sprintf("lock-out after a wrong claim or draw, in ms, for rooms that do not set their own: 0 (none) to %d", room.MaxLockout))
 	rate := flt("rate", "DOBBLE_RATE", def.Rate, "messages a second a connection may send")
 	burst := num("burst", "DOBBLE_BURST", def.Burst, "messages a connection may send at once")
 	ping := dur("ping", "DOBBLE_PING", defaults.PingEvery, "how long a connection may be quiet before it is pinged; one that answers no ping, or takes no data, for twice that is closed")
@@ -132,9 +133,14 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	if c.server.DB == "" {
 		return nil, usagef("serve: --db is empty; give the path of the SQLite file")
 	}
+	// The flag speaks as the create request does (0 is none); room.Config
+	// keeps Go's zero value for the default and rules.NoLockout for none.
+	if *lockout < 0 || *lockout > room.MaxLockout {
+		return nil, usagef("serve: --lockout %d: use 0 (no lock-out) to %d milliseconds", *lockout, room.MaxLockout)
+	}
 	lo := int64(*lockout)
 	if lo == 0 {
-		lo = -1
+		lo = rules.NoLockout
 	}
 	c.server.Rooms = room.Config{SeatHold: *hold, MaxRooms: *maxRooms, RoomQueue: *roomQueue, PeerQueue: *connQueue,
 		Countdown: *countdown, PickTime: *pick, Lockout: lo, Rate: *rate, Burst: *burst}

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dobble-dev/dobble/rules"
 )
 
 func TestServeBadAddress(t *testing.T) {
@@ -22,7 +25,8 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"--seat-hold", "0s"}, "dobble: serve: --seat-hold 0s: use a positive duration"},
 		{[]string{"--max-rooms", "0"}, "dobble: serve: --max-rooms 0: use 1 or more"},
 		{[]string{"--max-rooms", "2000000"}, "dobble: serve: max rooms 2000000: use 1 to 1000000"},
-		{[]string{"--lockout", "9000"}, "dobble: serve: lock-out 9000 ms: use 0 to 5000"},
+		{[]string{"--lockout", "9000"}, "dobble: serve: --lockout 9000: use 0 (no lock-out) to 5000 milliseconds"},
+		{[]string{"--lockout", "-1"}, "dobble: serve: --lockout -1: use 0 (no lock-out) to 5000 milliseconds"},
 		{[]string{"--db", ""}, "dobble: serve: --db is empty"},
 		{[]string{"--conn-queue", "x"}, "dobble: serve: invalid value"},
 		{[]string{"extra"}, `dobble: serve: unexpected argument "extra"`},
@@ -38,6 +42,45 @@ func TestServeBadFlags(t *testing.T) {
 	code, _, errOut := runCLI(t, "", "serve")
 	if code != 2 || !strings.HasPrefix(errOut, `dobble: serve: DOBBLE_SEAT_HOLD="soon": not a duration`) {
 		t.Errorf("bad env: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestServeLockout checks that --lockout (and DOBBLE_LOCKOUT) speaks as
+// a create request's lockout does: 0 is none, N is N ms, and without it
+// rooms get the default of 1000 ms; --help says so.
+func TestServeLockout(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		env  string
+		want int64 // room.Config.Lockout
+	}{
+		{nil, "", 1000},
+		{[]string{"--lockout", "0"}, "", rules.NoLockout},
+		{[]string{"--lockout", "250"}, "", 250},
+		{[]string{"--lockout", "5000"}, "", 5000},
+		{nil, "0", rules.NoLockout},
+		{nil, "300", 300},
+		{[]string{"--lockout", "400"}, "0", 400},
+	} {
+		t.Setenv("DOBBLE_LOCKOUT", tc.env)
+		c, err := parseServe(tc.args, io.Discard)
+		if err != nil || c.server.Rooms.Lockout != tc.want {
+			t.Errorf("%v, DOBBLE_LOCKOUT=%q: %v; want lock-out %d", tc.args, tc.env, err, tc.want)
+			continue
+		}
+		if err := c.server.Rooms.Validate(); err != nil {
+			t.Errorf("%v: %v", tc.args, err)
+		}
+	}
+	t.Setenv("DOBBLE_LOCKOUT", "-1")
+	code, _, errOut := runCLI(t, "", "serve")
+	if code != 2 || !strings.HasPrefix(errOut, "dobble: serve: --lockout -1: use 0 (no lock-out) to 5000 milliseconds") {
+		t.Errorf("DOBBLE_LOCKOUT=-1: exit %d, stderr %q", code, errOut)
+	}
+	t.Setenv("DOBBLE_LOCKOUT", "")
+	_, out, _ := runCLI(t, "", "serve", "--help")
+	if !strings.Contains(out, "0 (none) to 5000") {
+		t.Errorf("serve --help does not say what --lockout takes:\n%s", out)
 	}
 }
 
