@@ -35,7 +35,7 @@ import (
 // out and none to the last one in. With end=deck the game goes on while the
 // cards aside can deal the next round (one card to each seat still in the
 // series, or to every seat when a new series starts) and ends when they
-// cannot, wherever the series stands (RULES.md decision); with end=rounds it
+// cannot, wherever the series stands (docs/RULES.md §3.3); with end=rounds it
 // stops after rounds rounds, wherever the series stands (so rounds=n-1 plays
 // exactly one series, which ranks n tied seats of a session in full). Either
 // way a series cut short scores as it stands: the cards of the seats that

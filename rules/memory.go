@@ -22,7 +22,7 @@ import (
 // left has a marker. Option "remove-markers": with "yes" (the sheet's rule)
 // the markers then all come off at once, as soon as every card left has
 // one, whether a new marker completes the set or a seat takes the last
-// unmarked card (RULES.md decision); with "no" (leaving out that
+// unmarked card (docs/RULES.md §4.4); with "no" (leaving out that
 // optional rule) they stay, and from then on any card may be flipped.
 //
 // Time: a turn lasts at most option "turn-time" milliseconds (the sheet
