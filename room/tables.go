@@ -125,7 +125,7 @@ func (r *Room) finishTable(now time.Time) {
 	st, rec := r.tab.State(), r.rec
 	res := st.Result()
 	r.m.save(&store.Game{Summary: store.Summary{
-		Room: r.code, Game: st.Info().Name, Table: r.tableNo, TieBreak: rec.tieBreak, Deck: rec.deck,
+		Room: r.storedCode(), Game: st.Info().Name, Table: r.tableNo, TieBreak: rec.tieBreak, Deck: rec.deck,
 		Seats: rec.seats, Scores: res.Scores, Unit: res.Unit, Winners: res.Winners, Actions: int(st.Version()),
 		Started: rec.started, Ended: now,
 	}, Record: slices.Clone(rec.buf.Bytes())})
