@@ -154,8 +154,8 @@ func (s *server) card(w http.ResponseWriter, r *http.Request) {
 	name, file := r.PathValue("deck"), r.PathValue("file")
 	num, ok := strings.CutSuffix(file, ".svg")
 	n, err := strconv.Atoi(num)
-	if !ok || err != nil || n < 0 {
-		httpError(w, http.StatusNotFound, "a card is /api/cards/DECK/N.svg, N a card number")
+	if !ok || err != nil || n < 0 || strconv.Itoa(n) != num {
+		httpError(w, http.StatusNotFound, "a card is /api/cards/DECK/N.svg, N a card number without sign or leading zeros")
 		return
 	}
 	b, err := s.o.Decks.CardSVG(name, n)
