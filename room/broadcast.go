@@ -79,6 +79,16 @@ func (r *Room) publish() {
 	r.listing.Store(l)
 }
 
+// storedCode is the room's code as its finished games are stored: empty
+// for a private room, whose code only its link gives and whose games the
+// history does not list (store.Summary.Room).
+func (r *Room) storedCode() string {
+	if r.spec.Private {
+		return ""
+	}
+	return r.code
+}
+
 // broadcast sends one encoded frame to every member but except.
 func (r *Room) broadcast(b []byte, except *Peer) {
 	for p := range r.members {

@@ -41,17 +41,23 @@ type Config struct {
 	Burst int
 	// FloodLimit is how many refused messages in a row close a connection.
 	FloodLimit int
+	// DeckCache is the most decks kept built, with their cards' drawings
+	// (the least recently used is dropped first).
+	DeckCache int
+	// CardCache is the most bytes of card pictures (SVG) kept drawn.
+	CardCache int64
 }
 
 // DefaultConfig returns the defaults: a seat held 120 s, 1000 rooms, queues
 // of 256 inputs and 256 outputs, a 3 s countdown, 60 s to pick (2 s for a
-// bot), a 1000 ms lock-out, 20 messages a second in bursts of 40 and a
-// close after 200 refused in a row.
+// bot), a 1000 ms lock-out, 20 messages a second in bursts of 40, a close
+// after 200 refused in a row, and 32 decks and 32 MiB of card pictures
+// kept (every edition's pictures take about 4 MiB).
 func DefaultConfig() Config {
 	return Config{
 		SeatHold: 120 * time.Second, MaxRooms: 1000, RoomQueue: 256, PeerQueue: 256,
 		Countdown: 3 * time.Second, PickTime: 60 * time.Second, BotPick: 2 * time.Second,
-		Lockout: 1000, Rate: 20, Burst: 40, FloodLimit: 200,
+		Lockout: 1000, Rate: 20, Burst: 40, FloodLimit: 200, DeckCache: 32, CardCache: 32 << 20,
 	}
 }
 
@@ -69,6 +75,8 @@ func (c Config) withDefaults() Config {
 	c.Rate = cmp.Or(c.Rate, d.Rate)
 	c.Burst = cmp.Or(c.Burst, d.Burst)
 	c.FloodLimit = cmp.Or(c.FloodLimit, d.FloodLimit)
+	c.DeckCache = cmp.Or(c.DeckCache, d.DeckCache)
+	c.CardCache = cmp.Or(c.CardCache, d.CardCache)
 	return c
 }
 
@@ -99,6 +107,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("burst %d: use 1 to 100000", c.Burst)
 	case c.FloodLimit < 1 || c.FloodLimit > 1_000_000:
 		return fmt.Errorf("flood limit %d: use 1 to 1000000", c.FloodLimit)
+	case c.DeckCache < 1 || c.DeckCache > 10_000:
+		return fmt.Errorf("deck cache %d decks: use 1 to 10000", c.DeckCache)
+	case c.CardCache < 1<<20 || c.CardCache > 1<<40:
+		return fmt.Errorf("card cache %d bytes: use 1 MiB to 1 TiB", c.CardCache)
 	}
 	return nil
 }

@@ -46,13 +46,15 @@ type Manager struct {
 }
 
 // NewManager returns a Manager with the given limits, saving finished games
-// to saver and counting in metrics. server names the server in welcome.
+// to saver and counting in metrics; it bounds decks' caches by cfg's
+// DeckCache and CardCache. server names the server in welcome.
 func NewManager(cfg Config, saver Saver, decks *Decks, metrics *Metrics, server string) (*Manager, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	m := &Manager{cfg: cfg.withDefaults(), saver: saver, decks: decks, metrics: metrics, server: server,
 		rooms: map[string]*Room{}, peers: map[*Peer]struct{}{}, now: time.Now, seed: randomSeed}
+	decks.limit(m.cfg.DeckCache, m.cfg.CardCache, metrics)
 	m.spawn = func(r *Room) {
 		m.wg.Add(1)
 		go r.run()

@@ -20,6 +20,12 @@ type Metrics struct {
 	SlowConsumers prometheus.Counter
 	// Games counts finished games.
 	Games prometheus.Counter
+	// DeckCacheDrops counts the decks ("decks") and card pictures
+	// ("cards") dropped from Decks' caches for their bounds.
+	DeckCacheDrops *prometheus.CounterVec
+	// DeckNamesRefused counts the deck names refused as no deck's, in
+	// rooms and card or deck requests.
+	DeckNamesRefused prometheus.Counter
 
 	accepted prometheus.Counter // Claims{outcome="accepted"}, looked up once
 }
@@ -37,8 +43,13 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		Busy:          prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_busy_total", Help: "Requests dropped because a room's input queue was full."}),
 		SlowConsumers: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_slow_consumers_total", Help: "Connections closed because their output queue was full."}),
 		Games:         prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_games_total", Help: "Games played to the end."}),
+		DeckCacheDrops: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dobble_deck_cache_drops_total",
+			Help: "Decks and card pictures dropped from the caches for their bounds (--deck-cache, --card-cache), by cache."}, []string{"cache"}),
+		DeckNamesRefused: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_deck_names_refused_total",
+			Help: "Deck names refused as no deck's (unknown, or not the deck's one spelling)."}),
 	}
 	m.accepted = m.Claims.WithLabelValues("accepted")
-	reg.MustRegister(m.Rooms, m.Connections, m.Claims, m.ClaimLatency, m.Busy, m.SlowConsumers, m.Games)
+	reg.MustRegister(m.Rooms, m.Connections, m.Claims, m.ClaimLatency, m.Busy, m.SlowConsumers, m.Games,
+		m.DeckCacheDrops, m.DeckNamesRefused)
 	return m
 }

@@ -65,7 +65,7 @@ func (s *solo) History() []session.Played {
 		return []session.Played{}
 	}
 	r := s.st.Result()
-	return []session.Played{{Game: s.st.Info().Name, Picker: rules.NoSeat, Seed: s.seed, Result: r,
+	return []session.Played{{Game: s.st.Info().Name, Picker: rules.NoSeat, Result: r,
 		Tallies: []int{s.st.Seat(0).Tally}, Places: []int{1}, Winners: []int{0}, Points: []int{0}, Loser: 0}}
 }
 

@@ -90,7 +90,7 @@ func (r *Room) doStart(seat int, in *input) *protocol.Error {
 	var next play
 	if len(r.seats) == 1 {
 		g, _ := rules.Lookup(r.spec.Game)
-		st, err := rules.New(g, r.main.Cards, rules.Config{Players: 1, Seed: r.seed, Lockout: cfg.Lockout, Options: cfg.Options[r.spec.Game]})
+		st, err := rules.New(g, r.main.Cards, rules.Config{Players: 1, Seed: session.TableSeed(r.seed, 0), Lockout: cfg.Lockout, Options: cfg.Options[r.spec.Game]})
 		if err != nil {
 			return protocol.Errorf(protocol.CodeBadRequest, "%v", err)
 		}

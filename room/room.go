@@ -62,8 +62,8 @@ type Room struct {
 	seats    []*seatState
 	members  map[*Peer]int // seat, or -1 for a spectator
 	play     play
-	base     int // tables played in the room's earlier sessions
-	seed     uint64
+	base     int       // tables played in the room's earlier sessions
+	seed     uint64    // the session's secret seed (session.Config.Seed): never sent, never stored
 	deadline time.Time // end of the countdown, or of the pick
 	buf      []byte    // scratch space for encoding refusals
 	upd      protocol.Updates

@@ -43,12 +43,12 @@ func (r *Room) deckOf(name string) *Deck {
 
 // beginTable starts play at the current table: its driver with the bots
 // and the record, and everyone's state. The bots of a table are seeded
-// from the session's seed and the table's number.
+// with session.BotSeed of the session's seed and the table's number.
 func (r *Room) beginTable(now time.Time) {
 	r.phase, r.start = PhasePlay, now
 	st := r.play.State()
 	r.at, r.tableNo = r.play.Seats(), r.table()
-	seed := r.seed ^ uint64(r.play.Table()+1)*0x9e3779b97f4a7c15
+	seed := session.BotSeed(r.seed, r.play.Table())
 	bots := make([]*bot.Bot, len(r.at))
 	names := make([]string, len(r.at))
 	for gs, seat := range r.at {
@@ -125,7 +125,7 @@ func (r *Room) finishTable(now time.Time) {
 	st, rec := r.tab.State(), r.rec
 	res := st.Result()
 	r.m.save(&store.Game{Summary: store.Summary{
-		Room: r.code, Game: st.Info().Name, Table: r.tableNo, TieBreak: rec.tieBreak, Deck: rec.deck,
+		Room: r.storedCode(), Game: st.Info().Name, Table: r.tableNo, TieBreak: rec.tieBreak, Deck: rec.deck,
 		Seats: rec.seats, Scores: res.Scores, Unit: res.Unit, Winners: res.Winners, Actions: int(st.Version()),
 		Started: rec.started, Ended: now,
 	}, Record: slices.Clone(rec.buf.Bytes())})

@@ -48,6 +48,20 @@
 // mini-game's winner there (when one seat won it), unless Config.Options
 // sets it.
 //
+// # Seeds
+//
+// Config.Seed is the session's secret. Table k is dealt with
+// TableSeed(Seed, k), and a server seeds its bots there with BotSeed(Seed,
+// k): the first 64 bits of HMAC-SHA-256 keyed with the session's seed. A
+// table's seed is shown once the table is over (its record holds it, so
+// that it can be replayed), and the bots' play shows something of theirs;
+// none of these tells anything of the session's seed or of another seed
+// drawn from it, short of trying every one of the 2⁶⁴ session seeds. So a
+// table's deal, its secrets (Guess's, False Poker's hands) and the bots'
+// choices cannot be foreseen from anything seen of the tables before it,
+// and the same Seed still plays the same session. The History holds no
+// seeds; a holder of the session's seed finds a table's with TableSeed.
+//
 // # Standings and the grand winner
 //
 // Standings gives each seat its mini-games won and tournament points and

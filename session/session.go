@@ -95,8 +95,11 @@ func (p *Phase) UnmarshalText(b []byte) error {
 type Config struct {
 	// Players is the number of seats, 2 to 8, numbered 0..Players-1.
 	Players int `json:"players"`
-	// Seed seeds every game of the session: game k (counting tie-breaks)
-	// gets a seed derived from Seed and k.
+	// Seed is the session's secret: table k (counting tie-breaks) is
+	// dealt with TableSeed(Seed, k), a keyed one-way function of it, so
+	// that the seed of one table, which its record shows, tells nothing
+	// of another's. A server draws it from a cryptographic source and
+	// never shows it; the same Seed plays the same session.
 	Seed uint64 `json:"seed"`
 	// Games is the number of mini-games to play; 0 means DefaultGames.
 	Games int `json:"games,omitzero"`
@@ -178,8 +181,6 @@ type Played struct {
 	Table int `json:"table"`
 	// Picker is the seat that picked it, rules.NoSeat for the first.
 	Picker int `json:"picker"`
-	// Seed is the game's seed.
-	Seed uint64 `json:"seed"`
 	// Options are the options the game was played with, every option of
 	// its Info with its value.
 	Options map[string]string `json:"options,omitempty"`
@@ -212,8 +213,6 @@ type TieBreak struct {
 	// Seats maps the tie-break's seats to session seats: its seat i is
 	// session seat Seats[i].
 	Seats []int `json:"seats"`
-	// Seed is the game's seed.
-	Seed uint64 `json:"seed"`
 	// Options are the options it was played with.
 	Options map[string]string `json:"options,omitempty"`
 	// Result is the game's own result, in its own seat numbers.
@@ -412,20 +411,11 @@ func (s *Session) cardsOf(name string) *rules.Index {
 	return s.cards
 }
 
-// seedOf returns the seed of table k: a SplitMix64 step from the session
-// seed, so neighbouring tables get unrelated seeds.
-func seedOf(seed uint64, k int) uint64 {
-	z := seed + uint64(k+1)*0x9e3779b97f4a7c15
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
-}
-
 // open sets up game g at the next table for the given session seats.
 func (s *Session) open(g rules.Game, seats []int, options map[string]string) (*rules.State, error) {
 	name := g.Info().Name
 	st, err := rules.New(g, s.cardsOf(name), rules.Config{
-		Players: len(seats), Seed: seedOf(s.cfg.Seed, s.table+1), Lockout: s.cfg.Lockout, Options: options,
+		Players: len(seats), Seed: TableSeed(s.cfg.Seed, s.table+1), Lockout: s.cfg.Lockout, Options: options,
 	})
 	if err != nil {
 		return nil, err
@@ -452,7 +442,7 @@ func (s *Session) startGame(g rules.Game, picker int) error {
 	if err != nil {
 		return err
 	}
-	s.pending = &Played{Game: info.Name, Table: s.table, Picker: picker, Seed: st.Config().Seed, Options: resolvedOptions(st), Loser: rules.NoSeat}
+	s.pending = &Played{Game: info.Name, Table: s.table, Picker: picker, Options: resolvedOptions(st), Loser: rules.NoSeat}
 	s.tie = tieBreaking{}
 	s.phase, s.picker = PhasePlay, rules.NoSeat
 	return nil
@@ -722,7 +712,7 @@ func (s *Session) startTieBreak() {
 		panic(fmt.Sprintf("session: tie-break %s for seats %v: %v", name, s.tie.tied, err))
 	}
 	s.pending.TieBreaks = append(s.pending.TieBreaks, TieBreak{
-		Game: name, Table: s.table, Seats: slices.Clone(s.seats), Seed: st.Config().Seed, Options: resolvedOptions(st),
+		Game: name, Table: s.table, Seats: slices.Clone(s.seats), Options: resolvedOptions(st),
 	})
 	s.phase = PhaseTieBreak
 }

@@ -371,7 +371,7 @@ func TestSessionTieBreakRepeats(t *testing.T) {
 	h := s.History()[0]
 	if !reflect.DeepEqual(h.Winners, []int{2}) || !reflect.DeepEqual(h.Places, []int{2, 3, 1, 4}) || len(h.TieBreaks) != 2 ||
 		!reflect.DeepEqual(h.TieBreaks[0].Winners, []int{0, 1, 2}) || !reflect.DeepEqual(h.TieBreaks[1].Result.Scores, []int{1, 0, 2}) ||
-		!reflect.DeepEqual(h.Points, []int{17, 17, 22, 0}) || h.TieBreaks[0].Seed == h.TieBreaks[1].Seed {
+		!reflect.DeepEqual(h.Points, []int{17, 17, 22, 0}) || h.TieBreaks[0].Table == h.TieBreaks[1].Table {
 		t.Fatalf("settled as %+v", h)
 	}
 	if !s.Over() || !reflect.DeepEqual(s.Winners(), []int{2}) {

@@ -20,7 +20,8 @@ var ErrNotFound = errors.New("store: no such game")
 type Summary struct {
 	// ID is the game's number in the store, increasing with each game saved.
 	ID int64 `json:"id"`
-	// Room is the code of the room it was played in.
+	// Room is the code of the room it was played in; empty for a game of
+	// a private room, which List leaves out.
 	Room string `json:"room"`
 	// Game is the game's canonical name, e.g. "tower".
 	Game string `json:"game"`
@@ -261,13 +262,13 @@ func scanSummary(row interface{ Scan(...any) error }, rec *string) (Summary, err
 	return sm, nil
 }
 
-// List returns up to limit finished games, newest first, with ids below
-// before (0 for the newest).
+// List returns up to limit finished games of public rooms (with a Room),
+// newest first, with ids below before (0 for the newest).
 func (s *Store) List(ctx context.Context, before int64, limit int) ([]Summary, error) {
 	if before <= 0 {
 		before = 1<<63 - 1
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT `+summaryColumns+` FROM games WHERE id < ? ORDER BY id DESC LIMIT ?`, before, limit)
+	rows, err := s.db.QueryContext(ctx, `SELECT `+summaryColumns+` FROM games WHERE id < ? AND room <> '' ORDER BY id DESC LIMIT ?`, before, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: list: %w", err)
 	}

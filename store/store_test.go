@@ -103,3 +103,49 @@ func TestOpenReportsALockedFile(t *testing.T) {
 		t.Fatalf("locked file: %v", err)
 	}
 }
+
+// TestListLeavesOutPrivateGames stores games of public rooms and of
+// private ones (stored without their code): the list, page by page, holds
+// only the public ones, and Get still finds a private one by its id.
+func TestListLeavesOutPrivateGames(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "h.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i := range 6 {
+		room := "PUBLIC23"
+		if i%2 == 1 {
+			room = "" // a private room's game
+		}
+		g := &Game{Summary: Summary{Room: room, Game: "tower", Table: i, Deck: "classic", Seats: []string{"ann", "bot:easy"},
+			Scores: []int{30, 25}, Unit: "cards", Winners: []int{0}}, Record: []byte(`{"type":"game"}` + "\n")}
+		if _, err := s.Save(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var ids []int64
+	for before := int64(0); ; {
+		page, err := s.List(ctx, before, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page) == 0 {
+			break
+		}
+		for _, sm := range page {
+			if sm.Room == "" {
+				t.Fatalf("the list holds a private game: %+v", sm)
+			}
+			ids = append(ids, sm.ID)
+		}
+		before = page[len(page)-1].ID
+	}
+	if len(ids) != 3 || ids[0] != 5 || ids[1] != 3 || ids[2] != 1 {
+		t.Fatalf("listed %v; want the public games 5, 3, 1", ids)
+	}
+	if g, err := s.Get(ctx, 2); err != nil || g.Room != "" {
+		t.Fatalf("get 2: %+v %v", g, err)
+	}
+}

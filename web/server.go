@@ -154,8 +154,8 @@ func (s *server) card(w http.ResponseWriter, r *http.Request) {
 	name, file := r.PathValue("deck"), r.PathValue("file")
 	num, ok := strings.CutSuffix(file, ".svg")
 	n, err := strconv.Atoi(num)
-	if !ok || err != nil || n < 0 {
-		httpError(w, http.StatusNotFound, "a card is /api/cards/DECK/N.svg, N a card number")
+	if !ok || err != nil || n < 0 || strconv.Itoa(n) != num {
+		httpError(w, http.StatusNotFound, "a card is /api/cards/DECK/N.svg, N a card number without sign or leading zeros")
 		return
 	}
 	b, err := s.o.Decks.CardSVG(name, n)
@@ -209,6 +209,8 @@ func (s *server) history(w http.ResponseWriter, r *http.Request) {
 }
 
 // stored looks up the game of the request's {id}, answering the errors.
+// A game of a private room (stored without its code) is not served: the
+// history is public, and what is played in a private room is not.
 func (s *server) stored(w http.ResponseWriter, r *http.Request) *store.Game {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id < 1 {
@@ -216,8 +218,8 @@ func (s *server) stored(w http.ResponseWriter, r *http.Request) *store.Game {
 		return nil
 	}
 	g, err := s.o.Store.Get(r.Context(), id)
-	if errors.Is(err, store.ErrNotFound) {
-		httpError(w, http.StatusNotFound, "no stored game has id "+strconv.FormatInt(id, 10))
+	if errors.Is(err, store.ErrNotFound) || err == nil && g.Room == "" {
+		httpError(w, http.StatusNotFound, "no game of a public room has id "+strconv.FormatInt(id, 10))
 		return nil
 	}
 	if err != nil {

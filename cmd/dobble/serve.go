@@ -88,6 +88,8 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	lockout := num("lockout", "DOBBLE_LOCKOUT", int(def.Lockout), fmt.Sprintf("lock-out after a wrong claim or draw, in ms, for rooms that do not set their own: 0 (none) to %d", room.MaxLockout))
 	rate := flt("rate", "DOBBLE_RATE", def.Rate, "messages a second a connection may send")
 	burst := num("burst", "DOBBLE_BURST", def.Burst, "messages a connection may send at once")
+	deckCache := num("deck-cache", "DOBBLE_DECK_CACHE", def.DeckCache, "decks kept built with their card drawings for card pictures and rooms; the least recently used is dropped first")
+	cardCache := num("card-cache", "DOBBLE_CARD_CACHE", int(def.CardCache>>20), "MiB of card pictures kept drawn; the least recently used are dropped first")
 	ping := dur("ping", "DOBBLE_PING", defaults.PingEvery, "how long a connection may be quiet before it is pinged; one that answers no ping, or takes no data, for twice that is closed")
 	pprof := str("pprof", "DOBBLE_PPROF", "", "also serve Go's profiles (/debug/pprof/) on this loopback address, such as 127.0.0.1:6060")
 	if err := fs.parse(args); err != nil {
@@ -125,7 +127,7 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	for _, f := range []struct {
 		name string
 		n    int
-	}{{"max-conns", *maxConns}, {"max-rooms", *maxRooms}, {"room-queue", *roomQueue}, {"conn-queue", *connQueue}, {"burst", *burst}} {
+	}{{"max-conns", *maxConns}, {"max-rooms", *maxRooms}, {"room-queue", *roomQueue}, {"conn-queue", *connQueue}, {"burst", *burst}, {"deck-cache", *deckCache}, {"card-cache", *cardCache}} {
 		if f.n < 1 {
 			return nil, usagef("serve: --%s %d: use 1 or more", f.name, f.n)
 		}
@@ -143,7 +145,8 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 		lo = rules.NoLockout
 	}
 	c.server.Rooms = room.Config{SeatHold: *hold, MaxRooms: *maxRooms, RoomQueue: *roomQueue, PeerQueue: *connQueue,
-		Countdown: *countdown, PickTime: *pick, Lockout: lo, Rate: *rate, Burst: *burst}
+		Countdown: *countdown, PickTime: *pick, Lockout: lo, Rate: *rate, Burst: *burst,
+		DeckCache: *deckCache, CardCache: int64(*cardCache) << 20}
 	if *rate <= 0 {
 		return nil, usagef("serve: --rate %v: use a positive number of messages a second", *rate)
 	}

@@ -28,6 +28,9 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"--lockout", "9000"}, "dobble: serve: --lockout 9000: use 0 (no lock-out) to 5000 milliseconds"},
 		{[]string{"--lockout", "-1"}, "dobble: serve: --lockout -1: use 0 (no lock-out) to 5000 milliseconds"},
 		{[]string{"--db", ""}, "dobble: serve: --db is empty"},
+		{[]string{"--deck-cache", "0"}, "dobble: serve: --deck-cache 0: use 1 or more"},
+		{[]string{"--deck-cache", "20000"}, "dobble: serve: deck cache 20000 decks: use 1 to 10000"},
+		{[]string{"--card-cache", "0"}, "dobble: serve: --card-cache 0: use 1 or more"},
 		{[]string{"--conn-queue", "x"}, "dobble: serve: invalid value"},
 		{[]string{"extra"}, `dobble: serve: unexpected argument "extra"`},
 		{[]string{"--pprof", "0.0.0.0:6060"}, `dobble: serve: --pprof "0.0.0.0:6060": use a loopback address and port`},
@@ -86,10 +89,26 @@ func TestServeLockout(t *testing.T) {
 
 func TestServeHelp(t *testing.T) {
 	code, out, _ := runCLI(t, "", "serve", "--help")
-	for _, want := range []string{"-addr", "DOBBLE_ADDR", "-db", "-seat-hold", "-max-rooms", "-max-conns", "-room-queue", "-conn-queue", "-lockout", "-rate"} {
+	for _, want := range []string{"-addr", "DOBBLE_ADDR", "-db", "-seat-hold", "-max-rooms", "-max-conns", "-room-queue", "-conn-queue", "-lockout", "-rate",
+		"-deck-cache", "DOBBLE_DECK_CACHE", "-card-cache", "DOBBLE_CARD_CACHE"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Fatalf("serve --help: exit %d, missing %q:\n%s", code, want, out)
 		}
+	}
+}
+
+// TestServeCacheFlags checks that the caches' bounds reach the rooms'
+// configuration, from the flags and from the environment.
+func TestServeCacheFlags(t *testing.T) {
+	c, err := parseServe([]string{"--deck-cache", "7", "--card-cache", "64"}, nil)
+	if err != nil || c.server.Rooms.DeckCache != 7 || c.server.Rooms.CardCache != 64<<20 {
+		t.Fatalf("flags: %+v %v", c, err)
+	}
+	t.Setenv("DOBBLE_DECK_CACHE", "9")
+	t.Setenv("DOBBLE_CARD_CACHE", "3")
+	c, err = parseServe(nil, nil)
+	if err != nil || c.server.Rooms.DeckCache != 9 || c.server.Rooms.CardCache != 3<<20 {
+		t.Fatalf("environment: %+v %v", c, err)
 	}
 }
 
