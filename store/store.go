@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -96,7 +97,11 @@ func Open(ctx context.Context, path string, busy time.Duration) (*Store, error) 
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	dsn, err := fileURI(path, q)
+	if err != nil {
+		return nil, fmt.Errorf("store: %s: %w", path, err)
+	}
+	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("store: %s: %w", path, err)
 	}
@@ -110,6 +115,24 @@ func Open(ctx context.Context, path string, busy time.Duration) (*Store, error) 
 		return nil, err
 	}
 	return s, nil
+}
+
+// fileURI returns the SQLite URI of the file at path with the query q:
+// file:///ABSOLUTE/PATH?q, the path escaped so that SQLite reads back
+// exactly the name given. A name with "?", "#" or "%" in it, put into the
+// URI as it is, would end the path early or be decoded into another
+// name.
+func fileURI(path string, q url.Values) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // a Windows path, C:/dir/file: file:///C:/dir/file
+	}
+	u := url.URL{Scheme: "file", Path: p, RawQuery: q.Encode()}
+	return u.String(), nil
 }
 
 // explain turns a driver error at start-up into a sentence about the file.

@@ -103,3 +103,48 @@ func TestOpenReportsALockedFile(t *testing.T) {
 		t.Fatalf("locked file: %v", err)
 	}
 }
+
+// TestOpenUsesThePathAsNamed opens databases whose names hold the
+// characters a URI gives a meaning to (? # % & = ; a space, an escape
+// that decodes to another name) and checks that each name is the file
+// written, and no other, and that it holds what was saved.
+func TestOpenUsesThePathAsNamed(t *testing.T) {
+	ctx := context.Background()
+	for _, name := range []string{"a?b#c.db", "pct%41.db", "mode=ro&x;y z.db", "%2e%2e.db", "?.db", "#", "file:x.db"} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, name)
+			s, err := Open(ctx, path, time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Save(ctx, &Game{Summary: Summary{Room: "R", Game: "tower"}}); err != nil {
+				t.Fatal(err)
+			}
+			s.Close()
+			entries, _ := os.ReadDir(dir)
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			// WAL mode may leave its -wal and -shm files beside the
+			// database, under its own name.
+			for _, n := range names {
+				if n != name && n != name+"-wal" && n != name+"-shm" {
+					t.Fatalf("opening %q wrote %q: the directory holds %q", name, n, names)
+				}
+			}
+			if _, err := os.Stat(path); err != nil {
+				t.Fatalf("opening %q: %v; the directory holds %q", name, err, names)
+			}
+			s, err = Open(ctx, path, time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if games, err := s.List(ctx, 0, 10); err != nil || len(games) != 1 {
+				t.Fatalf("reopened %q: %d games, %v", name, len(games), err)
+			}
+		})
+	}
+}
