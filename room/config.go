@@ -36,17 +36,23 @@ type Config struct {
 	Burst int
 	// FloodLimit is how many refused messages in a row close a connection.
 	FloodLimit int
+	// SaveBacklog is the most finished games kept in memory while they
+	// wait to be stored (the store failing, say on a full disk, they are
+	// tried again until it works); a game that finishes when that many
+	// wait is not stored.
+	SaveBacklog int
 }
 
 // DefaultConfig returns the defaults: a seat held 120 s, 1000 rooms, queues
 // of 256 inputs and 256 outputs, a 3 s countdown, 60 s to pick (2 s for a
-// bot), a 1000 ms lock-out, 20 messages a second in bursts of 40 and a
-// close after 200 refused in a row.
+// bot), a 1000 ms lock-out, 20 messages a second in bursts of 40, a
+// close after 200 refused in a row and 1000 finished games waiting to be
+// stored.
 func DefaultConfig() Config {
 	return Config{
 		SeatHold: 120 * time.Second, MaxRooms: 1000, RoomQueue: 256, PeerQueue: 256,
 		Countdown: 3 * time.Second, PickTime: 60 * time.Second, BotPick: 2 * time.Second,
-		Lockout: 1000, Rate: 20, Burst: 40, FloodLimit: 200,
+		Lockout: 1000, Rate: 20, Burst: 40, FloodLimit: 200, SaveBacklog: 1000,
 	}
 }
 
@@ -64,6 +70,7 @@ func (c Config) withDefaults() Config {
 	c.Rate = cmp.Or(c.Rate, d.Rate)
 	c.Burst = cmp.Or(c.Burst, d.Burst)
 	c.FloodLimit = cmp.Or(c.FloodLimit, d.FloodLimit)
+	c.SaveBacklog = cmp.Or(c.SaveBacklog, d.SaveBacklog)
 	return c
 }
 
@@ -93,6 +100,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("burst %d: use 1 to 100000", c.Burst)
 	case c.FloodLimit < 1 || c.FloodLimit > 1_000_000:
 		return fmt.Errorf("flood limit %d: use 1 to 1000000", c.FloodLimit)
+	case c.SaveBacklog < 1 || c.SaveBacklog > 1_000_000:
+		return fmt.Errorf("save backlog %d: use 1 to 1000000 games", c.SaveBacklog)
 	}
 	return nil
 }

@@ -20,6 +20,19 @@ type Metrics struct {
 	SlowConsumers prometheus.Counter
 	// Games counts finished games.
 	Games prometheus.Counter
+	// GamesStored counts finished games stored.
+	GamesStored prometheus.Counter
+	// GamesLost counts finished games given up without being stored: the
+	// save backlog was full, or the server stopped while the store failed.
+	GamesLost prometheus.Counter
+	// StoreFailures counts failed tries to store a finished game, every
+	// retry included.
+	StoreFailures prometheus.Counter
+	// SaveBacklog is the number of finished games waiting to be stored,
+	// the one being saved included.
+	SaveBacklog prometheus.Gauge
+	// StoreFailing is 1 from a failed save until a save succeeds, else 0.
+	StoreFailing prometheus.Gauge
 
 	accepted prometheus.Counter // Claims{outcome="accepted"}, looked up once
 }
@@ -37,8 +50,18 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		Busy:          prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_busy_total", Help: "Requests dropped because a room's input queue was full."}),
 		SlowConsumers: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_slow_consumers_total", Help: "Connections closed because their output queue was full."}),
 		Games:         prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_games_total", Help: "Games played to the end."}),
+		GamesStored:   prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_games_stored_total", Help: "Finished games stored in the history."}),
+		GamesLost: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_games_lost_total",
+			Help: "Finished games given up without being stored: the save backlog was full, or the server stopped while the store failed."}),
+		StoreFailures: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_store_failures_total",
+			Help: "Failed tries to store a finished game, every retry included."}),
+		SaveBacklog: prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_store_backlog",
+			Help: "Finished games waiting to be stored, the one being saved included."}),
+		StoreFailing: prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_store_failing",
+			Help: "1 from a failed save of a finished game until a save succeeds, else 0."}),
 	}
 	m.accepted = m.Claims.WithLabelValues("accepted")
-	reg.MustRegister(m.Rooms, m.Connections, m.Claims, m.ClaimLatency, m.Busy, m.SlowConsumers, m.Games)
+	reg.MustRegister(m.Rooms, m.Connections, m.Claims, m.ClaimLatency, m.Busy, m.SlowConsumers, m.Games,
+		m.GamesStored, m.GamesLost, m.StoreFailures, m.SaveBacklog, m.StoreFailing)
 	return m
 }

@@ -11,7 +11,8 @@ import (
 	"strings"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // registers the "sqlite" driver; its errors carry their codes
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // ErrNotFound is returned by Get for an id no stored game has.
@@ -231,7 +232,7 @@ func (s *Store) Save(ctx context.Context, g *Game) (int64, error) {
 		g.Room, g.Game, g.Table, tb, g.Deck, js(nonNil(g.Seats)), js(nonNilInts(g.Scores)), g.Unit, js(nonNilInts(g.Winners)),
 		g.Actions, g.Started.UnixMilli(), g.Ended.UnixMilli(), string(g.Record))
 	if err != nil {
-		return 0, fmt.Errorf("store: save: %w", err)
+		return 0, fmt.Errorf("store: save: %s: %w", Cause(err), err)
 	}
 	id, err := res.LastInsertId()
 	if err != nil {
@@ -239,6 +240,34 @@ func (s *Store) Save(ctx context.Context, g *Game) (int64, error) {
 	}
 	g.ID = id
 	return id, nil
+}
+
+// Cause says in a few words what went wrong with the database in err, a
+// failed Save: the disk is full, the file is locked… It names no file,
+// so that it can be told to the players whose game was not stored.
+func Cause(err error) string {
+	var e *sqlite.Error
+	if errors.As(err, &e) {
+		switch e.Code() & 0xff {
+		case sqlite3.SQLITE_FULL:
+			return "the server's disk is full"
+		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+			return "the database is locked by another process"
+		case sqlite3.SQLITE_IOERR:
+			return "the server's disk could not be written"
+		case sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN:
+			return "the database may not be written"
+		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+			return "the database is damaged"
+		}
+	}
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return "the database did not answer in time"
+	case err != nil && strings.Contains(err.Error(), "database is closed"):
+		return "the database is closed"
+	}
+	return "the database refused the game"
 }
 
 func nonNil(s []string) []string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -146,5 +147,45 @@ func TestOpenUsesThePathAsNamed(t *testing.T) {
 				t.Fatalf("reopened %q: %d games, %v", name, len(games), err)
 			}
 		})
+	}
+}
+
+// TestSaveOnAFullDatabase fills the database to the most pages SQLite may
+// give it (PRAGMA max_page_count: SQLite's own "database or disk is full",
+// SQLITE_FULL, as on a full disk): the save fails saying the disk is full,
+// stores nothing, and the same game is stored once there is room again.
+func TestSaveOnAFullDatabase(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "full.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var pages int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA page_count").Scan(&pages); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.db.ExecContext(ctx, fmt.Sprintf("PRAGMA max_page_count = %d", pages)); err != nil {
+		t.Fatal(err)
+	}
+	g := &Game{Summary: Summary{Room: "R", Game: "tower"}, Record: []byte(strings.Repeat(`{"type":"action"}`+"\n", 2000))}
+	_, err = s.Save(ctx, g)
+	if err == nil || Cause(err) != "the server's disk is full" || !strings.Contains(err.Error(), "the server's disk is full") ||
+		!strings.Contains(err.Error(), "full (13)") {
+		t.Fatalf("save to a full database: %v (cause %q)", err, Cause(err))
+	}
+	if games, err := s.List(ctx, 0, 10); err != nil || len(games) != 0 {
+		t.Fatalf("after the failed save: %d games, %v", len(games), err)
+	}
+	if _, err := s.db.ExecContext(ctx, "PRAGMA max_page_count = 1073741823"); err != nil {
+		t.Fatal(err)
+	}
+	if id, err := s.Save(ctx, g); err != nil || id != 1 {
+		t.Fatalf("save once there is room: id %d, %v", id, err)
+	}
+	// A closed database is said to be closed.
+	s.Close()
+	if _, err := s.Save(ctx, g); Cause(err) != "the database is closed" {
+		t.Fatalf("save to a closed database: %v (cause %q)", err, Cause(err))
 	}
 }
