@@ -21,6 +21,7 @@ type message struct {
 	Code    string          `json:"code"`
 	Message string          `json:"message"`
 	Reason  string          `json:"reason"`
+	Status  string          `json:"status"`
 	Room    json.RawMessage `json:"room"`
 	Seat    int             `json:"seat"`
 	Table   int             `json:"table"`
@@ -238,6 +239,12 @@ func (c *client) handle(m *message, now time.Time) {
 		}
 	case protocol.MsgClosed:
 		r.fail("room closed: " + m.Reason)
+	case protocol.MsgSaved:
+		// The server could not store a finished game at once (its disk
+		// full…); the game stored after all is no error.
+		if m.Status != protocol.SavedStored {
+			r.fail("game not stored: " + m.Status)
+		}
 	case protocol.MsgCountdown, protocol.MsgPresence, protocol.MsgPong, protocol.MsgJoined, protocol.MsgWelcome:
 	default:
 		r.fail("unexpected message: " + m.Type)

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // Version is the protocol version, the "v" of hello and welcome.
@@ -86,21 +84,4 @@ func CheckHello(r *Request) (name, lang string, err *Error) {
 		return "", "", Errorf(CodeBadRequest, "language %q; use one of %s", r.Lang, strings.Join(Languages, " "))
 	}
 	return name, lang, nil
-}
-
-// cleanName checks and trims a nickname: 1 to MaxName characters, no
-// control characters. Markup is kept as typed: it is text, and every
-// client shows it as text.
-func cleanName(name string) (string, *Error) {
-	name = strings.TrimSpace(name)
-	n := utf8.RuneCountInString(name)
-	if n == 0 || n > MaxName {
-		return "", Errorf(CodeBadRequest, "a name is 1 to %d characters, not %d", MaxName, n)
-	}
-	for _, r := range name {
-		if unicode.IsControl(r) || r == utf8.RuneError {
-			return "", Errorf(CodeBadRequest, "a name may not hold control characters")
-		}
-	}
-	return name, nil
 }

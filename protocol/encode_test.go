@@ -220,6 +220,7 @@ func TestEncodeMessages(t *testing.T) {
 	for _, m := range []Message{Welcome{ID: "1", V: 1, Server: "s", Name: "n"}, Joined{Room: "R", Seat: -1}, Lobby{},
 		Countdown{Ms: 3}, State{Players: []int{0}}, Update{}, Refused{Code: rules.CodeTooLate}, Over{},
 		PickMessage{Choices: []string{"tower"}}, Presence{Seat: 1}, Closed{Reason: "r"},
+		Saved{Table: 2, Game: "tower", Status: SavedStored, ID: 7}, Saved{Status: SavedLost, Reason: "r"},
 		ErrorMessage{Code: CodeBusy}, Pong{Nonce: json.RawMessage(`{"a":1}`)}} {
 		b := Encode(m)
 		prefix := `{"type":"` + m.Type() + `"`

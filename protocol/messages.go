@@ -104,6 +104,17 @@ type (
 	Closed struct {
 		Reason string `json:"reason"`
 	}
+	// Saved says what became of the storing of a finished table's game
+	// when it did not simply work (Status): not stored yet and kept to
+	// be tried again, stored after all (ID its id in the history), or
+	// given up. Reason says why, in a few words, but for SavedStored.
+	Saved struct {
+		Table  int    `json:"table"`
+		Game   string `json:"game"`
+		Status string `json:"status"`
+		ID     int64  `json:"id,omitempty"`
+		Reason string `json:"reason,omitempty"`
+	}
 	// ErrorMessage answers a request that could not be served (type
 	// "error").
 	ErrorMessage struct {
@@ -131,6 +142,7 @@ const (
 	MsgPick      = "pick"
 	MsgPresence  = "presence"
 	MsgClosed    = "closed"
+	MsgSaved     = "saved"
 	MsgError     = "error"
 	MsgPong      = "pong"
 )
@@ -146,8 +158,21 @@ func (Over) Type() string         { return MsgOver }
 func (PickMessage) Type() string  { return MsgPick }
 func (Presence) Type() string     { return MsgPresence }
 func (Closed) Type() string       { return MsgClosed }
+func (Saved) Type() string        { return MsgSaved }
 func (ErrorMessage) Type() string { return MsgError }
 func (Pong) Type() string         { return MsgPong }
+
+// The statuses of a saved message.
+const (
+	// SavedRetrying: the game could not be stored yet; the server keeps
+	// it and tries again.
+	SavedRetrying = "retrying"
+	// SavedStored: a game that could not be stored at first now is.
+	SavedStored = "stored"
+	// SavedLost: the game will not be stored (the server keeps too many
+	// games waiting already, or it stopped before it could store it).
+	SavedLost = "lost"
+)
 
 // SeatInfo is one seat as lobby, state and over messages show it.
 type SeatInfo struct {

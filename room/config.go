@@ -46,18 +46,24 @@ type Config struct {
 	DeckCache int
 	// CardCache is the most bytes of card pictures (SVG) kept drawn.
 	CardCache int64
+	// SaveBacklog is the most finished games kept in memory while they
+	// wait to be stored (the store failing, say on a full disk, they are
+	// tried again until it works); a game that finishes when that many
+	// wait is not stored.
+	SaveBacklog int
 }
 
 // DefaultConfig returns the defaults: a seat held 120 s, 1000 rooms, queues
 // of 256 inputs and 256 outputs, a 3 s countdown, 60 s to pick (2 s for a
 // bot), a 1000 ms lock-out, 20 messages a second in bursts of 40, a close
-// after 200 refused in a row, and 32 decks and 32 MiB of card pictures
-// kept (every edition's pictures take about 4 MiB).
+// after 200 refused in a row, 1000 finished games waiting to be stored,
+// and 32 decks and 32 MiB of card pictures kept (every edition's pictures
+// take about 4 MiB).
 func DefaultConfig() Config {
 	return Config{
 		SeatHold: 120 * time.Second, MaxRooms: 1000, RoomQueue: 256, PeerQueue: 256,
 		Countdown: 3 * time.Second, PickTime: 60 * time.Second, BotPick: 2 * time.Second,
-		Lockout: 1000, Rate: 20, Burst: 40, FloodLimit: 200, DeckCache: 32, CardCache: 32 << 20,
+		Lockout: 1000, Rate: 20, Burst: 40, FloodLimit: 200, SaveBacklog: 1000, DeckCache: 32, CardCache: 32 << 20,
 	}
 }
 
@@ -77,6 +83,7 @@ func (c Config) withDefaults() Config {
 	c.FloodLimit = cmp.Or(c.FloodLimit, d.FloodLimit)
 	c.DeckCache = cmp.Or(c.DeckCache, d.DeckCache)
 	c.CardCache = cmp.Or(c.CardCache, d.CardCache)
+	c.SaveBacklog = cmp.Or(c.SaveBacklog, d.SaveBacklog)
 	return c
 }
 
@@ -111,6 +118,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("deck cache %d decks: use 1 to 10000", c.DeckCache)
 	case c.CardCache < 1<<20 || c.CardCache > 1<<40:
 		return fmt.Errorf("card cache %d bytes: use 1 MiB to 1 TiB", c.CardCache)
+	case c.SaveBacklog < 1 || c.SaveBacklog > 1_000_000:
+		return fmt.Errorf("save backlog %d: use 1 to 1000000 games", c.SaveBacklog)
 	}
 	return nil
 }

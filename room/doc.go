@@ -41,5 +41,10 @@
 // at the table and one shared by spectators and by seats that sit out a
 // tie-break; an update, when every seat sees the same table, once for all
 // (protocol.Updates). Finished games go to a Saver (package store) with
-// their record in the format of package record.
+// their record in the format of package record, in the background and in
+// the order they finished (saves.go): a game whose save fails is kept in
+// memory and tried again (Config.SaveBacklog of them at most), the
+// failure logged, counted in the Metrics, reported by
+// Manager.SaveHealth until a save works again, and told to the game's
+// room with a saved message.
 package room

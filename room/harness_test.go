@@ -26,6 +26,7 @@ type harness struct {
 	t     *testing.T
 	m     *Manager
 	store *store.Store
+	reg   *prometheus.Registry // the Manager's metrics
 	now   time.Time
 	rooms []*Room
 }
@@ -38,9 +39,16 @@ func newHarness(t *testing.T, cfg Config) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return newHarnessOn(t, cfg, st)
+}
+
+// newHarnessOn returns a harness for a Manager with cfg, saving to st,
+// which it closes when the test ends.
+func newHarnessOn(t *testing.T, cfg Config, st *store.Store) *harness {
+	t.Helper()
 	t.Cleanup(func() { st.Close() })
-	h := &harness{t: t, store: st, now: time.Date(2025, 3, 14, 15, 9, 26, 0, time.UTC)}
-	m, err := NewManager(cfg, st, NewDecks(), NewMetrics(prometheus.NewRegistry()), "dobble-test")
+	h := &harness{t: t, store: st, reg: prometheus.NewRegistry(), now: time.Date(2025, 3, 14, 15, 9, 26, 0, time.UTC)}
+	m, err := NewManager(cfg, st, NewDecks(), NewMetrics(h.reg), "dobble-test")
 	if err != nil {
 		t.Fatal(err)
 	}

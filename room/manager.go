@@ -35,7 +35,7 @@ type Manager struct {
 	closed bool
 
 	wg    sync.WaitGroup // room goroutines
-	saves sync.WaitGroup // saves in flight
+	saves saveQueue      // finished games on their way to the store (saves.go)
 
 	// now is the rooms' clock, seed draws a session's seed and spawn
 	// starts a new room's goroutine: time.Now, crypto/rand and Room.run,
@@ -218,21 +218,6 @@ func (m *Manager) remove(r *Room) {
 		m.metrics.Rooms.Dec()
 	}
 	m.mu.Unlock()
-}
-
-// save stores a finished game in the background.
-func (m *Manager) save(g *store.Game) {
-	m.metrics.Games.Inc()
-	if m.saver == nil {
-		return
-	}
-	m.saves.Add(1)
-	go func() {
-		defer m.saves.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		m.saver.Save(ctx, g)
-	}()
 }
 
 // Gone tells the Manager that p's connection has ended: its room, if any,

@@ -26,6 +26,19 @@ type Metrics struct {
 	// DeckNamesRefused counts the deck names refused as no deck's, in
 	// rooms and card or deck requests.
 	DeckNamesRefused prometheus.Counter
+	// GamesStored counts finished games stored.
+	GamesStored prometheus.Counter
+	// GamesLost counts finished games given up without being stored: the
+	// save backlog was full, or the server stopped while the store failed.
+	GamesLost prometheus.Counter
+	// StoreFailures counts failed tries to store a finished game, every
+	// retry included.
+	StoreFailures prometheus.Counter
+	// SaveBacklog is the number of finished games waiting to be stored,
+	// the one being saved included.
+	SaveBacklog prometheus.Gauge
+	// StoreFailing is 1 from a failed save until a save succeeds, else 0.
+	StoreFailing prometheus.Gauge
 
 	accepted prometheus.Counter // Claims{outcome="accepted"}, looked up once
 }
@@ -47,9 +60,18 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Decks and card pictures dropped from the caches for their bounds (--deck-cache, --card-cache), by cache."}, []string{"cache"}),
 		DeckNamesRefused: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_deck_names_refused_total",
 			Help: "Deck names refused as no deck's (unknown, or not the deck's one spelling)."}),
+		GamesStored: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_games_stored_total", Help: "Finished games stored in the history."}),
+		GamesLost: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_games_lost_total",
+			Help: "Finished games given up without being stored: the save backlog was full, or the server stopped while the store failed."}),
+		StoreFailures: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_store_failures_total",
+			Help: "Failed tries to store a finished game, every retry included."}),
+		SaveBacklog: prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_store_backlog",
+			Help: "Finished games waiting to be stored, the one being saved included."}),
+		StoreFailing: prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_store_failing",
+			Help: "1 from a failed save of a finished game until a save succeeds, else 0."}),
 	}
 	m.accepted = m.Claims.WithLabelValues("accepted")
 	reg.MustRegister(m.Rooms, m.Connections, m.Claims, m.ClaimLatency, m.Busy, m.SlowConsumers, m.Games,
-		m.DeckCacheDrops, m.DeckNamesRefused)
+		m.DeckCacheDrops, m.DeckNamesRefused, m.GamesStored, m.GamesLost, m.StoreFailures, m.SaveBacklog, m.StoreFailing)
 	return m
 }

@@ -50,6 +50,7 @@ type Room struct {
 	in      chan *input
 	goneMu  sync.Mutex
 	goneQ   []*Peer
+	notes   [][]byte // frames for everyone, from outside (notify)
 	goneSig chan struct{}
 	quit    chan struct{}
 	quitOne sync.Once
@@ -121,6 +122,18 @@ func (r *Room) gone(p *Peer) {
 	}
 }
 
+// notify queues frame b for everyone in the room, from any goroutine;
+// the room sends it with the departures. It never drops.
+func (r *Room) notify(b []byte) {
+	r.goneMu.Lock()
+	r.notes = append(r.notes, b)
+	r.goneMu.Unlock()
+	select {
+	case r.goneSig <- struct{}{}:
+	default:
+	}
+}
+
 // stop closes the room from outside (server shutdown).
 func (r *Room) stop() { r.quitOne.Do(func() { close(r.quit) }) }
 
@@ -163,15 +176,19 @@ func (r *Room) run() {
 	}
 }
 
-// departures takes note of the connections gone since the last call.
+// departures takes note of the connections gone since the last call,
+// and sends everyone the frames queued by notify.
 func (r *Room) departures() {
 	r.goneMu.Lock()
-	q := r.goneQ
-	r.goneQ = nil
+	q, notes := r.goneQ, r.notes
+	r.goneQ, r.notes = nil, nil
 	r.goneMu.Unlock()
 	now := r.m.now()
 	for _, p := range q {
 		r.leave(p, true, now)
+	}
+	for _, b := range notes {
+		r.broadcast(b, nil)
 	}
 }
 

@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // registers the "sqlite" driver; its errors carry their codes
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // ErrNotFound is returned by Get for an id no stored game has.
@@ -97,7 +99,11 @@ func Open(ctx context.Context, path string, busy time.Duration) (*Store, error) 
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	dsn, err := fileURI(path, q)
+	if err != nil {
+		return nil, fmt.Errorf("store: %s: %w", path, err)
+	}
+	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("store: %s: %w", path, err)
 	}
@@ -111,6 +117,24 @@ func Open(ctx context.Context, path string, busy time.Duration) (*Store, error) 
 		return nil, err
 	}
 	return s, nil
+}
+
+// fileURI returns the SQLite URI of the file at path with the query q:
+// file:///ABSOLUTE/PATH?q, the path escaped so that SQLite reads back
+// exactly the name given. A name with "?", "#" or "%" in it, put into the
+// URI as it is, would end the path early or be decoded into another
+// name.
+func fileURI(path string, q url.Values) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // a Windows path, C:/dir/file: file:///C:/dir/file
+	}
+	u := url.URL{Scheme: "file", Path: p, RawQuery: q.Encode()}
+	return u.String(), nil
 }
 
 // explain turns a driver error at start-up into a sentence about the file.
@@ -209,7 +233,7 @@ func (s *Store) Save(ctx context.Context, g *Game) (int64, error) {
 		g.Room, g.Game, g.Table, tb, g.Deck, js(nonNil(g.Seats)), js(nonNilInts(g.Scores)), g.Unit, js(nonNilInts(g.Winners)),
 		g.Actions, g.Started.UnixMilli(), g.Ended.UnixMilli(), string(g.Record))
 	if err != nil {
-		return 0, fmt.Errorf("store: save: %w", err)
+		return 0, fmt.Errorf("store: save: %s: %w", Cause(err), err)
 	}
 	id, err := res.LastInsertId()
 	if err != nil {
@@ -217,6 +241,34 @@ func (s *Store) Save(ctx context.Context, g *Game) (int64, error) {
 	}
 	g.ID = id
 	return id, nil
+}
+
+// Cause says in a few words what went wrong with the database in err, a
+// failed Save: the disk is full, the file is locked… It names no file,
+// so that it can be told to the players whose game was not stored.
+func Cause(err error) string {
+	var e *sqlite.Error
+	if errors.As(err, &e) {
+		switch e.Code() & 0xff {
+		case sqlite3.SQLITE_FULL:
+			return "the server's disk is full"
+		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+			return "the database is locked by another process"
+		case sqlite3.SQLITE_IOERR:
+			return "the server's disk could not be written"
+		case sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN:
+			return "the database may not be written"
+		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+			return "the database is damaged"
+		}
+	}
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return "the database did not answer in time"
+	case err != nil && strings.Contains(err.Error(), "database is closed"):
+		return "the database is closed"
+	}
+	return "the database refused the game"
 }
 
 func nonNil(s []string) []string {

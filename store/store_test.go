@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,6 +102,91 @@ func TestOpenReportsALockedFile(t *testing.T) {
 	defer conn.ExecContext(ctx, "ROLLBACK")
 	if _, err := Open(ctx, path, 50*time.Millisecond); err == nil || !strings.Contains(err.Error(), "is locked by another process") {
 		t.Fatalf("locked file: %v", err)
+	}
+}
+
+// TestOpenUsesThePathAsNamed opens databases whose names hold the
+// characters a URI gives a meaning to (? # % & = ; a space, an escape
+// that decodes to another name) and checks that each name is the file
+// written, and no other, and that it holds what was saved.
+func TestOpenUsesThePathAsNamed(t *testing.T) {
+	ctx := context.Background()
+	for _, name := range []string{"a?b#c.db", "pct%41.db", "mode=ro&x;y z.db", "%2e%2e.db", "?.db", "#", "file:x.db"} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, name)
+			s, err := Open(ctx, path, time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Save(ctx, &Game{Summary: Summary{Room: "R", Game: "tower"}}); err != nil {
+				t.Fatal(err)
+			}
+			s.Close()
+			entries, _ := os.ReadDir(dir)
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			// WAL mode may leave its -wal and -shm files beside the
+			// database, under its own name.
+			for _, n := range names {
+				if n != name && n != name+"-wal" && n != name+"-shm" {
+					t.Fatalf("opening %q wrote %q: the directory holds %q", name, n, names)
+				}
+			}
+			if _, err := os.Stat(path); err != nil {
+				t.Fatalf("opening %q: %v; the directory holds %q", name, err, names)
+			}
+			s, err = Open(ctx, path, time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if games, err := s.List(ctx, 0, 10); err != nil || len(games) != 1 {
+				t.Fatalf("reopened %q: %d games, %v", name, len(games), err)
+			}
+		})
+	}
+}
+
+// TestSaveOnAFullDatabase fills the database to the most pages SQLite may
+// give it (PRAGMA max_page_count: SQLite's own "database or disk is full",
+// SQLITE_FULL, as on a full disk): the save fails saying the disk is full,
+// stores nothing, and the same game is stored once there is room again.
+func TestSaveOnAFullDatabase(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "full.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var pages int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA page_count").Scan(&pages); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.db.ExecContext(ctx, fmt.Sprintf("PRAGMA max_page_count = %d", pages)); err != nil {
+		t.Fatal(err)
+	}
+	g := &Game{Summary: Summary{Room: "R", Game: "tower"}, Record: []byte(strings.Repeat(`{"type":"action"}`+"\n", 2000))}
+	_, err = s.Save(ctx, g)
+	if err == nil || Cause(err) != "the server's disk is full" || !strings.Contains(err.Error(), "the server's disk is full") ||
+		!strings.Contains(err.Error(), "full (13)") {
+		t.Fatalf("save to a full database: %v (cause %q)", err, Cause(err))
+	}
+	if games, err := s.List(ctx, 0, 10); err != nil || len(games) != 0 {
+		t.Fatalf("after the failed save: %d games, %v", len(games), err)
+	}
+	if _, err := s.db.ExecContext(ctx, "PRAGMA max_page_count = 1073741823"); err != nil {
+		t.Fatal(err)
+	}
+	if id, err := s.Save(ctx, g); err != nil || id != 1 {
+		t.Fatalf("save once there is room: id %d, %v", id, err)
+	}
+	// A closed database is said to be closed.
+	s.Close()
+	if _, err := s.Save(ctx, g); Cause(err) != "the database is closed" {
+		t.Fatalf("save to a closed database: %v (cause %q)", err, Cause(err))
 	}
 }
 

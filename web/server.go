@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"net/url"
@@ -82,10 +83,7 @@ func newServer(o Options) (*server, http.Handler, error) {
 	mux.HandleFunc("GET /api/history", s.history)
 	mux.HandleFunc("GET /api/history/{id}", s.game)
 	mux.HandleFunc("GET /api/history/{id}/steps", s.steps)
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.Write([]byte("ok\n"))
-	})
+	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(o.Gatherer, promhttp.HandlerOpts{}))
 	return s, mux, nil
 }
@@ -94,6 +92,23 @@ func newServer(o Options) (*server, http.Handler, error) {
 func (s *server) page(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Write(s.index)
+}
+
+// healthz answers "ok", or 503 while finished games cannot be stored:
+// from a failed save until a save succeeds again (Manager.SaveHealth), with
+// what fails and since when.
+func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
+	if h := s.o.Manager.SaveHealth(); h.Failing {
+		since := h.Since.UTC().Format(time.RFC3339)
+		writeJSON(w, http.StatusServiceUnavailable, map[string]any{
+			"error": fmt.Sprintf("finished games cannot be stored since %s: %v (%d failed tries; %d games waiting to be stored, %d lost)",
+				since, h.Err, h.Failures, h.Waiting, h.Lost),
+			"since": since, "waiting": h.Waiting, "lost": h.Lost,
+		})
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Write([]byte("ok\n"))
 }
 
 // writeJSON sends v as JSON with status code.

@@ -83,6 +83,7 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	maxConns := num("max-conns", "DOBBLE_MAX_CONNS", defaults.MaxConns, "most WebSocket connections open at once")
 	roomQueue := num("room-queue", "DOBBLE_ROOM_QUEUE", def.RoomQueue, "requests a room queues; beyond that a request is refused as busy")
 	connQueue := num("conn-queue", "DOBBLE_CONN_QUEUE", def.PeerQueue, "messages queued for a connection; beyond that it is closed as a slow consumer")
+	saveBacklog := num("save-backlog", "DOBBLE_SAVE_BACKLOG", def.SaveBacklog, "finished games kept in memory while the database cannot store them (a full disk), to store them once it can; a game finished beyond that is not stored")
 	countdown := dur("countdown", "DOBBLE_COUNTDOWN", def.Countdown, "countdown before each game")
 	pick := dur("pick-time", "DOBBLE_PICK_TIME", def.PickTime, "time the loser has to pick the next mini-game before the room picks")
 	lockout := num("lockout", "DOBBLE_LOCKOUT", int(def.Lockout), fmt.Sprintf("lock-out after a wrong claim or draw, in ms, for rooms that do not set their own: 0 (none) to %d", room.MaxLockout))
@@ -127,7 +128,7 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	for _, f := range []struct {
 		name string
 		n    int
-	}{{"max-conns", *maxConns}, {"max-rooms", *maxRooms}, {"room-queue", *roomQueue}, {"conn-queue", *connQueue}, {"burst", *burst}, {"deck-cache", *deckCache}, {"card-cache", *cardCache}} {
+	}{{"max-conns", *maxConns}, {"max-rooms", *maxRooms}, {"room-queue", *roomQueue}, {"conn-queue", *connQueue}, {"save-backlog", *saveBacklog}, {"burst", *burst}, {"deck-cache", *deckCache}, {"card-cache", *cardCache}} {
 		if f.n < 1 {
 			return nil, usagef("serve: --%s %d: use 1 or more", f.name, f.n)
 		}
@@ -145,7 +146,7 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 		lo = rules.NoLockout
 	}
 	c.server.Rooms = room.Config{SeatHold: *hold, MaxRooms: *maxRooms, RoomQueue: *roomQueue, PeerQueue: *connQueue,
-		Countdown: *countdown, PickTime: *pick, Lockout: lo, Rate: *rate, Burst: *burst,
+		Countdown: *countdown, PickTime: *pick, Lockout: lo, Rate: *rate, Burst: *burst, SaveBacklog: *saveBacklog,
 		DeckCache: *deckCache, CardCache: int64(*cardCache) << 20}
 	if *rate <= 0 {
 		return nil, usagef("serve: --rate %v: use a positive number of messages a second", *rate)

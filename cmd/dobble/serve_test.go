@@ -32,6 +32,8 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"--deck-cache", "20000"}, "dobble: serve: deck cache 20000 decks: use 1 to 10000"},
 		{[]string{"--card-cache", "0"}, "dobble: serve: --card-cache 0: use 1 or more"},
 		{[]string{"--conn-queue", "x"}, "dobble: serve: invalid value"},
+		{[]string{"--save-backlog", "0"}, "dobble: serve: --save-backlog 0: use 1 or more"},
+		{[]string{"--save-backlog", "2000000"}, "dobble: serve: save backlog 2000000: use 1 to 1000000 games"},
 		{[]string{"extra"}, `dobble: serve: unexpected argument "extra"`},
 		{[]string{"--pprof", "0.0.0.0:6060"}, `dobble: serve: --pprof "0.0.0.0:6060": use a loopback address and port`},
 		{[]string{"--pprof", "6060"}, `dobble: serve: --pprof "6060": use a loopback address and port`},
@@ -89,7 +91,7 @@ func TestServeLockout(t *testing.T) {
 
 func TestServeHelp(t *testing.T) {
 	code, out, _ := runCLI(t, "", "serve", "--help")
-	for _, want := range []string{"-addr", "DOBBLE_ADDR", "-db", "-seat-hold", "-max-rooms", "-max-conns", "-room-queue", "-conn-queue", "-lockout", "-rate",
+	for _, want := range []string{"-addr", "DOBBLE_ADDR", "-db", "-seat-hold", "-max-rooms", "-max-conns", "-room-queue", "-conn-queue", "-save-backlog", "DOBBLE_SAVE_BACKLOG", "-lockout", "-rate",
 		"-deck-cache", "DOBBLE_DECK_CACHE", "-card-cache", "DOBBLE_CARD_CACHE"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Fatalf("serve --help: exit %d, missing %q:\n%s", code, want, out)
@@ -120,5 +122,20 @@ func TestServeCorruptDatabase(t *testing.T) {
 	code, out, errOut := runCLI(t, "", "serve", "--addr", "127.0.0.1:0", "--db", db)
 	if code != 1 || out != "" || !strings.Contains(errOut, "is not a dobble database or is corrupt") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// TestServeSaveBacklog checks that --save-backlog, or DOBBLE_SAVE_BACKLOG,
+// sets the rooms' backlog of games waiting to be stored, the flag winning.
+func TestServeSaveBacklog(t *testing.T) {
+	t.Setenv("DOBBLE_SAVE_BACKLOG", "7")
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{{nil, 7}, {[]string{"--save-backlog", "3"}, 3}} {
+		c, err := parseServe(tc.args, io.Discard)
+		if err != nil || c.server.Rooms.SaveBacklog != tc.want {
+			t.Fatalf("%v: %+v, %v; want a backlog of %d", tc.args, c, err, tc.want)
+		}
 	}
 }

@@ -115,11 +115,27 @@ function conn() {
 
 function send(msg) { conn().send(msg); }
 
+// nameProblem says why the server would refuse a nickname (package
+// protocol, cleanName), as the key of its text, or "" when it would take
+// it: a name needs a visible character, holds no control or
+// text-direction character and does not read as a bot's ("bot:LEVEL").
+// The field's maxlength keeps it within the 24 characters.
+function nameProblem(name) {
+  const chars = [...name];
+  if (chars.length === 0) return "home.needName";
+  if (chars.some((c) => /[\p{Cc}\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/u.test(c))) return "home.nameHidden";
+  if (!chars.some((c) => /[\p{L}\p{N}\p{P}\p{S}]/u.test(c) && !/\p{Default_Ignorable_Code_Point}/u.test(c) && c !== "\u2800")) return "home.nameBlank";
+  const skeleton = name.normalize("NFKC").replace(/[\p{Cf}\p{Mn}\p{Default_Ignorable_Code_Point}]/gu, "").toLowerCase();
+  if (skeleton.startsWith("bot:")) return "home.nameBot";
+  return "";
+}
+
 function needName() {
   const input = document.getElementById("nickname");
   const name = (input ? input.value : S.name).trim();
-  if (!name) {
-    S.notice = t("home.needName");
+  const problem = nameProblem(name);
+  if (problem) {
+    S.notice = t(problem);
     render();
     document.getElementById("nickname")?.focus();
     return false;
@@ -220,6 +236,15 @@ function onMessage(m) {
       S.room = null;
       S.notice = t("err.closed", { reason: m.reason || "" });
       go("/");
+      return;
+    }
+    case "saved": {
+      // A finished game the server could not store yet, stored after
+      // all, or given up: the note stays on the results and the lobby.
+      if (!r) return;
+      r.saved = t(`saved.${m.status}`, { game: gameTitle(m.game || "") });
+      toast(r.saved, m.status === "stored" ? "" : "miss");
+      render();
       return;
     }
     case "error": onError(m); return;
@@ -980,6 +1005,7 @@ function lobbyScreen(r) {
   const copied = h("span", { class: "copied", role: "status" });
   return h("div", { class: "lobby" },
     h("h1", null, t("lobby.title", { code: "" }), h("span", { id: "room-code", class: "code" }, L.code)),
+    savedNote(r),
     h("p", null, gameTitle(L.game), " · ", L.deck, " · ", t("home.games"), ": ", String(L.games || 1), L.private ? ` · ${t("lobby.private")}` : ""),
     h("p", { class: "how" }, gameRule(L.game)),
     h("div", { class: "share" }, h("label", { for: "share-link" }, t("lobby.share")),
@@ -992,6 +1018,12 @@ function lobbyScreen(r) {
       r.host ? h("button", { id: "start", class: "primary", onclick: () => send({ type: "start" }) }, t("lobby.start"))
         : h("p", { class: "wait" }, t("lobby.waitingHost")),
       h("button", { id: "leave", onclick: leave }, t("lobby.leave"))));
+}
+
+// savedNote shows what the server last said of storing a finished game
+// of the room ("saved"), if anything.
+function savedNote(r) {
+  return r.saved ? h("p", { id: "saved", class: "notice", role: "status" }, r.saved) : null;
 }
 
 function seatItem(r, s) {
@@ -1155,6 +1187,7 @@ function resultsScreen(r) {
     resultTable(r, e, null)));
   const els = [
     h("h1", null, t("results.title"), " · ", gameTitle(o.game || r.view?.game || "")),
+    savedNote(r),
     ...earlier,
     earlier.length ? h("h2", { id: "tie-break" }, `${t("results.tieBreak")} · ${gameTitle(o.game)}`) : null,
     h("p", { id: "winner", class: "winner" }, t("results.winner", { names: winners })),

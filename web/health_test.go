@@ -1,0 +1,155 @@
+package web
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"net"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/dobble-dev/dobble/room"
+	"github.com/dobble-dev/dobble/store"
+)
+
+// startOnFile runs a server like start, its store the SQLite file path
+// opened with a short wait for locks, so that a save against a locked
+// database fails at once.
+func startOnFile(t *testing.T, cfg room.Config, path string) *testServer {
+	t.Helper()
+	st, err := store.Open(context.Background(), path, 20*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := prometheus.NewRegistry()
+	metrics := room.NewMetrics(reg)
+	decks := room.NewDecks()
+	m, err := room.NewManager(cfg, st, decks, metrics, "dobble-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := Handler(Options{Manager: m, Store: st, Decks: decks, Gatherer: reg, Metrics: metrics, MaxConns: 100, PingEvery: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: h}
+	go srv.Serve(ln)
+	ts := &testServer{t: t, url: "http://" + ln.Addr().String(), ws: "ws://" + ln.Addr().String() + "/ws", m: m, store: st, srv: srv}
+	t.Cleanup(func() {
+		m.Close()
+		srv.Close()
+		st.Close()
+	})
+	return ts
+}
+
+// metric returns the value of the metric line that starts with name in
+// the server's /metrics, or -1 when there is none.
+func (ts *testServer) metric(name string) float64 {
+	ts.t.Helper()
+	_, body := ts.get("/metrics")
+	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + ` (\S+)$`).FindSubmatch(body)
+	if m == nil {
+		return -1
+	}
+	f, _ := strconv.ParseFloat(string(m[1]), 64)
+	return f
+}
+
+// TestFailedSaveIsReportedAndRetried finishes a game while another
+// process holds the database's write lock (a real SQLite error,
+// SQLITE_BUSY): the server keeps playing, /healthz answers 503 saying
+// what fails and since when, /metrics counts the failure and the game
+// waiting, the player is told the game is not stored yet. Once the lock
+// is released the retry stores the game: the player is told its id, it
+// is in the history, and /healthz is healthy again.
+func TestFailedSaveIsReportedAndRetried(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dobble.db")
+	ts := startOnFile(t, fastConfig(), path)
+
+	holder, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	lock, err := holder.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	if _, err := lock.ExecContext(context.Background(), "BEGIN EXCLUSIVE"); err != nil {
+		t.Fatal(err)
+	}
+
+	a := ts.connect("alice")
+	a.create(msg{"game": "tower", "seats": 2, "games": 1, "bots": []any{nil, "instant"}})
+	a.send(msg{"type": "start"})
+	if o := a.expect("over"); o.num("table") != 0 {
+		t.Fatalf("over %v", o)
+	}
+	saved := a.expect("saved")
+	if saved.str("status") != "retrying" || saved.num("table") != 0 || !strings.Contains(saved.str("reason"), "locked") {
+		t.Fatalf("the notice of the failed save: %v", saved)
+	}
+	var health struct {
+		Error string `json:"error"`
+		Since string `json:"since"`
+	}
+	eventually(t, "/healthz reports the failing store", func() bool {
+		code, body := ts.get("/healthz")
+		return code == http.StatusServiceUnavailable && json.Unmarshal(body, &health) == nil
+	})
+	if _, err := time.Parse(time.RFC3339, health.Since); err != nil || !strings.Contains(health.Error, "cannot be stored since "+health.Since) ||
+		!strings.Contains(health.Error, "locked") {
+		t.Fatalf("/healthz: %+v", health)
+	}
+	if f := ts.metric("dobble_store_failures_total"); f < 1 {
+		t.Fatalf("dobble_store_failures_total %v after a failed save", f)
+	}
+	if w := ts.metric("dobble_store_backlog"); w != 1 {
+		t.Fatalf("dobble_store_backlog %v with one game waiting", w)
+	}
+	if f := ts.metric("dobble_store_failing"); f != 1 {
+		t.Fatalf("dobble_store_failing %v", f)
+	}
+	// The server keeps playing: a rematch starts.
+	a.send(msg{"type": "start"})
+	a.expect("countdown")
+
+	if _, err := lock.ExecContext(context.Background(), "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	// The rematch's game may finish while the first still waits: its
+	// players are told so too, and it is stored after the first.
+	for {
+		s := a.expect("saved")
+		if s.num("table") == 1 && s.str("status") == "retrying" {
+			continue
+		}
+		if s.str("status") != "stored" || s.num("table") != 0 || s.num("id") != 1 {
+			t.Fatalf("the notice of the retried save: %v", s)
+		}
+		break
+	}
+	eventually(t, "/healthz is healthy again", func() bool {
+		code, body := ts.get("/healthz")
+		return code == http.StatusOK && string(body) == "ok\n"
+	})
+	if code, body := ts.get("/api/history/1"); code != http.StatusOK || !strings.Contains(string(body), `"tower"`) {
+		t.Fatalf("/api/history/1 after the retry: %d %.200s", code, body)
+	}
+	eventually(t, "no game waits to be stored", func() bool {
+		return ts.metric("dobble_store_backlog") == 0 && ts.metric("dobble_store_failing") == 0
+	})
+}
