@@ -123,12 +123,16 @@ func TestRunCountsWhatTheServerCounts(t *testing.T) {
 	if rep.Games <= int64(cfg.Rooms) {
 		t.Errorf("%d games in %d rooms: no rematch", rep.Games, cfg.Rooms)
 	}
-	games, err := srv.store.List(context.Background(), 0, 100)
-	if err != nil {
-		t.Fatal(err)
+	// The load's rooms are private, so their games are left out of the
+	// history's list: they are counted by id.
+	stored := int64(0)
+	for ; stored < min(rep.Games, 100); stored++ {
+		if _, err := srv.store.Get(context.Background(), stored+1); err != nil {
+			break
+		}
 	}
-	if int64(len(games)) < min(rep.Games, 100) {
-		t.Errorf("%d games stored; %d played", len(games), rep.Games)
+	if stored < min(rep.Games, 100) {
+		t.Errorf("%d games stored; %d played", stored, rep.Games)
 	}
 	if len(lines) != 3 || !strings.Contains(lines[0], "12 of 12 clients connected") || !strings.Contains(lines[1], "3 of 3 rooms filled") {
 		t.Errorf("progress lines: %q", lines)

@@ -130,7 +130,7 @@ func structsOf(t reflect.Type, seen map[reflect.Type]bool, f func(reflect.Type))
 func serverMessages() map[string]reflect.Type {
 	out := map[string]reflect.Type{}
 	for _, m := range []Message{Welcome{}, Joined{}, Lobby{}, Countdown{}, State{}, Update{}, Refused{}, Over{},
-		PickMessage{}, Presence{}, Closed{}, ErrorMessage{}, Pong{}} {
+		PickMessage{}, Presence{}, Closed{}, Saved{}, ErrorMessage{}, Pong{}} {
 		out[m.Type()] = reflect.TypeOf(m)
 	}
 	return out
