@@ -20,6 +20,9 @@ type Metrics struct {
 	SlowConsumers prometheus.Counter
 	// Games counts finished games.
 	Games prometheus.Counter
+	// BotsDeferred counts the bots' actions put off because their room
+	// had reached its bound on the bots' actions (Config.BotRate).
+	BotsDeferred prometheus.Counter
 
 	accepted prometheus.Counter // Claims{outcome="accepted"}, looked up once
 }
@@ -37,8 +40,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		Busy:          prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_busy_total", Help: "Requests dropped because a room's input queue was full."}),
 		SlowConsumers: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_slow_consumers_total", Help: "Connections closed because their output queue was full."}),
 		Games:         prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_games_total", Help: "Games played to the end."}),
+		BotsDeferred: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_bot_actions_deferred_total",
+			Help: "Bots' actions put off because their room had reached its bound on the bots' actions (--bot-rate)."}),
 	}
 	m.accepted = m.Claims.WithLabelValues("accepted")
-	reg.MustRegister(m.Rooms, m.Connections, m.Claims, m.ClaimLatency, m.Busy, m.SlowConsumers, m.Games)
+	reg.MustRegister(m.Rooms, m.Connections, m.Claims, m.ClaimLatency, m.Busy, m.SlowConsumers, m.Games, m.BotsDeferred)
 	return m
 }
