@@ -47,7 +47,10 @@
 // The levels easy, medium, hard and expert make a Tower claim (two cards
 // of eight symbols) in about 4, 2.75, 1.95 and 1.3 seconds on average,
 // misses and false alarms aside; instant claims correctly at once, for
-// simulations and benchmarks.
+// simulations and benchmarks. Beside people a bot's times get a floor from
+// whoever runs the table (table.Config.MinDelay; 250 ms in a server's
+// rooms), so that an instant bot there answers a change as a quick person
+// would at best, never at 0 ms.
 //
 // # Games with Deciders
 //

@@ -51,19 +51,38 @@ type Config struct {
 	// tried again until it works); a game that finishes when that many
 	// wait is not stored.
 	SaveBacklog int
+	// BotDelay is the least time from a change of the table to a bot's
+	// action answering it (table.Config.MinDelay): no bot in a room, not
+	// even an instant one, acts sooner, so none races people at 0 ms.
+	BotDelay time.Duration
+	// BotRate is the most actions the bots of a room may make a second on
+	// average, BotBurst at once (table.Config.BotRate); a bot's action due
+	// beyond it is put off until the bound allows it.
+	BotRate float64
+	// BotBurst is how many actions the bots of a room may make at once.
+	BotBurst int
 }
 
 // DefaultConfig returns the defaults: a seat held 120 s, 1000 rooms, queues
 // of 256 inputs and 256 outputs, a 3 s countdown, 60 s to pick (2 s for a
 // bot), a 1000 ms lock-out, 20 messages a second in bursts of 40, a close
 // after 200 refused in a row, 1000 finished games waiting to be stored,
-// and 32 decks and 32 MiB of card pictures kept (every edition's pictures
-// take about 4 MiB).
+// 32 decks and 32 MiB of card pictures kept (every edition's pictures take
+// about 4 MiB), and bots that answer a change after 250 ms at the soonest,
+// a quick person's reaction, and make at most 50 actions a second in
+// bursts of 100 in a room.
+//
+// With a 250 ms floor each bot acts at most 4 times a second, so the bots
+// of a full table (7 beside one person) make at most 28 actions a second
+// and the bound of 50 never holds back a room that plays as it should; it
+// is there for a server run with a lower floor, and against any other
+// runaway.
 func DefaultConfig() Config {
 	return Config{
 		SeatHold: 120 * time.Second, MaxRooms: 1000, RoomQueue: 256, PeerQueue: 256,
 		Countdown: 3 * time.Second, PickTime: 60 * time.Second, BotPick: 2 * time.Second,
 		Lockout: 1000, Rate: 20, Burst: 40, FloodLimit: 200, SaveBacklog: 1000, DeckCache: 32, CardCache: 32 << 20,
+		BotDelay: 250 * time.Millisecond, BotRate: 50, BotBurst: 100,
 	}
 }
 
@@ -84,6 +103,9 @@ func (c Config) withDefaults() Config {
 	c.DeckCache = cmp.Or(c.DeckCache, d.DeckCache)
 	c.CardCache = cmp.Or(c.CardCache, d.CardCache)
 	c.SaveBacklog = cmp.Or(c.SaveBacklog, d.SaveBacklog)
+	c.BotDelay = cmp.Or(c.BotDelay, d.BotDelay)
+	c.BotRate = cmp.Or(c.BotRate, d.BotRate)
+	c.BotBurst = cmp.Or(c.BotBurst, d.BotBurst)
 	return c
 }
 
@@ -120,6 +142,12 @@ func (c Config) Validate() error {
 		return fmt.Errorf("card cache %d bytes: use 1 MiB to 1 TiB", c.CardCache)
 	case c.SaveBacklog < 1 || c.SaveBacklog > 1_000_000:
 		return fmt.Errorf("save backlog %d: use 1 to 1000000 games", c.SaveBacklog)
+	case c.BotDelay < time.Millisecond || c.BotDelay > 10*time.Second:
+		return fmt.Errorf("bot delay %v: use a duration from 1ms to 10s", c.BotDelay)
+	case !(c.BotRate >= 0.1 && c.BotRate <= 100_000):
+		return fmt.Errorf("bot rate %v actions/s: use a number from 0.1 to 100000", c.BotRate)
+	case c.BotBurst < 1 || c.BotBurst > 1_000_000:
+		return fmt.Errorf("bot burst %d: use 1 to 1000000", c.BotBurst)
 	}
 	return nil
 }

@@ -28,7 +28,11 @@
 // when the table changes before they are Committed), and the ticks of a
 // timed game's clock when rules.State.Deadline comes, before any action
 // due at that moment; it keeps the table's record, and tells the room what
-// it did, which the room broadcasts. A room has one timer, set for the next
+// it did, which the room broadcasts. The bots of a room have a floor under
+// their times (Config.BotDelay, 250 ms by default: an instant bot is a
+// perfect player there, not one that acts at 0 ms) and a bound on their
+// actions (Config.BotRate and BotBurst); the actions the bound puts off
+// are counted (Metrics.BotsDeferred) and logged once a table. A room has one timer, set for the next
 // of the moments it waits for: the driver's Next, the end of a countdown or
 // of a pick, and the expiry of a disconnected seat's hold.
 //

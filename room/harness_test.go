@@ -116,6 +116,38 @@ func (h *harness) advance(d time.Duration) {
 	h.now = end
 }
 
+// advanceUntil moves the clock on in steps of step until done holds, and
+// fails the test when it does not within limit.
+func (h *harness) advanceUntil(what string, step, limit time.Duration, done func() bool) {
+	h.t.Helper()
+	for passed := time.Duration(0); !done(); passed += step {
+		if passed >= limit {
+			h.t.Fatalf("%s: not within %v", what, limit)
+		}
+		h.advance(step)
+	}
+}
+
+// metric returns the value of the counter or gauge called name, summed
+// over its labels, as /metrics would show it.
+func (h *harness) metric(name string) float64 {
+	h.t.Helper()
+	families, err := h.reg.Gather()
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	sum := 0.0
+	for _, f := range families {
+		if f.GetName() != name {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			sum += m.GetCounter().GetValue() + m.GetGauge().GetValue()
+		}
+	}
+	return sum
+}
+
 // room returns the room of the last create.
 func (h *harness) room() *Room {
 	h.t.Helper()

@@ -39,6 +39,9 @@ type Metrics struct {
 	SaveBacklog prometheus.Gauge
 	// StoreFailing is 1 from a failed save until a save succeeds, else 0.
 	StoreFailing prometheus.Gauge
+	// BotsDeferred counts the bots' actions put off because their room
+	// had reached its bound on the bots' actions (Config.BotRate).
+	BotsDeferred prometheus.Counter
 
 	accepted prometheus.Counter // Claims{outcome="accepted"}, looked up once
 }
@@ -69,9 +72,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Finished games waiting to be stored, the one being saved included."}),
 		StoreFailing: prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_store_failing",
 			Help: "1 from a failed save of a finished game until a save succeeds, else 0."}),
+		BotsDeferred: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_bot_actions_deferred_total",
+			Help: "Bots' actions put off because their room had reached its bound on the bots' actions (--bot-rate)."}),
 	}
 	m.accepted = m.Claims.WithLabelValues("accepted")
 	reg.MustRegister(m.Rooms, m.Connections, m.Claims, m.ClaimLatency, m.Busy, m.SlowConsumers, m.Games,
-		m.DeckCacheDrops, m.DeckNamesRefused, m.GamesStored, m.GamesLost, m.StoreFailures, m.SaveBacklog, m.StoreFailing)
+		m.DeckCacheDrops, m.DeckNamesRefused, m.GamesStored, m.GamesLost, m.StoreFailures, m.SaveBacklog, m.StoreFailing,
+		m.BotsDeferred)
 	return m
 }

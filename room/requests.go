@@ -181,6 +181,7 @@ func (r *Room) doAction(seat int, in *input) *protocol.Error {
 		return nil
 	}
 	_, err := r.tab.Submit(a)
+	r.countDeferred()
 	if ref, ok := err.(*rules.Refusal); ok {
 		in.peer.Send(r.refusedFrame(&protocol.Refused{ID: in.ID, Table: r.tableNo, Code: ref.Code, Reason: ref.Reason(),
 			Version: ref.Version, Current: r.tab.State().Version(), LockedUntil: ref.LockedUntil}))

@@ -73,11 +73,12 @@ type Room struct {
 
 	// The table being played, from beginTable on (PhasePlay) and until
 	// the next countdown.
-	tab     *table.Driver
-	start   time.Time // when the table began: the time 0 of its game
-	at      []int     // the session seats at the table, by seat of its game
-	tableNo int       // the table's number in the room (table)
-	rec     *tableRecord
+	tab      *table.Driver
+	start    time.Time // when the table began: the time 0 of its game
+	at       []int     // the session seats at the table, by seat of its game
+	tableNo  int       // the table's number in the room (table)
+	rec      *tableRecord
+	deferred int // the bots' actions the driver put off, counted in the metrics
 }
 
 func newRoom(m *Manager, code string, spec *protocol.RoomSpec, cfg session.Config, decks session.Decks, main *Deck, own map[string]*Deck) *Room {

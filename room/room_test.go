@@ -165,14 +165,15 @@ func TestRoomTick(t *testing.T) {
 }
 
 // TestRoomSession plays a session of two mini-games between the host, who
-// never claims, and an instant bot, which wins each as soon as it starts:
-// the first game ends, the host picks the next, the session ends, each
-// game is saved with a record that replays, and a rematch numbers its
-// tables on.
+// never claims, and an instant bot, which wins each, claiming every 250 ms
+// (the rooms' floor under the bots' times): the first game ends, the host
+// picks the next, the session ends, each game is saved with a record that
+// replays, and a rematch numbers its tables on.
 func TestRoomSession(t *testing.T) {
 	h := newHarness(t, testConfig())
 	host := startRoom(h, `{"game": "tower", "seats": 2, "bots": [null, "instant"], "games": 2}`)[0]
 	r := h.room()
+	h.advanceUntil("the first game's end", 250*time.Millisecond, time.Minute, func() bool { return r.phase != PhasePlay })
 	over := host.take("over")
 	if over.num("table") != 0 || over.str("game") != "tower" {
 		t.Fatalf("over %v", over)
@@ -197,6 +198,7 @@ func TestRoomSession(t *testing.T) {
 	}
 	h.advance(testConfig().Countdown)
 	host.take("state")
+	h.advanceUntil("the second game's end", 250*time.Millisecond, time.Minute, func() bool { return r.phase != PhasePlay })
 	if over := host.take("over"); over.num("table") != 1 {
 		t.Fatalf("second over %v", over)
 	}

@@ -32,24 +32,6 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// metric returns the value of the Manager's metric name (a counter or a
-// gauge).
-func (h *harness) metric(name string) float64 {
-	h.t.Helper()
-	families, err := h.reg.Gather()
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	for _, f := range families {
-		if f.GetName() == name {
-			m := f.GetMetric()[0]
-			return m.GetCounter().GetValue() + m.GetGauge().GetValue()
-		}
-	}
-	h.t.Fatalf("no metric %s", name)
-	return 0
-}
-
 // waitFor polls cond until it holds, failing the test after a deadline.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()

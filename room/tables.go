@@ -3,6 +3,7 @@ package room
 import (
 	"bytes"
 	"fmt"
+	"log/slog"
 	"slices"
 	"time"
 
@@ -63,8 +64,11 @@ func (r *Room) beginTable(now time.Time) {
 	rec := &tableRecord{started: now, seats: names, deck: d.Name, tieBreak: r.play.Phase() == session.PhaseTieBreak}
 	rec.w = record.NewWriter(&rec.buf)
 	r.rec = rec
+	cfg := &r.m.cfg
 	r.tab = table.New(table.Config{Bots: bots, Record: rec.w, Deck: d.Desc, Seats: names,
-		Apply: r.applyAtTable, Observer: (*tableObserver)(r)})
+		Apply: r.applyAtTable, Observer: (*tableObserver)(r),
+		MinDelay: cfg.BotDelay.Milliseconds(), BotRate: cfg.BotRate, BotBurst: cfg.BotBurst})
+	r.deferred = 0
 	if err := r.tab.Reset(st, seed); err != nil {
 		r.close(fmt.Sprintf("the game could not start: %v", err))
 		return
@@ -89,9 +93,27 @@ func (r *Room) advance(now time.Time) {
 		// or lateness: counted by the observer; the bot has planned
 		// again and the table goes on.
 	}
+	r.countDeferred()
 	if r.tab.Over() {
 		r.finishTable(now)
 	}
+}
+
+// countDeferred counts in the metrics the bots' actions the table's driver
+// put off since the last call, because the room had reached its bound on
+// the bots' actions, and logs the first of a table.
+func (r *Room) countDeferred() {
+	n := r.tab.Stats().Deferred
+	if n == r.deferred {
+		return
+	}
+	if r.deferred == 0 {
+		slog.Warn("room: the bots reached the room's bound on their actions; their actions are put off",
+			"room", r.code, "table", r.tableNo, "game", r.tab.State().Info().Name,
+			"rate", r.m.cfg.BotRate, "burst", r.m.cfg.BotBurst)
+	}
+	r.m.metrics.BotsDeferred.Add(float64(n - r.deferred))
+	r.deferred = n
 }
 
 // applyAtTable carries out action a at the current table, its seat a seat
@@ -124,6 +146,10 @@ func (o *tableObserver) Refused(_ *rules.Action, ref *rules.Refusal) {
 func (r *Room) finishTable(now time.Time) {
 	st, rec := r.tab.State(), r.rec
 	res := st.Result()
+	if r.deferred > 0 {
+		slog.Warn("room: a table ended whose bots were held back by the room's bound on their actions",
+			"room", r.code, "table", r.tableNo, "game", st.Info().Name, "deferred", r.deferred, "actions", st.Version())
+	}
 	r.m.save(&store.Game{Summary: store.Summary{
 		Room: r.storedCode(), Game: st.Info().Name, Table: r.tableNo, TieBreak: rec.tieBreak, Deck: rec.deck,
 		Seats: rec.seats, Scores: res.Scores, Unit: res.Unit, Winners: res.Winners, Actions: int(st.Version()),

@@ -28,6 +28,19 @@ import (
 //
 // End: the last token is taken. Score: tokens; most wins.
 //
+// **Decision**: the game also ends when the tokens have stopped moving:
+// after three times as many discards and takes in a row as there are cards
+// in play (collectStall), none of them followed by a token taken. RULES.md
+// ends the game only with the last token, which assumes that everyone
+// plays: a token whose symbol is only on cards held by a player who does
+// not (who left the table, or is too slow ever to act while others flip
+// through their piles) would keep the others discarding and taking each
+// other's piles forever. Three rounds of the whole deck are far more than
+// a game of players who all play needs between two tokens (in simulated
+// games between bots of one level, never more than two and a half), so the
+// rule ends only a game that has stalled; the tokens left stay in the
+// centre, and the scores are the tokens taken.
+//
 // Table: zone 2i is seat i's pile (only seat i sees its top card), zone
 // 2i+1 its discard pile (its top card face up for everyone). A claim names
 // no target; a take names the discard pile. The tokens still in the centre
@@ -63,11 +76,18 @@ func (collect) Info() Info { return collectInfo }
 func collectPile(seat int) int    { return 2 * seat }
 func collectDiscard(seat int) int { return 2*seat + 1 }
 
-// collectExt is the centre's tokens: one bit per symbol still there.
+// collectStall is how many times the cards in play the discards and takes
+// in a row, no token taken, that end the game (see the decision above).
+const collectStall = 3
+
+// collectExt is the centre's tokens, one bit per symbol still there, and
+// the moves made since the last token was taken.
 type collectExt struct {
 	pool  []uint64
 	left  int // tokens in the pool
 	start int // tokens at setup
+	quiet int // discards and takes since a token was last taken
+	stall int // the quiet moves that end the game: collectStall × the cards
 }
 
 // CloneExtension returns a copy of the tokens.
@@ -80,7 +100,7 @@ func (e *collectExt) CloneExtension() Extension {
 // EqualExtension reports whether the same tokens are left.
 func (e *collectExt) EqualExtension(o Extension) bool {
 	f := o.(*collectExt)
-	return e.left == f.left && e.start == f.start && slices.Equal(e.pool, f.pool)
+	return e.left == f.left && e.start == f.start && e.quiet == f.quiet && e.stall == f.stall && slices.Equal(e.pool, f.pool)
 }
 
 // has reports whether the token of symbol sym is in the pool.
@@ -122,6 +142,7 @@ func (collect) Setup(s *State) error {
 		e.left += bits.OnesCount64(w)
 	}
 	e.start = e.left
+	e.stall = collectStall * n
 	s.SetExtension(e)
 	return nil
 }
@@ -171,19 +192,22 @@ func (collect) Check(s *State, a *Action) *Refusal {
 }
 
 // Apply takes the token, discards the top card or turns the discard pile
-// over into the taker's pile; the game ends with the last token.
+// over into the taker's pile; the game ends with the last token, or once
+// the game has stalled (collectStall).
 func (collect) Apply(s *State, a *Action, ev []Event) []Event {
 	pile := collectPile(a.Seat)
+	e := s.ext.(*collectExt)
 	switch a.Kind {
 	case ActionClaim:
 		ev = claimed(ev, a)
-		e := s.ext.(*collectExt)
 		e.pool[a.Symbol>>6] &^= 1 << (a.Symbol & 63)
 		e.left--
+		e.quiet = 0
 		s.seats[a.Seat].Tally++
 		if e.left == 0 {
 			ev = s.finish(ev)
 		}
+		return ev
 	case ActionDiscard:
 		ev = s.move(ev, a.Seat, pile, collectDiscard(a.Seat))
 	case ActionTake:
@@ -191,6 +215,9 @@ func (collect) Apply(s *State, a *Action, ev []Event) []Event {
 		for s.count(from) > 0 {
 			ev = s.move(ev, a.Seat, from, pile)
 		}
+	}
+	if e.quiet++; e.quiet >= e.stall {
+		ev = s.finish(ev)
 	}
 	return ev
 }
@@ -301,7 +328,7 @@ func (collect) ViewExtra(s *State, seat int) any {
 
 // Invariants checks Collect the Symbols' table: a pile and a discard pile
 // per seat; the tokens taken and left add up to those at setup; the game
-// is over exactly when none is left.
+// is over exactly when none is left or it has stalled.
 func (collect) Invariants(s *State) error {
 	if s.Zones() != 2*s.Players() {
 		return fmt.Errorf("%d zones, want %d", s.Zones(), 2*s.Players())
@@ -325,8 +352,11 @@ func (collect) Invariants(s *State) error {
 	if left != e.left || taken+left != e.start {
 		return fmt.Errorf("%d tokens taken and %d left (counted %d), %d at the start", taken, e.left, left, e.start)
 	}
-	if s.over != (left == 0) {
-		return fmt.Errorf("over = %v with %d tokens left", s.over, left)
+	if e.stall != collectStall*s.cards.Len() || e.quiet < 0 || e.quiet > e.stall {
+		return fmt.Errorf("%d quiet moves of %d, with %d cards", e.quiet, e.stall, s.cards.Len())
+	}
+	if s.over != (left == 0 || e.quiet == e.stall) {
+		return fmt.Errorf("over = %v with %d tokens left after %d quiet moves of %d", s.over, left, e.quiet, e.stall)
 	}
 	return nil
 }

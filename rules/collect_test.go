@@ -34,6 +34,7 @@ func verifyCollect(before *State, d *deck.Deck, a Action, ev []Event) error {
 	case ActionDiscard:
 		want = []Event{{Kind: EventMove, Version: v, Seat: a.Seat, Symbol: -1, Card: pile.Top(), Count: 1,
 			From: collectPile(a.Seat), To: collectDiscard(a.Seat)}}
+		want = collectStalled(before, ev, want)
 	case ActionTake:
 		from := before.Zone(a.Target.At(0))
 		if pile.Len() != 0 || from.Kind != ZoneDiscard || from.Seat == a.Seat {
@@ -44,6 +45,7 @@ func verifyCollect(before *State, d *deck.Deck, a Action, ev []Event) error {
 			want = append(want, Event{Kind: EventMove, Version: v, Seat: a.Seat, Symbol: -1, Card: cards[i], Count: 1,
 				From: a.Target.At(0), To: collectPile(a.Seat)})
 		}
+		want = collectStalled(before, ev, want)
 	default:
 		return fmt.Errorf("kind %v accepted", a.Kind)
 	}
@@ -121,6 +123,92 @@ func TestCollectScenario(t *testing.T) {
 	if !s.Over() || last.Kind != EventOver || !reflect.DeepEqual(last.Result.Scores, []int{1, 6}) || len(tokens()) != 0 {
 		t.Fatalf("end: %+v", last)
 	}
+}
+
+// collectStalled appends to want, the events of a discard or a take made
+// in state before, the end of the game that events ev must hold when that
+// move was the last of the quiet moves that end it (collectStall).
+func collectStalled(before *State, ev, want []Event) []Event {
+	e := before.ext.(*collectExt)
+	if e.quiet+1 < collectStall*before.cards.Len() || len(ev) == 0 || ev[len(ev)-1].Kind != EventOver {
+		return want
+	}
+	return append(want, ev[len(ev)-1])
+}
+
+// collectQuiet makes a move of seat that takes no token, a discard or else a
+// take of the first discard pile it may take, and returns its events.
+func collectQuiet(t *testing.T, s *State, seat int) []Event {
+	t.Helper()
+	a := Action{Kind: ActionDiscard, Seat: seat, Version: s.Version()}
+	if s.Zone(collectPile(seat)).Len() == 0 {
+		for i := range s.Players() {
+			if i != seat && s.Zone(collectDiscard(i)).Len() > 0 {
+				a = Action{Kind: ActionTake, Seat: seat, Target: To(collectDiscard(i)), Version: s.Version()}
+				break
+			}
+		}
+	}
+	ev, err := s.Apply(a, nil)
+	if err != nil {
+		t.Fatalf("%+v: %v", a, err)
+	}
+	if err := CheckInvariants(s); err != nil {
+		t.Fatal(err)
+	}
+	return ev
+}
+
+// TestCollectStall checks the project's decision on a game that stalls:
+// three times as many discards and takes in a row as there are cards, no
+// token taken, end the game, the tokens left staying in the centre; a
+// token taken starts the count again. Two seats of three pass their cards
+// round while the third, who never plays, holds the only cards that show
+// the tokens left.
+func TestCollectStall(t *testing.T) {
+	s, err := New(mustGame(t, "collect"), mustDeck(t, 2, 0), Config{Players: 3, Seed: 1, Lockout: NoLockout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Cards 0 = {0,1,3}, 1 = {1,2,4}, 2 = {2,3,5}, 3 = {3,4,6}, 4 =
+	// {0,4,5}, 5 = {1,5,6}, 6 = {0,2,6}. Seat 2 holds 0 and 5, the only
+	// cards with symbol 1; seats 0 and 1 hold the rest.
+	setTable(t, s, []int{6, 4, 3}, nil, []int{2, 1}, nil, []int{5, 0}, nil)
+	stall := 3 * s.Cards().Len() // the decision's count: 21 quiet moves
+	// Seat 0 takes every token but 1 from its cards 3, 4 and 6, with a
+	// discard before each of the last two cards (which the last token
+	// taken makes count for nothing).
+	for _, sym := range []int{3, 4, 6, -1, 0, 5, -1, 2} {
+		if sym < 0 {
+			collectQuiet(t, s, 0)
+			continue
+		}
+		if _, err := s.Apply(Action{Seat: 0, Symbol: sym, Version: s.Version()}, nil); err != nil {
+			t.Fatalf("seat 0's claim of %d: %v", sym, err)
+		}
+	}
+	// Only token 1 is left, out of reach of seats 0 and 1: their moves
+	// end the game at the stall-th.
+	for n := 1; n <= stall; n++ {
+		ev := collectQuiet(t, s, n%2)
+		last := ev[len(ev)-1]
+		if n < stall {
+			if s.Over() || last.Kind == EventOver {
+				t.Fatalf("the game ended after %d quiet moves, before %d", n, stall)
+			}
+			continue
+		}
+		if !s.Over() || last.Kind != EventOver {
+			t.Fatalf("the game goes on after %d quiet moves: %+v", n, last)
+		}
+		if tokens := s.View(Spectator).Extra.(CollectView).Tokens; !slices.Equal(tokens, []int{1}) {
+			t.Fatalf("tokens %v left in the centre, want [1]", tokens)
+		}
+		if got := last.Result.Scores; got[2] != 0 || got[0]+got[1] != 6 {
+			t.Fatalf("scores %v", got)
+		}
+	}
+	mustRefuse(t, s, Action{Kind: ActionDiscard, Seat: 2, Version: s.Version()}, ErrGameOver)
 }
 
 func TestCollectProperties(t *testing.T) { runProperties(t, "collect-symbols", verifyCollect) }

@@ -32,6 +32,17 @@ import (
 // End: the last face-down card is taken. Score: 5 points per card taken
 // (Seat.Tally); most wins.
 //
+// **Decision**: the game also ends when nobody plays any more: when every
+// seat has let its turn run out twice in a row, that is when the clock has
+// passed the turn twice as many times in a row as there are seats
+// (memoryIdleRounds), no card flipped in between. The sheet has no clock,
+// so its game waits for every player; with one, a table whose players have
+// all gone would pass the turn round for ever. One round of turns run out
+// could be a moment's distraction at a table; two are not. A seat that
+// lets its turns run out while others play ends nothing: any card flipped
+// starts the count again. The cards left stay face down, and the scores
+// are the cards taken.
+//
 // Table: zone 0 holds the cards out of play, zone 1 the face-up card, zones
 // 2 to 2+2p-1 the face-down cards (kind "facedown", one card each), zone
 // 2+2p+i the cards seat i took. View.Extra (MemoryView) shows the markers
@@ -55,6 +66,9 @@ const (
 	memoryOptTime   = 0
 	memoryOptRemove = 1
 	memoryRemoveYes = 0
+	// memoryIdleRounds is how many rounds of turns run out, no card
+	// flipped, end the game (see the decision above).
+	memoryIdleRounds = 2
 )
 
 // memoryInfo is Memory's description.
@@ -100,6 +114,7 @@ type memoryExt struct {
 	start  int64  // when the turn began
 	marked []bool // by face-down place, from memoryFirst
 	last   MemoryFlip
+	idle   int // turns the clock passed in a row, no card flipped since
 }
 
 // CloneExtension returns a copy.
@@ -112,7 +127,7 @@ func (e *memoryExt) CloneExtension() Extension {
 // EqualExtension reports whether o is the same turn, markers and flip.
 func (e *memoryExt) EqualExtension(o Extension) bool {
 	f := o.(*memoryExt)
-	return e.turn == f.turn && e.start == f.start && slices.Equal(e.marked, f.marked) && e.last == f.last
+	return e.turn == f.turn && e.start == f.start && e.idle == f.idle && slices.Equal(e.marked, f.marked) && e.last == f.last
 }
 
 // MemoryFlip is the card flipped last in Memory, as everyone saw it.
@@ -224,12 +239,18 @@ func memoryNext(s *State, e *memoryExt, at int64, ev []Event) []Event {
 }
 
 // Apply flips the card: taken when it shows the symbol, the seat playing
-// again; marked otherwise, the turn passing. A tick passes the turn.
+// again; marked otherwise, the turn passing. A tick passes the turn, or
+// ends the game when every seat has let memoryIdleRounds turns in a row
+// run out.
 func (memory) Apply(s *State, a *Action, ev []Event) []Event {
 	e := s.ext.(*memoryExt)
 	if a.Kind == ActionTick {
+		if e.idle++; e.idle >= memoryIdleRounds*len(s.seats) {
+			return s.finish(ev)
+		}
 		return memoryNext(s, e, a.At, ev)
 	}
+	e.idle = 0
 	z := int(a.Target.z[0])
 	card := s.top(z)
 	ev = appendEvent(ev, EventFlip, a.Seat, a.Symbol, card, 0, z, -1)
@@ -378,8 +399,8 @@ func (memory) ViewExtra(s *State, seat int) any {
 // Invariants checks Memory's table: the zone layout, the face-up card in
 // place, at most one card per face-down place, markers only on cards, the
 // points matching the cards taken, the turn a seat's, the game over
-// exactly when no face-down card is left, and, with "remove-markers" "yes",
-// never every card left marked.
+// exactly when no face-down card is left or nobody plays any more, and,
+// with "remove-markers" "yes", never every card left marked.
 func (memory) Invariants(s *State) error {
 	p := s.Players()
 	if s.Zones() != memoryFirst+3*p {
@@ -414,8 +435,12 @@ func (memory) Invariants(s *State) error {
 	if e.turn < 0 || e.turn >= p {
 		return fmt.Errorf("turn of seat %d", e.turn)
 	}
-	if s.over != (left == 0) {
-		return fmt.Errorf("over = %v with %d face-down cards", s.over, left)
+	idle := memoryIdleRounds * p
+	if e.idle < 0 || e.idle > idle {
+		return fmt.Errorf("%d turns passed in a row, more than the %d that end the game", e.idle, idle)
+	}
+	if s.over != (left == 0 || e.idle == idle) {
+		return fmt.Errorf("over = %v with %d face-down cards after %d turns passed in a row", s.over, left, e.idle)
 	}
 	return nil
 }

@@ -41,12 +41,17 @@ func checkMemoryView(s *State, seat int, v View) error {
 // the real deck: a flip is by the seat whose turn it is, names a symbol of
 // the face-up card and flips an unmarked card (unless all are marked); the
 // card is taken, for 5 points and another turn, exactly when it shows the
-// symbol, and otherwise marked, the turn passing; a tick passes the turn.
+// symbol, and otherwise marked, the turn passing; a tick passes the turn,
+// or ends the game when every seat has let two turns in a row run out.
 func verifyMemory(before *State, d *deck.Deck, a Action, ev []Event) error {
 	e := before.ext.(*memoryExt)
 	next := (e.turn + 1) % before.Players()
 	if a.Kind == ActionTick {
 		want := []Event{{Kind: EventTurn, Version: ev[0].Version, Seat: next, Symbol: -1, Card: -1, From: -1, To: -1}}
+		if e.idle+1 == memoryIdleRounds*before.Players() {
+			// Every seat let its turns run out: the game ends.
+			want = []Event{{Kind: EventOver, Version: ev[0].Version, Seat: NoSeat, Symbol: -1, Card: -1, From: -1, To: -1, Result: before.game.Result(before)}}
+		}
 		if !reflect.DeepEqual(ev, want) {
 			return fmt.Errorf("tick: events %+v", ev)
 		}
@@ -231,6 +236,74 @@ func TestMemoryMarkersKept(t *testing.T) {
 	}
 	if _, err := s.Apply(Action{Kind: ActionFlip, Seat: 0, Symbol: 1, Target: To(2), Version: s.Version(), At: 10}, nil); err != nil {
 		t.Fatalf("a marked card when all are marked: %v", err)
+	}
+}
+
+// TestMemoryIdle checks the project's decision on a table where nobody
+// plays: the game ends when every seat has let two turns in a row run out,
+// no card flipped in between (2 × 3 turns passed by the clock, at three),
+// the cards left staying face down; a card flipped starts the count again.
+func TestMemoryIdle(t *testing.T) {
+	s, err := New(mustGame(t, "memory"), mustDeck(t, 3, 0), Config{Players: 3, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const idle = 2 * 3 // two rounds of three turns
+	pass := func() []Event {
+		t.Helper()
+		tick, ok := s.Tick()
+		if !ok {
+			t.Fatal("no deadline")
+		}
+		ev, err := s.Apply(tick, nil)
+		if err != nil {
+			t.Fatalf("tick: %v", err)
+		}
+		if err := CheckInvariants(s); err != nil {
+			t.Fatal(err)
+		}
+		return ev
+	}
+	// Five turns run out, then seat 2 flips a card it misses.
+	for range idle - 1 {
+		pass()
+	}
+	if s.Over() || s.Turn() != 2 {
+		t.Fatalf("after %d turns passed: over %v, turn %d", idle-1, s.Over(), s.Turn())
+	}
+	m := s.Moves(2, nil)
+	a := m[0]
+	for _, x := range m {
+		if !s.cards.Has(s.top(x.Target.At(0)), x.Symbol) {
+			a = x // a miss, which passes the turn
+			break
+		}
+	}
+	a.At, _ = s.Deadline()
+	a.At--
+	if _, err := s.Apply(a, nil); err != nil || s.Turn() != 0 {
+		t.Fatalf("seat 2's miss: %v, turn %d", err, s.Turn())
+	}
+	// The count starts again: the game ends with the sixth turn run out
+	// after the flip, and not before.
+	for n := 1; n <= idle; n++ {
+		ev := pass()
+		last := ev[len(ev)-1]
+		if n < idle {
+			if s.Over() {
+				t.Fatalf("the game ended after %d turns passed since a flip, before %d", n, idle)
+			}
+			continue
+		}
+		if !s.Over() || last.Kind != EventOver {
+			t.Fatalf("the game goes on after every seat let two turns run out: %+v", ev)
+		}
+		if got := last.Result.Scores; !slices.Equal(got, []int{0, 0, 0}) {
+			t.Fatalf("scores %v", got)
+		}
+	}
+	if _, ok := s.Tick(); ok {
+		t.Fatal("a game over has a deadline")
 	}
 }
 

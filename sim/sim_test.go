@@ -471,3 +471,30 @@ func TestInstantShortcut(t *testing.T) {
 		}
 	}
 }
+
+// TestStarvedSeatsEnd plays the games of `dobble sim --game collect-symbols
+// --players 4 --bots instant,expert,instant,expert` from seed 20 to 29. The
+// two instant bots discard and take each other's piles at once, again and
+// again, so the expert bots, whose searches every change of the table
+// starts afresh, never get to act; with the tokens left only on the
+// experts' cards, the game went on without end (seed 22). Collect the
+// Symbols ends a game that has stalled (rules/collect.go), so every game
+// ends, well within the step limit.
+func TestStarvedSeatsEnd(t *testing.T) {
+	g, err := rules.Lookup("collect-symbols")
+	if err != nil {
+		t.Fatal(err)
+	}
+	instant, expert := mustLevel(t, "instant"), mustLevel(t, "expert")
+	m, err := New(Config{Game: g, Rules: rules.Config{Players: 4}, Bots: []bot.Level{instant, expert, instant, expert}, MaxSteps: 100_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := uint64(20); seed < 30; seed++ {
+		o, err := m.Play(seed)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		checkOutcome(t, o)
+	}
+}

@@ -45,6 +45,26 @@
 // seats can act (rules.State.Movers) and the winner alone for its plan,
 // which plays the very same game far faster (see Reset).
 //
+// # Pace
+//
+// An instant bot acts the moment the table changes, which is what a
+// simulation wants and what no person can match. A caller seating bots
+// beside people gives them a floor, Config.MinDelay: a bot's action arrives
+// that long after the bot planned it at the soonest (a plan is made when
+// the table changes, or when the bot's own action was carried out or
+// refused). The floor binds only the fastest plans; the human-like levels
+// take longer anyway. A plan the bot has committed to still arrives and is
+// refused as too late when the table changed meanwhile, so a bot acts at
+// most once per floor, even where its moves never run out (a discard in
+// Collect the Symbols).
+//
+// Config.BotRate bounds the bots' actions of a table, whatever their
+// levels: so many a second of the game's time on average, Config.BotBurst
+// at once. A bot's action due when the bound is reached arrives later, at
+// the first millisecond the bound allows (Stats.Deferred counts these
+// delays). The seats played from outside and the clock's ticks are not
+// bound by it. With neither set, the bots play at their levels' pace.
+//
 // # Records and observers
 //
 // With a record.Writer in its Config, the Driver writes the game's record:

@@ -55,6 +55,21 @@ type Config struct {
 	// course between instant bots too: the game is the same, only slower.
 	// It is for checking the driver against the rules.
 	Strict bool
+	// MinDelay is the least time, in milliseconds, from the moment a bot
+	// plans to the moment its action arrives: a plan arriving sooner
+	// arrives MinDelay after it was made. 0 keeps the times the bots'
+	// levels give, an instant bot acting the moment the table changes. A
+	// server seating bots beside people sets it, so that no bot acts
+	// faster than a person could (see Pace in the package documentation).
+	MinDelay int64
+	// BotRate bounds the bots' actions, their plans refused as too late
+	// included: BotRate a second of the game's time on average, BotBurst
+	// at once. A plan due when the bound is reached arrives later, when
+	// the bound allows it (counted in Stats.Deferred). 0 means no bound.
+	BotRate float64
+	// BotBurst is how many bot actions the bound lets through at once;
+	// below 1, one.
+	BotBurst int
 }
 
 // Observer hears what a Driver does as it does it. The action and the
@@ -86,6 +101,9 @@ type Stats struct {
 	// Steps is the number of actions carried out or refused, ticks
 	// included: what Config.MaxSteps bounds.
 	Steps int
+	// Deferred is the number of times a bot's action came when
+	// Config.BotRate had been reached and was put off.
+	Deferred int
 }
 
 // Driver drives one game at a time at one table; Reset starts each. It is
@@ -112,6 +130,13 @@ type Driver struct {
 	late      rules.Refusal // the refusal an Observer hears for a stale plan
 	tickA     rules.Action  // the clock's tick being applied
 	sub       rules.Action  // the action Submit carries out
+
+	// The bound on the bots' actions (Config.BotRate), a generic cell
+	// rate algorithm in microseconds of the game's time: one action every
+	// interval on average, up to tolerance ahead of that pace; tat is the
+	// time at which the bound is back to its pace. interval is 0 for no
+	// bound.
+	interval, tolerance, tat int64
 }
 
 // New returns a Driver for the seats and bots of cfg. Give it a game with
@@ -120,8 +145,13 @@ func New(cfg Config) *Driver {
 	if cfg.MaxSteps <= 0 {
 		cfg.MaxSteps = DefaultMaxSteps
 	}
+	cfg.MinDelay = max(cfg.MinDelay, 0)
 	d := &Driver{cfg: cfg, maxSteps: cfg.MaxSteps, bots: cfg.Bots,
 		plans: make([]bot.Plan, len(cfg.Bots)), has: make([]bool, len(cfg.Bots))}
+	if cfg.BotRate > 0 {
+		d.interval = max(1, int64(math.Round(1e6/cfg.BotRate)))
+		d.tolerance = int64(max(cfg.BotBurst, 1)-1) * d.interval
+	}
 	d.instant = len(cfg.Bots) > 0
 	for _, b := range cfg.Bots {
 		d.instant = d.instant && b != nil && b.Level().Instant()
@@ -135,7 +165,8 @@ func New(cfg Config) *Driver {
 // every bot.
 //
 // Between instant bots only (every seat a bot of an instant level, no
-// Observer, not Strict), in a game that is not rules.Lenient and whose bots
+// Observer, not Strict, no MinDelay nor BotRate), in a game that is not
+// rules.Lenient and whose bots
 // do not learn from every version (bot.Remembers), the Driver takes a
 // shortcut. An instant bot plans a correct move arriving at once, drawn
 // from its seed, its seat and the state's version alone, never a wrong
@@ -154,8 +185,8 @@ func (d *Driver) Reset(st *rules.State, seed uint64) error {
 		d.remembers = bot.Remembers(g)
 	}
 	d.fast = d.instant && len(d.bots) == st.Players() && d.cfg.Observer == nil && !d.cfg.Strict &&
-		!d.lenient && !d.remembers
-	d.st, d.now, d.stats, d.result, d.ended = st, 0, Stats{}, nil, false
+		d.cfg.MinDelay == 0 && d.interval == 0 && !d.lenient && !d.remembers
+	d.st, d.now, d.stats, d.result, d.ended, d.tat = st, 0, Stats{}, nil, false, 0
 	if rec := d.cfg.Record; rec != nil {
 		if err := rec.Begin(record.Header{Game: st.Info().Name, Config: st.Config(), Deck: d.cfg.Deck, Seats: d.cfg.Seats}); err != nil {
 			return err
@@ -171,7 +202,7 @@ func (d *Driver) Reset(st *rules.State, seed uint64) error {
 		clear(d.has)
 	} else {
 		for i, b := range d.bots {
-			d.has[i] = b != nil && b.PlanTo(&d.plans[i], st, 0)
+			d.has[i] = b != nil && d.plan(i, 0)
 		}
 	}
 	if st.Over() {
@@ -271,8 +302,8 @@ func (d *Driver) Submit(action rules.Action) ([]rules.Event, error) {
 		// An action submitted between instant bots: the general course
 		// takes over. The shortcut advanced to a.At, where no bot can act.
 		d.fast = false
-		for i, b := range d.bots {
-			d.has[i] = b.PlanTo(&d.plans[i], s, d.now)
+		for i := range d.bots {
+			d.has[i] = d.plan(i, d.now)
 		}
 	}
 	if s.Over() {
@@ -301,7 +332,7 @@ func (d *Driver) Submit(action rules.Action) ([]rules.Event, error) {
 		}
 		d.refused(a, r)
 		if uint(a.Seat) < uint(len(d.bots)) && d.bots[a.Seat] != nil {
-			d.has[a.Seat] = d.bots[a.Seat].PlanTo(&d.plans[a.Seat], s, d.now)
+			d.has[a.Seat] = d.plan(a.Seat, d.now)
 		}
 		return nil, r
 	}
@@ -398,15 +429,24 @@ func (d *Driver) advance(to int64) error {
 			return nil
 		}
 		i := d.pick(best, first, ties, set)
-		d.stats.Steps++
 		p := &d.plans[i] // read before the bot plans again
+		if d.interval > 0 {
+			if later, ok := d.admit(first); !ok {
+				// The bound on the bots' actions is reached: the
+				// action arrives when it allows one more.
+				p.Action.At = later
+				d.stats.Deferred++
+				continue
+			}
+		}
+		d.stats.Steps++
 		d.now = p.Action.At
 		if p.Action.Version != s.Version() && !d.lenient {
 			// Too late: the check the rules make first.
 			if err := d.stale(i); err != nil {
 				return err
 			}
-			d.has[i] = d.bots[i].PlanTo(p, s, d.now)
+			d.has[i] = d.plan(i, d.now)
 			continue
 		}
 		ev, err := d.apply(&p.Action, d.events[:0])
@@ -428,10 +468,10 @@ func (d *Driver) advance(to int64) error {
 				if r != nil {
 					d.refused(&a, r)
 				}
-				d.has[i] = d.bots[i].PlanTo(p, s, d.now)
+				d.has[i] = d.plan(i, d.now)
 				return &PlanError{Seat: i, Action: a, Err: err}
 			}
-			d.has[i] = d.bots[i].PlanTo(p, s, d.now)
+			d.has[i] = d.plan(i, d.now)
 			continue
 		}
 		if err := d.accepted(&p.Action, ev); err != nil || s.Over() {
@@ -616,9 +656,36 @@ func (d *Driver) replan(self int) error {
 				return err
 			}
 		}
-		d.has[j] = b.PlanTo(&d.plans[j], s, now)
+		d.has[j] = d.plan(j, now)
 	}
 	return nil
+}
+
+// plan has the bot of seat plan its next action at time now, and reports
+// whether it made one. The action arrives Config.MinDelay after now at the
+// earliest.
+func (d *Driver) plan(seat int, now int64) bool {
+	p := &d.plans[seat]
+	if !d.bots[seat].PlanTo(p, d.st, now) {
+		return false
+	}
+	if floor := now + d.cfg.MinDelay; p.Action.At < floor {
+		p.Action.At = floor
+	}
+	return true
+}
+
+// admit takes a bot's action arriving at time at (milliseconds) through
+// the bound of Config.BotRate: it reports whether the bound lets it
+// through then, and if not, the first millisecond at which it would.
+func (d *Driver) admit(at int64) (int64, bool) {
+	now := at * 1000
+	tat := max(d.tat, now)
+	if tat-now > d.tolerance {
+		return (tat - d.tolerance + 999) / 1000, false
+	}
+	d.tat = tat + d.interval
+	return 0, true
 }
 
 // advanceInstant is Advance's shortcut between instant bots (see Reset).

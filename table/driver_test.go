@@ -526,3 +526,98 @@ func TestShortcut(t *testing.T) {
 		}
 	}
 }
+
+// TestMinDelay seats an instant bot beside a seat played from outside with
+// a MinDelay of 250 ms: the bot, which would win a whole Tower at 0 ms,
+// makes each claim 250 ms after the change it answers, and no sooner after
+// the person's claim; without MinDelay it plays the game at once.
+func TestMinDelay(t *testing.T) {
+	s, _ := setUp(t, "tower", 2, 1, 0)
+	w := &watcher{}
+	d := table.New(table.Config{Bots: botsAt(t, "instant", 2, 1), Observer: w, MinDelay: 250})
+	if err := d.Reset(s, 1); err != nil {
+		t.Fatal(err)
+	}
+	if d.Shortcut() {
+		t.Fatal("the shortcut between instant bots with a MinDelay")
+	}
+	if next, ok := d.Next(); !ok || next != 250 {
+		t.Fatalf("the bot's first claim is due at %d ms (%v), want 250", next, ok)
+	}
+	if err := d.Advance(600); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(w.accepted); got != 2 || w.accepted[0].At != 250 || w.accepted[1].At != 500 {
+		t.Fatalf("by 600 ms: %+v, want claims at 250 and 500", w.accepted)
+	}
+	// The person claims at 700: the bot's claim planned at 500, due at
+	// 750, arrives too late; it claims again 250 ms later, at 1000.
+	claim := s.Moves(0, nil)[0]
+	claim.At = 700
+	if _, err := d.Submit(claim); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Advance(1000); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.accepted[len(w.accepted)-1]; got.Seat != 1 || got.At != 1000 || d.Stats().Late != 1 {
+		t.Fatalf("after the person's claim at 700: last %+v, %d late", got, d.Stats().Late)
+	}
+	if err := d.Advance(table.Forever); err != nil || !d.Over() {
+		t.Fatalf("%v, over %v", err, d.Over())
+	}
+	for i := 1; i < len(w.accepted); i++ {
+		if a, b := w.accepted[i-1], w.accepted[i]; b.Seat == 1 && b.At-a.At < 250 {
+			t.Fatalf("the bot claimed at %d ms, %d ms after the change at %d", b.At, b.At-a.At, a.At)
+		}
+	}
+
+	// Without MinDelay, the instant bot takes the whole game at 0 ms.
+	s, _ = setUp(t, "tower", 2, 1, 0)
+	d = table.New(table.Config{Bots: botsAt(t, "instant", 2, 1), Observer: &watcher{}})
+	if err := d.Reset(s, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Advance(0); err != nil || !d.Over() || d.Stats().Time != 0 {
+		t.Fatalf("%v, over %v at %d ms", err, d.Over(), d.Stats().Time)
+	}
+}
+
+// TestBotRate bounds the bots of a table to 20 actions a second in bursts
+// of 5: two instant bots beside a seat played from outside, which would
+// make a whole Tower at 0 ms, make 5 actions at once and one every 50 ms
+// after, their plans refused as too late included; the game still ends,
+// in time order.
+func TestBotRate(t *testing.T) {
+	s, _ := setUp(t, "tower", 3, 1, 0)
+	w := &watcher{}
+	d := table.New(table.Config{Bots: botsAt(t, "instant", 3, 1, 2), Observer: w, BotRate: 20, BotBurst: 5})
+	if err := d.Reset(s, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Advance(0); err != nil {
+		t.Fatal(err)
+	}
+	if st := d.Stats(); st.Steps != 5 || st.Deferred == 0 {
+		t.Fatalf("at 0 ms: %+v, want 5 steps and the rest deferred", st)
+	}
+	for to := int64(50); to <= 1000; to += 50 {
+		if err := d.Advance(to); err != nil {
+			t.Fatal(err)
+		}
+		if want := 5 + int(to/50); d.Stats().Steps != want && !d.Over() {
+			t.Fatalf("by %d ms: %d steps, want %d", to, d.Stats().Steps, want)
+		}
+	}
+	if err := d.Advance(table.Forever); err != nil || !d.Over() {
+		t.Fatalf("%v, over %v", err, d.Over())
+	}
+	if st := d.Stats(); st.Time < int64(st.Steps-5)*50 {
+		t.Fatalf("%+v: the bots acted faster than 20 a second", st)
+	}
+	for i := 1; i < len(w.accepted); i++ {
+		if w.accepted[i].At < w.accepted[i-1].At {
+			t.Fatalf("action %d at %d ms, after one at %d", i, w.accepted[i].At, w.accepted[i-1].At)
+		}
+	}
+}

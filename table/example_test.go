@@ -68,7 +68,7 @@ func Example() {
 	//  2000 ms  seat 0: claim 29, accepted
 	// the bot means to claim at 8103 ms
 	//  8103 ms  seat 1: claim 0, accepted
-	// version 2 at 8103 ms; {Actions:2 Wrong:1 Late:0 Time:8103 Steps:4}
+	// version 2 at 8103 ms; {Actions:2 Wrong:1 Late:0 Time:8103 Steps:4 Deferred:0}
 }
 
 // Example_simulate plays a whole game in virtual time, as package sim does:

@@ -29,9 +29,11 @@ type testServer struct {
 	srv   *http.Server
 }
 
-// fastConfig is a room configuration for tests: short countdowns.
+// fastConfig is a room configuration for tests: short countdowns, and
+// instant bots that act 1 ms after a change (the rooms' floor is 250 ms).
 func fastConfig() room.Config {
-	return room.Config{Countdown: 5 * time.Millisecond, BotPick: 5 * time.Millisecond, PickTime: time.Second, Rate: 1000, Burst: 1000}
+	return room.Config{Countdown: 5 * time.Millisecond, BotPick: 5 * time.Millisecond, PickTime: time.Second, Rate: 1000, Burst: 1000,
+		BotDelay: time.Millisecond}
 }
 
 // start runs a server with cfg until the test ends.

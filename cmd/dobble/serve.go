@@ -91,6 +91,9 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	burst := num("burst", "DOBBLE_BURST", def.Burst, "messages a connection may send at once")
 	deckCache := num("deck-cache", "DOBBLE_DECK_CACHE", def.DeckCache, "decks kept built with their card drawings for card pictures and rooms; the least recently used is dropped first")
 	cardCache := num("card-cache", "DOBBLE_CARD_CACHE", int(def.CardCache>>20), "MiB of card pictures kept drawn; the least recently used are dropped first")
+	botDelay := dur("bot-delay", "DOBBLE_BOT_DELAY", def.BotDelay, "least time from a change of the table to a bot's action answering it; no bot, not even an instant one, acts sooner (1ms to 10s)")
+	botRate := flt("bot-rate", "DOBBLE_BOT_RATE", def.BotRate, "actions a second the bots of a room may make on average; a bot's action beyond it is put off (counted in dobble_bot_actions_deferred_total)")
+	botBurst := num("bot-burst", "DOBBLE_BOT_BURST", def.BotBurst, "actions the bots of a room may make at once")
 	ping := dur("ping", "DOBBLE_PING", defaults.PingEvery, "how long a connection may be quiet before it is pinged; one that answers no ping, or takes no data, for twice that is closed")
 	pprof := str("pprof", "DOBBLE_PPROF", "", "also serve Go's profiles (/debug/pprof/) on this loopback address, such as 127.0.0.1:6060")
 	if err := fs.parse(args); err != nil {
@@ -120,7 +123,7 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	for _, f := range []struct {
 		name string
 		d    time.Duration
-	}{{"seat-hold", *hold}, {"countdown", *countdown}, {"pick-time", *pick}, {"ping", *ping}} {
+	}{{"seat-hold", *hold}, {"countdown", *countdown}, {"pick-time", *pick}, {"ping", *ping}, {"bot-delay", *botDelay}} {
 		if err := positive(f.name, f.d); err != nil {
 			return nil, err
 		}
@@ -128,7 +131,7 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	for _, f := range []struct {
 		name string
 		n    int
-	}{{"max-conns", *maxConns}, {"max-rooms", *maxRooms}, {"room-queue", *roomQueue}, {"conn-queue", *connQueue}, {"save-backlog", *saveBacklog}, {"burst", *burst}, {"deck-cache", *deckCache}, {"card-cache", *cardCache}} {
+	}{{"max-conns", *maxConns}, {"max-rooms", *maxRooms}, {"room-queue", *roomQueue}, {"conn-queue", *connQueue}, {"save-backlog", *saveBacklog}, {"burst", *burst}, {"bot-burst", *botBurst}, {"deck-cache", *deckCache}, {"card-cache", *cardCache}} {
 		if f.n < 1 {
 			return nil, usagef("serve: --%s %d: use 1 or more", f.name, f.n)
 		}
@@ -147,9 +150,13 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	}
 	c.server.Rooms = room.Config{SeatHold: *hold, MaxRooms: *maxRooms, RoomQueue: *roomQueue, PeerQueue: *connQueue,
 		Countdown: *countdown, PickTime: *pick, Lockout: lo, Rate: *rate, Burst: *burst, SaveBacklog: *saveBacklog,
+		BotDelay: *botDelay, BotRate: *botRate, BotBurst: *botBurst,
 		DeckCache: *deckCache, CardCache: int64(*cardCache) << 20}
 	if *rate <= 0 {
 		return nil, usagef("serve: --rate %v: use a positive number of messages a second", *rate)
+	}
+	if !(*botRate > 0) {
+		return nil, usagef("serve: --bot-rate %v: use a positive number of actions a second", *botRate)
 	}
 	if err := c.server.Rooms.Validate(); err != nil {
 		return nil, usagef("serve: %v (see dobble serve --help)", err)

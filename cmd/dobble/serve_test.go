@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dobble-dev/dobble/rules"
 )
@@ -37,6 +38,10 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"extra"}, `dobble: serve: unexpected argument "extra"`},
 		{[]string{"--pprof", "0.0.0.0:6060"}, `dobble: serve: --pprof "0.0.0.0:6060": use a loopback address and port`},
 		{[]string{"--pprof", "6060"}, `dobble: serve: --pprof "6060": use a loopback address and port`},
+		{[]string{"--bot-delay", "0s"}, "dobble: serve: --bot-delay 0s: use a positive duration"},
+		{[]string{"--bot-delay", "1m"}, "dobble: serve: bot delay 1m0s: use a duration from 1ms to 10s"},
+		{[]string{"--bot-rate", "0"}, "dobble: serve: --bot-rate 0: use a positive number of actions a second"},
+		{[]string{"--bot-burst", "0"}, "dobble: serve: --bot-burst 0: use 1 or more"},
 	} {
 		code, out, errOut := runCLI(t, "", append([]string{"serve"}, tc.args...)...)
 		if code != 2 || out != "" || !strings.HasPrefix(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
@@ -92,7 +97,8 @@ func TestServeLockout(t *testing.T) {
 func TestServeHelp(t *testing.T) {
 	code, out, _ := runCLI(t, "", "serve", "--help")
 	for _, want := range []string{"-addr", "DOBBLE_ADDR", "-db", "-seat-hold", "-max-rooms", "-max-conns", "-room-queue", "-conn-queue", "-save-backlog", "DOBBLE_SAVE_BACKLOG", "-lockout", "-rate",
-		"-deck-cache", "DOBBLE_DECK_CACHE", "-card-cache", "DOBBLE_CARD_CACHE"} {
+		"-deck-cache", "DOBBLE_DECK_CACHE", "-card-cache", "DOBBLE_CARD_CACHE",
+		"-bot-delay", "DOBBLE_BOT_DELAY", "-bot-rate", "DOBBLE_BOT_RATE", "-bot-burst", "DOBBLE_BOT_BURST"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Fatalf("serve --help: exit %d, missing %q:\n%s", code, want, out)
 		}
@@ -111,6 +117,33 @@ func TestServeCacheFlags(t *testing.T) {
 	c, err = parseServe(nil, nil)
 	if err != nil || c.server.Rooms.DeckCache != 9 || c.server.Rooms.CardCache != 3<<20 {
 		t.Fatalf("environment: %+v %v", c, err)
+	}
+}
+
+// TestServeBotPace checks the bounds on the bots of a room: their
+// defaults, the flags and the environment variables, a flag winning over
+// its variable.
+func TestServeBotPace(t *testing.T) {
+	c, err := parseServe(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := c.server.Rooms; r.BotDelay != 250*time.Millisecond || r.BotRate != 50 || r.BotBurst != 100 {
+		t.Fatalf("defaults: delay %v, rate %v, burst %d", r.BotDelay, r.BotRate, r.BotBurst)
+	}
+	t.Setenv("DOBBLE_BOT_DELAY", "40ms")
+	t.Setenv("DOBBLE_BOT_RATE", "12.5")
+	t.Setenv("DOBBLE_BOT_BURST", "7")
+	c, err = parseServe([]string{"--bot-burst", "9"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := c.server.Rooms; r.BotDelay != 40*time.Millisecond || r.BotRate != 12.5 || r.BotBurst != 9 {
+		t.Fatalf("from the environment and a flag: delay %v, rate %v, burst %d", r.BotDelay, r.BotRate, r.BotBurst)
+	}
+	t.Setenv("DOBBLE_BOT_RATE", "fast")
+	if _, err := parseServe(nil, nil); err == nil || !strings.Contains(err.Error(), `DOBBLE_BOT_RATE="fast": not a number`) {
+		t.Fatalf("a bad DOBBLE_BOT_RATE: %v", err)
 	}
 }
 
