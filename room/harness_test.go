@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -227,6 +228,17 @@ func (c *client) take(typ string) frame {
 	}
 	c.h.t.Fatalf("%s received no %s; it has %s", c.name, typ, c.pending())
 	return nil
+}
+
+// await moves the clock on until a frame of type typ has arrived, as the
+// bots' actions come no sooner than Config.BotDelay, then takes it; it
+// fails the test when none comes within a minute on the clock.
+func (c *client) await(typ string) frame {
+	c.h.t.Helper()
+	c.h.advanceUntil(c.name+" awaits "+typ, 50*time.Millisecond, time.Minute, func() bool {
+		return slices.ContainsFunc(c.frames, func(f frame) bool { return f.str("type") == typ })
+	})
+	return c.take(typ)
 }
 
 // none fails the test when a frame of type typ waits to be taken.

@@ -112,7 +112,7 @@ func TestSavesThatFail(t *testing.T) {
 
 	spec := `{"game": "tower", "seats": 2, "bots": [null, "instant"], "games": 1}`
 	a := startRoom(h, spec)[0]
-	a.take("over")
+	a.await("over")
 	h.awaitSaved(a, "retrying")
 	if s := a.take("saved"); s.str("status") != "retrying" || s.num("table") != 0 || s.str("game") != "tower" ||
 		!strings.Contains(s.str("reason"), "locked by another process") {
@@ -123,7 +123,7 @@ func TestSavesThatFail(t *testing.T) {
 	}
 
 	b := startRoom(h, spec)[0]
-	b.take("over")
+	b.await("over")
 	h.pump()
 	if s := b.take("saved"); s.str("status") != "lost" || s.num("table") != 0 || !strings.Contains(s.str("reason"), "too many wait") {
 		t.Fatalf("the second game's room was told %v", s)
@@ -178,7 +178,7 @@ func TestSaveRetriedUntilItWorks(t *testing.T) {
 	release := holdWriteLock(t, path)
 
 	a := startRoom(h, `{"game": "tower", "seats": 2, "bots": [null, "instant"], "games": 1}`)[0]
-	a.take("over")
+	a.await("over")
 	waitFor(t, "the save fails twice", func() bool { return h.m.SaveHealth().Failures >= 2 })
 	release()
 	h.awaitSaved(a, "stored")

@@ -74,8 +74,8 @@ func TestSessionSeedsStaySecret(t *testing.T) {
 		return b.String()
 	}
 	for table := 0; ; table++ {
-		h.advance(testConfig().Countdown) // the instant bot wins the table at once
-		host.take("over")
+		h.advance(testConfig().Countdown) // the instant bot wins the table, a floor of BotDelay an action
+		host.await("over")
 		if r.phase == PhaseOver {
 			break
 		}
