@@ -214,10 +214,17 @@ func (cn *conn) run() {
 	}
 	cn.nc.Close()
 	if code, reason := p.CloseStatus(); code == room.StatusPolicy {
-		kind, _, _ := strings.Cut(reason, ":")
-		s.notes.note("closed: "+kind, "closed a WebSocket connection", "reason", reason, "addr", cn.addr.String())
+		for _, kind := range boundCloses {
+			if strings.HasPrefix(reason, kind) {
+				s.notes.note("closed: "+kind, "closed a WebSocket connection", "reason", reason, "addr", cn.addr.String())
+			}
+		}
 	}
 }
+
+// boundCloses are how the reasons of the closes for a bound begin, which
+// are logged: a flood, no hello in time, a slow consumer.
+var boundCloses = []string{"flood", "no hello", "slow consumer"}
 
 // closing reports whether the Peer is closed: the reads stop.
 func (cn *conn) closing() bool {
@@ -270,8 +277,9 @@ func (cn *conn) control(h ws.Header, r io.Reader) error {
 	}
 	cn.heard.Store(cn.s.sweeps.Load())
 	// Every control frame draws on the budget of messages; a ping is
-	// answered only within it, a close always.
-	allowed := cn.s.o.Manager.Control(cn.p, time.Now())
+	// answered only within it, a close always. Once the connection is
+	// closing, nothing is counted and no ping answered.
+	allowed := !cn.closing() && cn.s.o.Manager.Control(cn.p, time.Now())
 	switch h.OpCode {
 	case ws.OpPing:
 		if allowed {

@@ -80,6 +80,10 @@ func newServer(o Options) (*server, http.Handler, error) {
 		return nil, nil, errors.New("web: the embedded client has no index.html")
 	}
 	s := &server{o: o, index: index, closeWait: closeTimeout, addrs: newAddrTable(o.Limits, o.Metrics), notes: newNotes(o.Log)}
+	// Every reason of refusal is in /metrics from the start, at 0.
+	for _, why := range []string{refusedSockets, refusedSocketsPerAddr, refusedConns, refusedConnsPerAddr, refusedHandshakes, refusedAddrs} {
+		o.Metrics.Refused.WithLabelValues(why)
+	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /", http.FileServerFS(Static()))
 	mux.HandleFunc("GET /r/{code}", s.page)
