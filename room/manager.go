@@ -236,13 +236,13 @@ func (m *Manager) Gone(p *Peer) {
 // blocks on a room: a request for a room whose queue is full is answered
 // with the error "busy".
 func (m *Manager) Handle(p *Peer, frame []byte, at time.Time) {
-	if !m.allow(p, at) {
+	if perr := m.allow(p, at); perr != nil {
 		p.strike++
 		if p.strike > m.cfg.FloodLimit {
 			p.Close(StatusPolicy, "flood: too many messages refused for the rate limit")
 			return
 		}
-		p.Send(protocol.ErrorFrame(protocol.Errorf(protocol.CodeRateLimited, "more than %g messages a second (bursts of %d); slow down", m.cfg.Rate, m.cfg.Burst), ""))
+		p.Send(protocol.ErrorFrame(perr, ""))
 		return
 	}
 	p.strike = 0
@@ -277,24 +277,47 @@ func (m *Manager) HandleBinary(p *Peer, at time.Time) {
 		p.Close(StatusPolicy, "the first message must be hello")
 		return
 	}
-	if !m.allow(p, at) {
-		p.Send(protocol.ErrorFrame(protocol.Errorf(protocol.CodeRateLimited, "more than %g messages a second (bursts of %d); slow down", m.cfg.Rate, m.cfg.Burst), ""))
+	if perr := m.allow(p, at); perr != nil {
+		p.Send(protocol.ErrorFrame(perr, ""))
 		return
 	}
 	p.Send(protocol.ErrorFrame(protocol.Errorf(protocol.CodeBadMessage, "binary frames are not part of the protocol; send JSON in text frames"), ""))
 }
 
-// allow takes a token from p's bucket.
-func (m *Manager) allow(p *Peer, at time.Time) bool {
+// Control counts a control frame from p (a ping, a pong, a close) that
+// arrived at time at against p's budget, like a message, and reports
+// whether it may be answered. Refused frames count as refused messages:
+// more than FloodLimit of them in a row close p for a flood.
+func (m *Manager) Control(p *Peer, at time.Time) bool {
+	if m.allow(p, at) == nil {
+		p.strike = 0
+		return true
+	}
+	p.strike++
+	if p.strike > m.cfg.FloodLimit {
+		p.Close(StatusPolicy, "flood: too many frames refused for the rate limit")
+	}
+	return false
+}
+
+// allow takes a message from p's bucket and from its address's budget, if
+// it shares one; it returns the error rateLimited, and counts it, when
+// either is empty.
+func (m *Manager) allow(p *Peer, at time.Time) *protocol.Error {
 	if !p.last.IsZero() {
 		p.tokens = min(float64(m.cfg.Burst), p.tokens+at.Sub(p.last).Seconds()*m.cfg.Rate)
 	}
 	p.last = at
 	if p.tokens < 1 {
-		return false
+		m.metrics.limitedConn.Inc()
+		return protocol.Errorf(protocol.CodeRateLimited, "more than %g messages a second (bursts of %d); slow down", m.cfg.Rate, m.cfg.Burst)
+	}
+	if p.budget != nil && !p.budget.Take(at) {
+		m.metrics.limitedAddr.Inc()
+		return protocol.Errorf(protocol.CodeRateLimited, "more than %g messages a second (bursts of %.0f) from your address, all its connections together; slow down", p.budget.rate, p.budget.burst)
 	}
 	p.tokens--
-	return true
+	return nil
 }
 
 // handle answers what the connection asks for itself (hello, ping), opens

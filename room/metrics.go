@@ -43,7 +43,27 @@ type Metrics struct {
 	// had reached its bound on the bots' actions (Config.BotRate).
 	BotsDeferred prometheus.Counter
 
-	accepted prometheus.Counter // Claims{outcome="accepted"}, looked up once
+	// The bounds on clients and their connections (package web).
+
+	// Sockets is the number of TCP connections open, HTTP and WebSocket.
+	Sockets prometheus.Gauge
+	// Refused counts the connections refused by a bound, by reason.
+	Refused *prometheus.CounterVec
+	// HelloTimeouts counts connections closed for not saying hello in time.
+	HelloTimeouts prometheus.Counter
+	// RateLimited counts the messages and control frames refused for a
+	// rate limit, by scope: "connection" or "address".
+	RateLimited *prometheus.CounterVec
+	// Addresses is the number of client addresses remembered for the
+	// per-address bounds.
+	Addresses prometheus.Gauge
+	// AddressesEvicted counts addresses forgotten before their budgets
+	// had refilled, to keep the table of addresses to its size.
+	AddressesEvicted prometheus.Counter
+
+	accepted    prometheus.Counter // Claims{outcome="accepted"}, looked up once
+	limitedConn prometheus.Counter // RateLimited{scope="connection"}
+	limitedAddr prometheus.Counter // RateLimited{scope="address"}
 }
 
 // NewMetrics makes the metrics and registers them with reg.
@@ -74,10 +94,21 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "1 from a failed save of a finished game until a save succeeds, else 0."}),
 		BotsDeferred: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_bot_actions_deferred_total",
 			Help: "Bots' actions put off because their room had reached its bound on the bots' actions (--bot-rate)."}),
+		Sockets: prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_sockets", Help: "TCP connections open, HTTP and WebSocket (--max-sockets)."}),
+		Refused: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dobble_connections_refused_total",
+			Help: "Connections refused by a bound, by reason: max_sockets, max_sockets_per_addr, max_conns, max_conns_per_addr, handshake_rate, max_addrs."}, []string{"reason"}),
+		HelloTimeouts: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_hello_timeouts_total", Help: "WebSocket connections closed for not saying hello within --hello-timeout."}),
+		RateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dobble_rate_limited_total",
+			Help: "Messages and control frames refused for a rate limit, by scope: connection (--rate) or address (--addr-rate)."}, []string{"scope"}),
+		Addresses: prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_addresses", Help: "Client addresses remembered for the per-address bounds (--max-addrs)."}),
+		AddressesEvicted: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_addresses_evicted_total",
+			Help: "Client addresses forgotten before their budgets had refilled, the table of addresses being full (--max-addrs)."}),
 	}
 	m.accepted = m.Claims.WithLabelValues("accepted")
+	m.limitedConn = m.RateLimited.WithLabelValues("connection")
+	m.limitedAddr = m.RateLimited.WithLabelValues("address")
 	reg.MustRegister(m.Rooms, m.Connections, m.Claims, m.ClaimLatency, m.Busy, m.SlowConsumers, m.Games,
 		m.DeckCacheDrops, m.DeckNamesRefused, m.GamesStored, m.GamesLost, m.StoreFailures, m.SaveBacklog, m.StoreFailing,
-		m.BotsDeferred)
+		m.BotsDeferred, m.Sockets, m.Refused, m.HelloTimeouts, m.RateLimited, m.Addresses, m.AddressesEvicted)
 	return m
 }

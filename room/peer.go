@@ -52,9 +52,20 @@ type Peer struct {
 	tokens float64
 	last   time.Time
 	strike int
+	budget *Budget // shared with the other connections of the client's address, or nil
 
 	onSlow func()
 }
+
+// ShareBudget makes the Peer draw each message from b as well as from its
+// own bucket: b is the budget of every connection from the client's
+// address, which a new connection does not refill. It is called by the
+// goroutine that reads the connection, before its first message.
+func (p *Peer) ShareBudget(b *Budget) { p.budget = b }
+
+// Hello reports whether the connection has said hello; only the goroutine
+// reading the connection may ask.
+func (p *Peer) Hello() bool { return p.hello }
 
 // NewPeer returns a Peer whose output queue holds queue frames.
 func NewPeer(queue int) *Peer {
@@ -166,3 +177,53 @@ func (p *Peer) Room() *Room { return p.room.Load() }
 
 // Name returns the nickname given in hello.
 func (p *Peer) Name() string { return p.name }
+
+// Budget is a bucket of messages (a token bucket) that several connections
+// draw on together, such as those of one client address: one that closes
+// and opens again finds it as it left it. It is safe for concurrent use.
+type Budget struct {
+	mu     sync.Mutex
+	rate   float64 // messages added a second
+	burst  float64 // the most it holds
+	tokens float64
+	last   time.Time // when tokens was counted; zero before the first Take
+}
+
+// NewBudget returns a full budget of burst messages, refilled at rate
+// messages a second.
+func NewBudget(rate float64, burst int) *Budget {
+	return &Budget{rate: rate, burst: float64(burst), tokens: float64(burst)}
+}
+
+// refill adds what has come in since the last count; b.mu is held. A time
+// earlier than the last (another goroutine's clock reading) adds nothing.
+func (b *Budget) refill(at time.Time) {
+	if b.last.IsZero() || at.After(b.last) {
+		if !b.last.IsZero() {
+			b.tokens = min(b.burst, b.tokens+at.Sub(b.last).Seconds()*b.rate)
+		}
+		b.last = at
+	}
+}
+
+// Take takes one message from the budget at time at, and reports whether
+// there was one to take.
+func (b *Budget) Take(at time.Time) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.refill(at)
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
+}
+
+// Full reports whether the budget is full at time at: it remembers
+// nothing that a new, full one would not.
+func (b *Budget) Full(at time.Time) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.refill(at)
+	return b.tokens >= b.burst
+}

@@ -20,13 +20,20 @@ func (r *Room) serve(in *input) *protocol.Error {
 	p := in.peer
 	switch in.Type {
 	case protocol.TypeCreate, protocol.TypeJoin, protocol.TypeWatch, protocol.TypeResume:
+		// The connection is marked in the room before it is found open,
+		// and Manager.Gone closes it before it looks for its room: either
+		// Gone finds the room and queues the departure, or the room finds
+		// the connection closed here. A departure is never lost.
+		if !p.room.CompareAndSwap(nil, r) {
+			r.dropCreate(in, "its creator was already in a room")
+			return errNotAllowed("you are already in a room; leave it first")
+		}
 		select {
 		case <-p.Done():
+			p.room.CompareAndSwap(r, nil)
+			r.dropCreate(in, "its creator had gone")
 			return nil
 		default:
-		}
-		if !p.room.CompareAndSwap(nil, r) {
-			return errNotAllowed("you are already in a room; leave it first")
 		}
 		var perr *protocol.Error
 		switch in.Type {
@@ -43,10 +50,7 @@ func (r *Room) serve(in *input) *protocol.Error {
 		}
 		if perr != nil {
 			p.room.CompareAndSwap(r, nil)
-			if in.Type == protocol.TypeCreate {
-				// A room that could not seat its creator is of no use.
-				r.close("the room could not seat its host")
-			}
+			r.dropCreate(in, "the room could not seat its host")
 		}
 		return perr
 	}
@@ -69,6 +73,14 @@ func (r *Room) serve(in *input) *protocol.Error {
 		return r.doPick(seat, in)
 	}
 	return protocol.Errorf(protocol.CodeBadMessage, "unknown request %q", in.TypeName())
+}
+
+// dropCreate closes the room when in is the create that opened it and its
+// creator cannot be seated: a room nobody is in would never close.
+func (r *Room) dropCreate(in *input, reason string) {
+	if in.Type == protocol.TypeCreate {
+		r.close(reason)
+	}
 }
 
 // doStart starts the session, or a rematch once it is over (host).

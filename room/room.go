@@ -214,6 +214,9 @@ func (r *Room) close(reason string) {
 func (r *Room) tick(now time.Time) {
 	for step := 0; step < 1000 && !r.closed && r.due(now); step++ {
 	}
+	// Whatever happened, a room with nobody seated or held closes: it
+	// could otherwise keep its place under MaxRooms for good.
+	r.closeIfEmpty()
 	if !r.closed {
 		r.wake = r.nextTime()
 	}

@@ -8,6 +8,8 @@ package server
 import (
 	"context"
 	"errors"
+	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"time"
@@ -32,13 +34,41 @@ type Config struct {
 	// pings it; one that answers no ping, or takes no data, for twice that
 	// is closed.
 	PingEvery time.Duration
+	// Limits bound the clients' connections; Limits.MaxSockets 0 means
+	// MaxConns + ExtraSockets.
+	Limits web.Limits
+	// ReadTimeout is how long a client has to send an HTTP request, its
+	// headers and body; IdleTimeout how long an HTTP connection is kept
+	// open for the next request; WriteTimeout how long an HTTP answer may
+	// take, from the end of the request's headers. None of them bounds a
+	// WebSocket connection once it is open.
+	ReadTimeout, IdleTimeout, WriteTimeout time.Duration
+	// Log is where the server logs connections refused or closed by a
+	// bound; nil logs nothing.
+	Log *slog.Logger
 }
+
+// ExtraSockets is how many sockets besides MaxConns a server keeps for its
+// HTTP connections when Limits.MaxSockets is not set.
+const ExtraSockets = 1000
 
 // DefaultConfig returns the defaults of dobble serve: games stored in
 // ./dobble.db, the rooms' defaults (room.DefaultConfig), 10,000
-// connections and a ping after 20 s of quiet.
+// connections, a ping after 20 s of quiet, the connections' defaults
+// (web.DefaultLimits), and HTTP requests read within 10 s, answered
+// within 30 s and their connections closed after 60 s idle.
 func DefaultConfig() Config {
-	return Config{DB: "./dobble.db", Rooms: room.DefaultConfig(), MaxConns: 10000, PingEvery: 20 * time.Second}
+	return Config{DB: "./dobble.db", Rooms: room.DefaultConfig(), MaxConns: 10000, PingEvery: 20 * time.Second,
+		Limits: web.DefaultLimits(), ReadTimeout: 10 * time.Second, IdleTimeout: 60 * time.Second, WriteTimeout: 30 * time.Second}
+}
+
+// Sockets returns the most sockets the server keeps open at once:
+// Limits.MaxSockets, or MaxConns + ExtraSockets when it is not set.
+func (c Config) Sockets() int {
+	if c.Limits.MaxSockets > 0 {
+		return c.Limits.MaxSockets
+	}
+	return c.MaxConns + ExtraSockets
 }
 
 // Serve opens the store, answers HTTP on ln until ctx is done, then shuts
@@ -55,6 +85,12 @@ func Serve(ctx context.Context, ln net.Listener, cfg Config, ready func(url stri
 	if err := cfg.Rooms.Validate(); err != nil {
 		return err
 	}
+	if err := cfg.Limits.Validate(); err != nil {
+		return err
+	}
+	if cfg.ReadTimeout < 0 || cfg.WriteTimeout < 0 || cfg.IdleTimeout < 0 {
+		return errors.New("server: the HTTP timeouts must be positive, or 0 for none")
+	}
 	st, err := store.Open(ctx, cfg.DB, 2*time.Second)
 	if err != nil {
 		return err
@@ -68,15 +104,20 @@ func Serve(ctx context.Context, ln net.Listener, cfg Config, ready func(url stri
 	if err != nil {
 		return err
 	}
+	limits := cfg.Limits
+	limits.MaxSockets = cfg.Sockets()
 	h, err := web.Handler(web.Options{Manager: m, Store: st, Decks: decks, Gatherer: reg, Metrics: metrics,
-		MaxConns: cfg.MaxConns, PingEvery: cfg.PingEvery})
+		MaxConns: cfg.MaxConns, PingEvery: cfg.PingEvery, Limits: limits, Log: cfg.Log})
 	if err != nil {
 		m.Close()
 		return err
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	// net/http lifts its deadlines from a connection it hands to the
+	// WebSocket handler, which sets its own.
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: cfg.ReadTimeout, ReadTimeout: cfg.ReadTimeout,
+		WriteTimeout: cfg.WriteTimeout, IdleTimeout: cfg.IdleTimeout, ErrorLog: httpLog(cfg.Log)}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(web.Listen(ln, limits, metrics, cfg.Log)) }()
 	if ready != nil {
 		ready("http://" + ln.Addr().String() + "/")
 	}
@@ -100,4 +141,13 @@ func Serve(ctx context.Context, ln net.Listener, cfg Config, ready func(url stri
 		return err
 	}
 	return nil
+}
+
+// httpLog returns the logger of net/http's own errors (a failed accept, a
+// broken request): l at level warning, or the standard logger for nil.
+func httpLog(l *slog.Logger) *log.Logger {
+	if l == nil {
+		return nil
+	}
+	return slog.NewLogLogger(l.Handler(), slog.LevelWarn)
 }

@@ -95,6 +95,8 @@ func TestServeBadConfig(t *testing.T) {
 	}{
 		{"no connections", func(c *Config) { c.MaxConns = 0 }, "MaxConns must be 1 or more"},
 		{"bad rooms", func(c *Config) { c.Rooms.MaxRooms = -1 }, "max rooms -1"},
+		{"bad limits", func(c *Config) { c.Limits.HandshakeBurst = 0 }, "handshakes a second in bursts of 0"},
+		{"bad timeouts", func(c *Config) { c.IdleTimeout = -time.Second }, "HTTP timeouts must be positive"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -116,4 +118,74 @@ func TestServeBadConfig(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestHTTPTimeoutsSpareWebSockets serves with read, write and idle
+// timeouts of 100 ms: a connection that sends nothing, and a keep-alive
+// connection idle after its request, are closed, and a WebSocket opened
+// before them still carries messages both ways once both have closed, long
+// after the timeouts of its own request have passed.
+func TestHTTPTimeoutsSpareWebSockets(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultConfig()
+	cfg.DB = filepath.Join(t.TempDir(), "dobble.db")
+	cfg.ReadTimeout, cfg.WriteTimeout, cfg.IdleTimeout = 100*time.Millisecond, 100*time.Millisecond, 100*time.Millisecond
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ln, cfg, nil) }()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	addr := ln.Addr().String()
+
+	ws, _, err := websocket.Dial(t.Context(), "ws://"+addr+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	talk := func(when string) {
+		t.Helper()
+		ctx, stop := context.WithTimeout(context.Background(), 10*time.Second)
+		defer stop()
+		msg := `{"type":"ping","nonce":1}`
+		if when == "first" {
+			msg = `{"type":"hello","v":1,"name":"ann"}`
+		}
+		if err := ws.Write(ctx, websocket.MessageText, []byte(msg)); err != nil {
+			t.Fatalf("%s: write: %v", when, err)
+		}
+		if _, b, err := ws.Read(ctx); err != nil || !strings.Contains(string(b), `"type":"`) {
+			t.Fatalf("%s: read %s, %v", when, b, err)
+		}
+	}
+	talk("first")
+
+	// ends waits until the server closes c, failing after 10 s.
+	ends := func(what string, c net.Conn) {
+		t.Helper()
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		if _, err := io.Copy(io.Discard, c); err != nil {
+			t.Fatalf("%s: %v; want the server to close it", what, err)
+		}
+	}
+	silent, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	idle, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idle.Close()
+	if _, err := io.WriteString(idle, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	ends("a keep-alive connection idle after its request", idle)
+	ends("a connection that sends nothing", silent)
+	talk("after the HTTP timeouts")
 }

@@ -7,7 +7,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
+	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,6 +42,12 @@ import (
 // Connections from which a frame arrived within the ping interval are not
 // pinged: a player who plays is alive.
 //
+// A new connection has Limits.HelloTimeout to say hello: until then its
+// reads have that deadline, and a connection that has not said hello by
+// then is closed (1008). Every frame a client sends, its control frames
+// too, draws on its budget of messages (room.Manager.Handle and Control),
+// and on its address's, which outlives the connection.
+//
 // Closing follows RFC 6455 §7: the side that closes first sends a close
 // frame with its status and waits for the other's; the server then closes
 // the TCP connection. The server waits closeTimeout at most for a client's
@@ -46,10 +55,17 @@ import (
 
 // conn is one WebSocket connection.
 type conn struct {
-	s  *server
-	nc net.Conn
-	rd wsutil.Reader // reads nc through a buffer of readBuffer bytes
-	p  *room.Peer
+	s     *server
+	nc    net.Conn
+	rd    wsutil.Reader // reads nc through a buffer of readBuffer bytes
+	p     *room.Peer
+	addr  netip.Addr // the client's address
+	entry *addrEntry // the client's address in the table of addresses, or nil when it is exempt
+
+	// dmu orders the reader's lifting of the hello deadline and the
+	// writer's setting of the close frame's.
+	dmu        sync.Mutex
+	closeTimed bool // under dmu: the reads have the close frame's deadline
 
 	wmu       sync.Mutex // held through each write to nc, so that frames do not interleave
 	closeSent bool       // under wmu: the close frame is written and nothing may follow it
@@ -57,6 +73,7 @@ type conn struct {
 	finished chan struct{} // closed once the close frame is written, or could not be
 
 	closeHeard bool        // owned by the reader: the client's close frame arrived
+	helloSaid  bool        // owned by the reader: the client has said hello
 	lost       atomic.Bool // the connection failed: nothing more goes through it
 
 	heard   atomic.Int64  // the sweep when a frame last arrived
@@ -118,6 +135,12 @@ func (s *server) accept(w http.ResponseWriter, r *http.Request) (*conn, error) {
 		nc.Close()
 		return nil, err
 	}
+	// The client has HelloTimeout to say hello; net/http's deadlines, if
+	// any, were lifted when the connection was taken from it.
+	nc.SetWriteDeadline(time.Time{})
+	if d := s.o.Limits.HelloTimeout; d > 0 {
+		nc.SetReadDeadline(time.Now().Add(d))
+	}
 	cn := &conn{s: s, nc: nc, p: s.o.Manager.NewPeer(), finished: make(chan struct{})}
 	cn.rd = wsutil.Reader{
 		Source:         br,
@@ -137,6 +160,9 @@ func (cn *conn) run() {
 	m := s.o.Manager
 	defer func() {
 		s.forget(cn)
+		if cn.entry != nil {
+			s.addrs.release(cn.entry)
+		}
 		s.o.Metrics.Connections.Dec()
 		s.conns.Add(-1)
 	}()
@@ -150,6 +176,10 @@ func (cn *conn) run() {
 			err = cn.control(h, &cn.rd)
 			if err == nil {
 				err = cn.rd.Discard()
+			}
+			if err == nil && cn.closing() {
+				clean = true // closed for a flood of control frames
+				break
 			}
 			if err == nil {
 				continue
@@ -168,9 +198,10 @@ func (cn *conn) run() {
 		} else {
 			m.Handle(p, buf, time.Now())
 		}
-		select {
-		case <-p.Done():
-		default:
+		if !cn.helloSaid && p.Hello() {
+			cn.hello()
+		}
+		if !cn.closing() {
 			continue
 		}
 		clean = true
@@ -182,6 +213,41 @@ func (cn *conn) run() {
 		cn.awaitClose(clean)
 	}
 	cn.nc.Close()
+	if code, reason := p.CloseStatus(); code == room.StatusPolicy {
+		for _, kind := range boundCloses {
+			if strings.HasPrefix(reason, kind) {
+				s.notes.note("closed: "+kind, "closed a WebSocket connection", "reason", reason, "addr", cn.addr.String())
+			}
+		}
+	}
+}
+
+// boundCloses are how the reasons of the closes for a bound begin, which
+// are logged: a flood, no hello in time, a slow consumer.
+var boundCloses = []string{"flood", "no hello", "slow consumer"}
+
+// closing reports whether the Peer is closed: the reads stop.
+func (cn *conn) closing() bool {
+	select {
+	case <-cn.p.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+// hello lifts the deadline of the reads once the client has said hello,
+// unless the close frame's deadline has replaced it.
+func (cn *conn) hello() {
+	cn.helloSaid = true
+	if cn.s.o.Limits.HelloTimeout <= 0 {
+		return
+	}
+	cn.dmu.Lock()
+	if !cn.closeTimed {
+		cn.nc.SetReadDeadline(time.Time{})
+	}
+	cn.dmu.Unlock()
 }
 
 // readMessage appends the rest of the message r is at to b.
@@ -210,9 +276,15 @@ func (cn *conn) control(h ws.Header, r io.Reader) error {
 		return err
 	}
 	cn.heard.Store(cn.s.sweeps.Load())
+	// Every control frame draws on the budget of messages; a ping is
+	// answered only within it, a close always. Once the connection is
+	// closing, nothing is counted and no ping answered.
+	allowed := !cn.closing() && cn.s.o.Manager.Control(cn.p, time.Now())
 	switch h.OpCode {
 	case ws.OpPing:
-		cn.writeControl(ws.OpPong, payload)
+		if allowed {
+			cn.writeControl(ws.OpPong, payload)
+		}
 	case ws.OpPong:
 		cn.pinging.Store(false)
 	case ws.OpClose:
@@ -232,11 +304,15 @@ func (cn *conn) control(h ws.Header, r io.Reader) error {
 }
 
 // failed closes the Peer for what ended the reads: a message too large
-// (1009), a breach of the protocol (1002), or a connection that failed.
+// (1009), a breach of the protocol (1002), no hello in time (1008), or a
+// connection that failed.
 func (cn *conn) failed(err error) {
 	var perr ws.ProtocolError
 	switch {
 	case errors.Is(err, errCloseHeard):
+	case errors.Is(err, os.ErrDeadlineExceeded) && !cn.helloSaid && !cn.closing():
+		cn.s.o.Metrics.HelloTimeouts.Inc()
+		cn.p.Close(room.StatusPolicy, "no hello within "+cn.s.o.Limits.HelloTimeout.String())
 	case errors.Is(err, wsutil.ErrFrameTooLarge), errors.Is(err, wsutil.ErrMessageTooLarge):
 		cn.p.Close(room.StatusTooBig, "a message over "+strconv.Itoa(protocol.MaxFrame)+" bytes")
 	case errors.As(err, &perr):
@@ -357,7 +433,10 @@ func (cn *conn) close() {
 		cn.nc.Close()
 		return
 	}
+	cn.dmu.Lock()
+	cn.closeTimed = true
 	cn.nc.SetReadDeadline(deadline)
+	cn.dmu.Unlock()
 }
 
 // ping pings the connection; its pong ends pinging.

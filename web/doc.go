@@ -17,4 +17,13 @@
 // when the Peer is closed. One sweeper per server pings the connections
 // that have been quiet for a ping interval and closes those that show no
 // sign of life for two (conn.go states the rule).
+//
+// Limits bound what one client can take (limits.go): Listen wraps the
+// server's listener to bound the sockets open at once, in all and from
+// one address; the WebSocket handler bounds the connections and the
+// handshakes of a client address, gives a new connection a deadline to say
+// hello, and makes the connections of one address share a budget of
+// messages, control frames included, that outlives them, in a table of
+// addresses of bounded size. A client is an IPv4 address or an IPv6 /64,
+// read from X-Forwarded-For only behind a trusted proxy.
 package web

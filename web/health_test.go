@@ -7,8 +7,6 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -52,19 +50,6 @@ func startOnFile(t *testing.T, cfg room.Config, path string) *testServer {
 		st.Close()
 	})
 	return ts
-}
-
-// metric returns the value of the metric line that starts with name in
-// the server's /metrics, or -1 when there is none.
-func (ts *testServer) metric(name string) float64 {
-	ts.t.Helper()
-	_, body := ts.get("/metrics")
-	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + ` (\S+)$`).FindSubmatch(body)
-	if m == nil {
-		return -1
-	}
-	f, _ := strconv.ParseFloat(string(m[1]), 64)
-	return f
 }
 
 // TestFailedSaveIsReportedAndRetried finishes a game while another

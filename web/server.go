@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -42,12 +43,20 @@ type Options struct {
 	// pings it; one that has not answered a ping, or has taken no data,
 	// within twice that is closed.
 	PingEvery time.Duration
+	// Limits bound each client's connections (the handler keeps all but
+	// the sockets' bounds, which are Listen's).
+	Limits Limits
+	// Log is where connections refused or closed by a bound are logged;
+	// nil logs nothing.
+	Log *slog.Logger
 }
 
 // server is the handler's state.
 type server struct {
 	o      Options
 	conns  atomic.Int64
+	addrs  *addrTable // the client addresses, for the per-address bounds
+	notes  *notes
 	index  []byte
 	sw     sweeper
 	sweeps atomic.Int64 // sweeps made so far: the connections' clock
@@ -71,7 +80,11 @@ func newServer(o Options) (*server, http.Handler, error) {
 	if err != nil {
 		return nil, nil, errors.New("web: the embedded client has no index.html")
 	}
-	s := &server{o: o, index: index, closeWait: closeTimeout}
+	s := &server{o: o, index: index, closeWait: closeTimeout, addrs: newAddrTable(o.Limits, o.Metrics), notes: newNotes(o.Log)}
+	// Every reason of refusal is in /metrics from the start, at 0.
+	for _, why := range []string{refusedSockets, refusedSocketsPerAddr, refusedConns, refusedConnsPerAddr, refusedHandshakes, refusedAddrs} {
+		o.Metrics.Refused.WithLabelValues(why)
+	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /", http.FileServerFS(Static()))
 	mux.HandleFunc("GET /r/{code}", s.page)
@@ -266,26 +279,77 @@ func (s *server) steps(w http.ResponseWriter, r *http.Request) {
 
 // ws upgrades to a WebSocket and runs the connection on a goroutine of its
 // own, so that the request's goroutine and everything it holds end here.
+// A handshake is refused (and logged and counted) beyond the handshake
+// rate or the connections of its client's address, or the connections of
+// the server.
 func (s *server) ws(w http.ResponseWriter, r *http.Request) {
+	var e *addrEntry
+	client, ok := clientAddr(r, s.o.Limits.TrustedProxies)
+	if ok && !within(s.o.Limits.Exempt, client) {
+		var why string
+		if e, why = s.addrs.acquire(addrKey(client), time.Now()); e == nil {
+			s.refuse(w, why, addrKey(client).String())
+			return
+		}
+	}
+	release := func() {
+		if e != nil {
+			s.addrs.release(e)
+		}
+	}
 	if n := s.conns.Add(1); s.o.MaxConns > 0 && n > int64(s.o.MaxConns) {
 		s.conns.Add(-1)
-		httpError(w, http.StatusServiceUnavailable, "the server has its most connections open; try again later")
+		release()
+		s.refuse(w, refusedConns, client.String())
 		return
 	}
 	if !sameOrigin(r) {
 		s.conns.Add(-1)
+		release()
 		httpError(w, http.StatusForbidden, "a WebSocket to this server is opened from its own pages: Origin "+r.Header.Get("Origin")+" is not "+r.Host)
 		return
 	}
 	cn, err := s.accept(w, r)
 	if err != nil {
 		s.conns.Add(-1)
+		release()
 		return
+	}
+	cn.addr, cn.entry = client, e
+	if e != nil && e.msgs != nil {
+		cn.p.ShareBudget(e.msgs)
 	}
 	s.o.Metrics.Connections.Inc()
 	s.watch(cn)
 	cn.p.SetWriter(func() { go cn.write() })
 	go cn.run()
+}
+
+// refuse answers a handshake that a bound refuses (why, one of the
+// refused… reasons), logs it and counts it; who is the client's address.
+func (s *server) refuse(w http.ResponseWriter, why, who string) {
+	s.o.Metrics.Refused.WithLabelValues(why).Inc()
+	l := s.o.Limits
+	var code int
+	var msg, flag string
+	switch why {
+	case refusedHandshakes:
+		code, flag = http.StatusTooManyRequests, "--handshake-rate "+strconv.FormatFloat(l.HandshakeRate, 'g', -1, 64)
+		msg = "more than " + strconv.FormatFloat(l.HandshakeRate, 'g', -1, 64) + " WebSocket handshakes a second (bursts of " +
+			strconv.Itoa(l.HandshakeBurst) + ") from your address; try again in a few seconds"
+		w.Header().Set("Retry-After", "1")
+	case refusedConnsPerAddr:
+		code, flag = http.StatusTooManyRequests, "--max-conns-per-addr "+strconv.Itoa(l.MaxConnsPerAddr)
+		msg = "your address has " + strconv.Itoa(l.MaxConnsPerAddr) + " WebSocket connections open, the most one address may; close one first"
+	case refusedAddrs:
+		code, flag = http.StatusServiceUnavailable, "--max-addrs "+strconv.Itoa(l.MaxAddrs)
+		msg = "the server has connections from its most client addresses; try again later"
+	default:
+		code, flag = http.StatusServiceUnavailable, "--max-conns "+strconv.Itoa(s.o.MaxConns)
+		msg = "the server has its most connections open; try again later"
+	}
+	s.notes.note(why, "refused a WebSocket handshake ("+flag+")", "reason", why, "addr", who)
+	httpError(w, code, msg)
 }
 
 // sameOrigin reports whether r comes from a page of this server, or from

@@ -90,7 +90,7 @@ func runLoad(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return usagef("load: %v", err)
 	}
 	// Each client holds one file; the process itself uses a few more.
-	if err := raiseFileLimit(uint64(cfg.Rooms*cfg.PlayersPerRoom) + 16); err != nil {
+	if _, err := raiseFileLimit(uint64(cfg.Rooms*cfg.PlayersPerRoom) + 16); err != nil {
 		return fmt.Errorf("load: %d connections: %w", cfg.Rooms*cfg.PlayersPerRoom, err)
 	}
 	if *profile != "" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/pprof"
@@ -17,6 +18,7 @@ import (
 	"github.com/dobble-dev/dobble/room"
 	"github.com/dobble-dev/dobble/rules"
 	"github.com/dobble-dev/dobble/server"
+	"github.com/dobble-dev/dobble/web"
 )
 
 const serveSynopsis = `dobble serve [--addr HOST:PORT] [--db FILE] [limits]
@@ -24,7 +26,19 @@ const serveSynopsis = `dobble serve [--addr HOST:PORT] [--db FILE] [limits]
 Serves the browser client and referees games on HOST:PORT, storing finished
 games in the SQLite file FILE, and prints the URL to open. Every flag can
 also be set with the environment variable named in its description; a flag
-given on the command line wins. Stop it with Ctrl-C.`
+given on the command line wins. Stop it with Ctrl-C.
+
+The per-address bounds count a client by its IPv4 address, or by the /64
+network of its IPv6 address, and do not bound the addresses of --exempt
+(by default this machine's loopback, where dobble load runs; "none" bounds
+every address). Behind a reverse proxy every client has the proxy's
+address: name the proxy in --trusted-proxies, and the bounds count each
+client by the address the proxy forwards in X-Forwarded-For (the last one
+that is not a trusted proxy's). X-Forwarded-For is never believed from
+another peer. Connections refused or closed by a bound are logged on
+stderr (at most one line of a kind every 10 s) and counted in /metrics
+(dobble_connections_refused_total, dobble_hello_timeouts_total,
+dobble_rate_limited_total…).`
 
 // serveConfig is everything dobble serve runs with: where it listens, and
 // the server's own configuration.
@@ -81,6 +95,21 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	hold := dur("seat-hold", "DOBBLE_SEAT_HOLD", def.SeatHold, "how long a disconnected player's seat is held for them")
 	maxRooms := num("max-rooms", "DOBBLE_MAX_ROOMS", def.MaxRooms, "most rooms open at once")
 	maxConns := num("max-conns", "DOBBLE_MAX_CONNS", defaults.MaxConns, "most WebSocket connections open at once")
+	lim := defaults.Limits
+	maxSockets := num("max-sockets", "DOBBLE_MAX_SOCKETS", 0, "most TCP connections open at once, HTTP and WebSocket together, each a file of the process; beyond that a new one is closed at once (0: --max-conns + "+strconv.Itoa(server.ExtraSockets)+", lowered to what the open-file limit allows)")
+	maxSocketsPerAddr := num("max-sockets-per-addr", "DOBBLE_MAX_SOCKETS_PER_ADDR", lim.MaxSocketsPerAddr, "most TCP connections open at once from one peer address, HTTP and WebSocket together, trusted proxies and --exempt aside (0: no bound)")
+	maxConnsPerAddr := num("max-conns-per-addr", "DOBBLE_MAX_CONNS_PER_ADDR", lim.MaxConnsPerAddr, "most WebSocket connections open at once from one client address; beyond that a handshake is answered HTTP 429 (0: no bound)")
+	helloTimeout := dur("hello-timeout", "DOBBLE_HELLO_TIMEOUT", lim.HelloTimeout, "how long a new WebSocket connection has to say hello before it is closed (1008)")
+	handshakeRate := flt("handshake-rate", "DOBBLE_HANDSHAKE_RATE", lim.HandshakeRate, "WebSocket handshakes a second one client address may make; beyond that a handshake is answered HTTP 429 (0: no bound)")
+	handshakeBurst := num("handshake-burst", "DOBBLE_HANDSHAKE_BURST", lim.HandshakeBurst, "WebSocket handshakes one client address may make at once")
+	addrRate := flt("addr-rate", "DOBBLE_ADDR_RATE", lim.AddrRate, "messages and control frames a second one client address may send, all its connections together, a budget that reconnecting does not refill (0: no bound)")
+	addrBurst := num("addr-burst", "DOBBLE_ADDR_BURST", lim.AddrBurst, "messages one client address may send at once, all its connections together")
+	maxAddrs := num("max-addrs", "DOBBLE_MAX_ADDRS", lim.MaxAddrs, "most client addresses remembered at once for the per-address bounds (about 300 bytes each); the one unused longest is forgotten first")
+	exempt := str("exempt", "DOBBLE_EXEMPT", web.FormatNets(lim.Exempt), "networks (CIDR, comma-separated) whose clients the per-address bounds do not bound, or none")
+	trusted := str("trusted-proxies", "DOBBLE_TRUSTED_PROXIES", web.FormatNets(lim.TrustedProxies), "networks (CIDR, comma-separated) of the reverse proxies whose X-Forwarded-For names the client, or none")
+	readTimeout := dur("read-timeout", "DOBBLE_READ_TIMEOUT", defaults.ReadTimeout, "how long a client has to send an HTTP request, headers and body (not a WebSocket's frames)")
+	writeTimeout := dur("write-timeout", "DOBBLE_WRITE_TIMEOUT", defaults.WriteTimeout, "how long an HTTP answer may take (not a WebSocket's frames)")
+	idleTimeout := dur("idle-timeout", "DOBBLE_IDLE_TIMEOUT", defaults.IdleTimeout, "how long an idle HTTP connection is kept open for the next request")
 	roomQueue := num("room-queue", "DOBBLE_ROOM_QUEUE", def.RoomQueue, "requests a room queues; beyond that a request is refused as busy")
 	connQueue := num("conn-queue", "DOBBLE_CONN_QUEUE", def.PeerQueue, "messages queued for a connection; beyond that it is closed as a slow consumer")
 	saveBacklog := num("save-backlog", "DOBBLE_SAVE_BACKLOG", def.SaveBacklog, "finished games kept in memory while the database cannot store them (a full disk), to store them once it can; a game finished beyond that is not stored")
@@ -106,7 +135,8 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 		return nil, usagef("serve: unexpected argument %q (see dobble serve --help)", fs.Arg(0))
 	}
 	c := &serveConfig{addr: *addr, pprof: *pprof,
-		server: server.Config{DB: strings.TrimSpace(*db), MaxConns: *maxConns, PingEvery: *ping}}
+		server: server.Config{DB: strings.TrimSpace(*db), MaxConns: *maxConns, PingEvery: *ping,
+			ReadTimeout: *readTimeout, WriteTimeout: *writeTimeout, IdleTimeout: *idleTimeout}}
 	if c.pprof != "" {
 		host, _, err := net.SplitHostPort(c.pprof)
 		ip := net.ParseIP(host)
@@ -123,7 +153,8 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	for _, f := range []struct {
 		name string
 		d    time.Duration
-	}{{"seat-hold", *hold}, {"countdown", *countdown}, {"pick-time", *pick}, {"ping", *ping}, {"bot-delay", *botDelay}} {
+	}{{"seat-hold", *hold}, {"countdown", *countdown}, {"pick-time", *pick}, {"ping", *ping}, {"bot-delay", *botDelay},
+		{"hello-timeout", *helloTimeout}, {"read-timeout", *readTimeout}, {"write-timeout", *writeTimeout}, {"idle-timeout", *idleTimeout}} {
 		if err := positive(f.name, f.d); err != nil {
 			return nil, err
 		}
@@ -131,11 +162,42 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	for _, f := range []struct {
 		name string
 		n    int
-	}{{"max-conns", *maxConns}, {"max-rooms", *maxRooms}, {"room-queue", *roomQueue}, {"conn-queue", *connQueue}, {"save-backlog", *saveBacklog}, {"burst", *burst}, {"bot-burst", *botBurst}, {"deck-cache", *deckCache}, {"card-cache", *cardCache}} {
+	}{{"max-conns", *maxConns}, {"max-rooms", *maxRooms}, {"room-queue", *roomQueue}, {"conn-queue", *connQueue}, {"save-backlog", *saveBacklog}, {"burst", *burst}, {"bot-burst", *botBurst}, {"deck-cache", *deckCache}, {"card-cache", *cardCache},
+		{"handshake-burst", *handshakeBurst}, {"addr-burst", *addrBurst}, {"max-addrs", *maxAddrs}} {
 		if f.n < 1 {
 			return nil, usagef("serve: --%s %d: use 1 or more", f.name, f.n)
 		}
 	}
+	for _, f := range []struct {
+		name string
+		n    int
+	}{{"max-sockets", *maxSockets}, {"max-sockets-per-addr", *maxSocketsPerAddr}, {"max-conns-per-addr", *maxConnsPerAddr}} {
+		if f.n < 0 {
+			return nil, usagef("serve: --%s %d: use 0 (no bound, or the default) or more", f.name, f.n)
+		}
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"handshake-rate", *handshakeRate}, {"addr-rate", *addrRate}} {
+		if f.v < 0 {
+			return nil, usagef("serve: --%s %v: use 0 (no bound) or a positive number a second", f.name, f.v)
+		}
+	}
+	if *maxSockets > 0 && *maxSockets < *maxConns {
+		return nil, usagef("serve: --max-sockets %d is less than --max-conns %d: every WebSocket connection is a socket; raise --max-sockets or give 0 for --max-conns + %d", *maxSockets, *maxConns, server.ExtraSockets)
+	}
+	lim = web.Limits{MaxSockets: *maxSockets, MaxSocketsPerAddr: *maxSocketsPerAddr, MaxConnsPerAddr: *maxConnsPerAddr,
+		HelloTimeout: *helloTimeout, HandshakeRate: *handshakeRate, HandshakeBurst: *handshakeBurst,
+		AddrRate: *addrRate, AddrBurst: *addrBurst, MaxAddrs: *maxAddrs}
+	var err error
+	if lim.Exempt, err = web.ParseNets(*exempt); err != nil {
+		return nil, usagef("serve: --exempt: %v", err)
+	}
+	if lim.TrustedProxies, err = web.ParseNets(*trusted); err != nil {
+		return nil, usagef("serve: --trusted-proxies: %v", err)
+	}
+	c.server.Limits = lim
 	if c.server.DB == "" {
 		return nil, usagef("serve: --db is empty; give the path of the SQLite file")
 	}
@@ -164,6 +226,11 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	return c, nil
 }
 
+// ownFiles is how many files dobble serve keeps open besides its sockets:
+// the standard streams, the listener, the database and its journal, the
+// poller, a profiles listener, with room to spare.
+const ownFiles = 32
+
 func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	cfg, err := parseServe(args, stdout)
 	if err != nil {
@@ -173,10 +240,20 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usagef("serve: cannot listen on %s: %v; pick another --addr", cfg.addr, err)
 	}
-	// Each connection holds one file; keep some for the database and the rest.
-	if err := raiseFileLimit(uint64(cfg.server.MaxConns) + 1024); err != nil {
-		fmt.Fprintf(stderr, "dobble: serve: warning: --max-conns %d %v\n", cfg.server.MaxConns, err)
+	// Each socket is a file; the process keeps ownFiles of its own (the
+	// listener, the database, the poller…). When the open-file limit
+	// cannot be raised for every socket, the sockets are bounded by it.
+	sockets := cfg.server.Sockets()
+	if limit, err := raiseFileLimit(uint64(sockets) + ownFiles); err != nil {
+		most := max(0, int(limit)-ownFiles)
+		fmt.Fprintf(stderr, "dobble: serve: warning: %d sockets (--max-sockets, --max-conns) %v; serving at most %d sockets\n", sockets, err, most)
+		if most < 1 {
+			ln.Close()
+			return fmt.Errorf("serve: the open-file limit %d leaves no file for a connection (the server keeps %d of its own); raise it (ulimit -n)", limit, ownFiles)
+		}
+		cfg.server.Limits.MaxSockets = most
 	}
+	cfg.server.Log = slog.New(slog.NewTextHandler(stderr, nil))
 	if cfg.pprof != "" {
 		pl, err := net.Listen("tcp", cfg.pprof)
 		if err != nil {

@@ -4,11 +4,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dobble-dev/dobble/rules"
+	"github.com/dobble-dev/dobble/server"
+	"github.com/dobble-dev/dobble/web"
 )
 
 func TestServeBadAddress(t *testing.T) {
@@ -42,6 +45,14 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"--bot-delay", "1m"}, "dobble: serve: bot delay 1m0s: use a duration from 1ms to 10s"},
 		{[]string{"--bot-rate", "0"}, "dobble: serve: --bot-rate 0: use a positive number of actions a second"},
 		{[]string{"--bot-burst", "0"}, "dobble: serve: --bot-burst 0: use 1 or more"},
+		{[]string{"--hello-timeout", "0s"}, "dobble: serve: --hello-timeout 0s: use a positive duration"},
+		{[]string{"--idle-timeout", "-1s"}, "dobble: serve: --idle-timeout -1s: use a positive duration"},
+		{[]string{"--max-conns-per-addr", "-1"}, "dobble: serve: --max-conns-per-addr -1: use 0 (no bound, or the default) or more"},
+		{[]string{"--handshake-rate", "-2"}, "dobble: serve: --handshake-rate -2: use 0 (no bound) or a positive number a second"},
+		{[]string{"--addr-burst", "0"}, "dobble: serve: --addr-burst 0: use 1 or more"},
+		{[]string{"--max-sockets", "50", "--max-conns", "100"}, "dobble: serve: --max-sockets 50 is less than --max-conns 100"},
+		{[]string{"--exempt", "127.0.0.0/8,localhost"}, `dobble: serve: --exempt: "localhost" is neither a network`},
+		{[]string{"--trusted-proxies", "10.0.0.0/33"}, `dobble: serve: --trusted-proxies: "10.0.0.0/33" is neither a network`},
 	} {
 		code, out, errOut := runCLI(t, "", append([]string{"serve"}, tc.args...)...)
 		if code != 2 || out != "" || !strings.HasPrefix(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
@@ -98,7 +109,10 @@ func TestServeHelp(t *testing.T) {
 	code, out, _ := runCLI(t, "", "serve", "--help")
 	for _, want := range []string{"-addr", "DOBBLE_ADDR", "-db", "-seat-hold", "-max-rooms", "-max-conns", "-room-queue", "-conn-queue", "-save-backlog", "DOBBLE_SAVE_BACKLOG", "-lockout", "-rate",
 		"-deck-cache", "DOBBLE_DECK_CACHE", "-card-cache", "DOBBLE_CARD_CACHE",
-		"-bot-delay", "DOBBLE_BOT_DELAY", "-bot-rate", "DOBBLE_BOT_RATE", "-bot-burst", "DOBBLE_BOT_BURST"} {
+		"-bot-delay", "DOBBLE_BOT_DELAY", "-bot-rate", "DOBBLE_BOT_RATE", "-bot-burst", "DOBBLE_BOT_BURST",
+		"-max-sockets", "DOBBLE_MAX_SOCKETS", "-max-sockets-per-addr", "-max-conns-per-addr", "-hello-timeout", "DOBBLE_HELLO_TIMEOUT",
+		"-handshake-rate", "-handshake-burst", "-addr-rate", "-addr-burst", "-max-addrs", "-exempt", "-trusted-proxies", "X-Forwarded-For",
+		"-read-timeout", "-write-timeout", "-idle-timeout", "dobble_connections_refused_total"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Fatalf("serve --help: exit %d, missing %q:\n%s", code, want, out)
 		}
@@ -170,5 +184,43 @@ func TestServeSaveBacklog(t *testing.T) {
 		if err != nil || c.server.Rooms.SaveBacklog != tc.want {
 			t.Fatalf("%v: %+v, %v; want a backlog of %d", tc.args, c, err, tc.want)
 		}
+	}
+}
+
+// TestServeLimitFlags reads the bounds from flags and the environment.
+func TestServeLimitFlags(t *testing.T) {
+	t.Setenv("DOBBLE_MAX_CONNS_PER_ADDR", "7")
+	t.Setenv("DOBBLE_TRUSTED_PROXIES", "10.0.0.0/8, fd00::1")
+	c, err := parseServe([]string{"--hello-timeout", "3s", "--exempt", "none", "--max-conns", "200", "--idle-timeout", "45s"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := c.server.Limits
+	if l.MaxConnsPerAddr != 7 || l.HelloTimeout != 3*time.Second || l.Exempt != nil || web.FormatNets(l.TrustedProxies) != "10.0.0.0/8,fd00::1/128" ||
+		c.server.IdleTimeout != 45*time.Second || c.server.Sockets() != 200+server.ExtraSockets {
+		t.Fatalf("limits %+v, idle timeout %v, sockets %d", l, c.server.IdleTimeout, c.server.Sockets())
+	}
+	d, err := parseServe(nil, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := web.FormatNets(d.server.Limits.Exempt); got != "127.0.0.0/8,::1/128" {
+		t.Fatalf("exempt by default: %s", got)
+	}
+}
+
+// TestFileLimitBoundsTheSockets asks for more files than the hard limit
+// allows: raiseFileLimit says so and returns the limit the process has,
+// which bounds the sockets of dobble serve.
+func TestFileLimitBoundsTheSockets(t *testing.T) {
+	have, err := raiseFileLimit(1 << 40)
+	if err == nil && have == 1<<40 {
+		t.Skip("no open-file limit on " + runtime.GOOS)
+	}
+	if err == nil || have == 0 || have >= 1<<40 || !strings.Contains(err.Error(), "ulimit -n") {
+		t.Fatalf("raiseFileLimit beyond the hard limit: %d, %v", have, err)
+	}
+	if again, err := raiseFileLimit(have); err != nil || again != have {
+		t.Fatalf("raiseFileLimit within the limit: %d, %v", again, err)
 	}
 }
