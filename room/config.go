@@ -3,6 +3,7 @@ package room
 import (
 	"cmp"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/dobble-dev/dobble/rules"
@@ -41,6 +42,10 @@ type Config struct {
 	Burst int
 	// FloodLimit is how many refused messages in a row close a connection.
 	FloodLimit int
+	// Log is where the rooms' failures are written: finished games that
+	// cannot be stored, bots held back by their bound. Nil means
+	// slog.Default().
+	Log *slog.Logger
 	// DeckCache is the most decks kept built, with their cards' drawings
 	// (the least recently used is dropped first).
 	DeckCache int
@@ -100,6 +105,9 @@ func (c Config) withDefaults() Config {
 	c.Rate = cmp.Or(c.Rate, d.Rate)
 	c.Burst = cmp.Or(c.Burst, d.Burst)
 	c.FloodLimit = cmp.Or(c.FloodLimit, d.FloodLimit)
+	if c.Log == nil {
+		c.Log = slog.Default()
+	}
 	c.DeckCache = cmp.Or(c.DeckCache, d.DeckCache)
 	c.CardCache = cmp.Or(c.CardCache, d.CardCache)
 	c.SaveBacklog = cmp.Or(c.SaveBacklog, d.SaveBacklog)

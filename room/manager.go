@@ -55,6 +55,7 @@ func NewManager(cfg Config, saver Saver, decks *Decks, metrics *Metrics, server 
 	m := &Manager{cfg: cfg.withDefaults(), saver: saver, decks: decks, metrics: metrics, server: server,
 		rooms: map[string]*Room{}, peers: map[*Peer]struct{}{}, now: time.Now, seed: randomSeed}
 	decks.limit(m.cfg.DeckCache, m.cfg.CardCache, metrics)
+	m.saves.log = m.cfg.Log
 	m.spawn = func(r *Room) {
 		m.wg.Add(1)
 		go r.run()

@@ -45,7 +45,7 @@ type saveQueue struct {
 	lastErr  error          // the last failure
 	lost     int64          // games given up since the Manager began
 
-	// log is where failures are written; nil for slog.Default(). pauses
+	// log is where failures are written: Config.Log, or the test's. pauses
 	// are the first and the last pause between tries; zero for
 	// firstSavePause and lastSavePause. The tests set them.
 	log    *slog.Logger

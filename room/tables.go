@@ -3,7 +3,6 @@ package room
 import (
 	"bytes"
 	"fmt"
-	"log/slog"
 	"slices"
 	"time"
 
@@ -108,7 +107,7 @@ func (r *Room) countDeferred() {
 		return
 	}
 	if r.deferred == 0 {
-		slog.Warn("room: the bots reached the room's bound on their actions; their actions are put off",
+		r.m.cfg.Log.Warn("room: the bots reached the room's bound on their actions; their actions are put off",
 			"room", r.code, "table", r.tableNo, "game", r.tab.State().Info().Name,
 			"rate", r.m.cfg.BotRate, "burst", r.m.cfg.BotBurst)
 	}
@@ -147,7 +146,7 @@ func (r *Room) finishTable(now time.Time) {
 	st, rec := r.tab.State(), r.rec
 	res := st.Result()
 	if r.deferred > 0 {
-		slog.Warn("room: a table ended whose bots were held back by the room's bound on their actions",
+		r.m.cfg.Log.Warn("room: a table ended whose bots were held back by the room's bound on their actions",
 			"room", r.code, "table", r.tableNo, "game", st.Info().Name, "deferred", r.deferred, "actions", st.Version())
 	}
 	r.m.save(&store.Game{Summary: store.Summary{

@@ -100,7 +100,9 @@ func Serve(ctx context.Context, ln net.Listener, cfg Config, ready func(url stri
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	metrics := room.NewMetrics(reg)
 	decks := room.NewDecks()
-	m, err := room.NewManager(cfg.Rooms, st, decks, metrics, "dobble")
+	rooms := cfg.Rooms
+	rooms.Log = cfg.Log
+	m, err := room.NewManager(rooms, st, decks, metrics, "dobble")
 	if err != nil {
 		return err
 	}
