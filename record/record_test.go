@@ -56,12 +56,13 @@ func lines(t *testing.T, text string) []map[string]any {
 }
 
 // TestFormat checks the lines a record is made of, as docs/RECORD.md
-// describes them: a game line, action and refused lines, a result line.
+// describes them: a game line, a start line, action and refused lines, a
+// result line.
 func TestFormat(t *testing.T) {
 	text, m, outs := played(t, 1)
 	ls := lines(t, text)
 	o := outs[0]
-	if len(ls) != 2+o.Actions+o.Wrong || o.Wrong == 0 {
+	if len(ls) != 3+o.Actions+o.Wrong || o.Wrong == 0 {
 		t.Fatalf("%d lines for %d actions and %d wrong claims", len(ls), o.Actions, o.Wrong)
 	}
 	head := ls[0]
@@ -74,15 +75,42 @@ func TestFormat(t *testing.T) {
 		!reflect.DeepEqual(head["seats"], []any{"bot:easy", "bot:easy", "bot:easy"}) {
 		t.Fatalf("game line %v", head)
 	}
+	// The start line: the centre pile and a pile per seat, every card in
+	// one of them, one card on each seat's pile.
+	start := ls[1]
+	zones, _ := start["zones"].([]any)
+	if start["type"] != "start" || start["round"] != 0.0 || start["turn"] != -1.0 || len(zones) != 4 {
+		t.Fatalf("start line %v", start)
+	}
+	seen := map[float64]bool{}
+	for i, z := range zones {
+		z := z.(map[string]any)
+		cards := z["cards"].([]any)
+		kind, seat := "pile", float64(i-1)
+		if i == 0 {
+			kind = "centre"
+		} else if len(cards) != 1 {
+			t.Fatalf("seat %v starts with %d cards", seat, len(cards))
+		}
+		if z["kind"] != kind || z["seat"] != seat || z["show"] != "top" {
+			t.Fatalf("start zone %d: %v", i, z)
+		}
+		for _, c := range cards {
+			seen[c.(float64)] = true
+		}
+	}
+	if len(seen) != 55 {
+		t.Fatalf("the start line holds %d different cards, not 55", len(seen))
+	}
 	version := 0.0
-	for _, l := range ls[1 : len(ls)-1] {
+	for _, l := range ls[2 : len(ls)-1] {
 		a := l["action"].(map[string]any)
 		switch l["type"] {
 		case "action":
 			ev := l["events"].([]any)
 			first := ev[0].(map[string]any)
 			version++
-			if a["version"] != version-1 || first["kind"] != "claim" || first["version"] != version || l["refusal"] != nil {
+			if a["version"] != version-1 || first["kind"] != "claim" || first["version"] != version || l["refusal"] != nil || l["shuffled"] != nil {
 				t.Fatalf("action line %v at version %v", l, version)
 			}
 		case "refused":
@@ -149,7 +177,7 @@ func TestWriteRead(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	w := record.NewWriter(&buf)
-	if err := w.Begin(record.Header{Game: "tower", Config: cfg, Deck: d}); err != nil {
+	if err := w.Begin(record.Header{Game: "tower", Config: cfg, Deck: d}, s); err != nil {
 		t.Fatal(err)
 	}
 	wrong := s.Moves(1, nil)[0]
@@ -186,6 +214,11 @@ func TestWriteRead(t *testing.T) {
 	if rec.Header.Format != record.Format || rec.Header.Game != "tower" || !reflect.DeepEqual(rec.Header.Config, cfg) || rec.Header.Deck != d {
 		t.Fatalf("header %+v", rec.Header)
 	}
+	fresh, _ := rules.New(g, x, cfg)
+	if st := rec.Start; st == nil || len(st.Zones) != 3 || len(st.Zones[0].Cards) != 5 || st.Zones[1].Seat != 0 ||
+		!reflect.DeepEqual(st, record.StartOf(fresh)) {
+		t.Fatalf("start %+v", rec.Start)
+	}
 	if len(rec.Entries) != 2 || rec.Entries[0].Action != wrong || rec.Entries[0].Refusal.Code != rules.CodeNotAMatch ||
 		rec.Entries[0].Refusal.LockedUntil != 1050 || rec.Entries[1].Action != a || !reflect.DeepEqual(rec.Entries[1].Events, ev) {
 		t.Fatalf("entries %+v", rec.Entries)
@@ -198,7 +231,7 @@ func TestWriteRead(t *testing.T) {
 		t.Fatalf("replay: %v", err)
 	}
 	// A record built in memory replays too.
-	mem := &record.Record{Header: rec.Header, Entries: entries}
+	mem := &record.Record{Header: rec.Header, Start: rec.Start, Entries: entries}
 	if s3, _, err := mem.Replay(x); err != nil || !s3.Equal(s) {
 		t.Fatalf("in-memory replay: %v", err)
 	}
@@ -212,13 +245,23 @@ func TestWriterMisuse(t *testing.T) {
 	if err := w.Accepted(rules.Action{}, nil); err == nil || !strings.Contains(err.Error(), "no record begun") {
 		t.Errorf("Accepted before Begin: %v", err)
 	}
+	g, _ := rules.Lookup("tower")
+	_, x, _ := record.Deck{Order: 2}.Build()
+	s, err := rules.New(g, x, rules.Config{Players: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
 	w = record.NewWriter(&buf)
-	w.Begin(record.Header{Game: "tower"})
-	if err := w.Begin(record.Header{Game: "tower"}); err == nil {
+	if err := w.Begin(record.Header{Game: "tower"}, nil); err == nil || !strings.Contains(err.Error(), "needs the game's state") {
+		t.Errorf("Begin without a state: %v", err)
+	}
+	w = record.NewWriter(&buf)
+	w.Begin(record.Header{Game: "tower"}, s)
+	if err := w.Begin(record.Header{Game: "tower"}, s); err == nil {
 		t.Error("Begin twice without End accepted")
 	}
 	fw := record.NewWriter(failWriter{})
-	err := fw.Begin(record.Header{Game: "tower"})
+	err = fw.Begin(record.Header{Game: "tower"}, s)
 	if err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Errorf("write error: %v", err)
 	}
@@ -265,10 +308,10 @@ func TestTampered(t *testing.T) {
 	}{
 		{"event card", edit(firstAction, func(v map[string]any) {
 			v["events"].([]any)[1].(map[string]any)["card"] = 54.0
-		}), "line 2: the replay's events differ"},
+		}), "line 3: the replay's events differ"},
 		{"symbol", edit(firstAction, func(v map[string]any) {
 			v["action"].(map[string]any)["symbol"] = 56.0
-		}), "line 2: the record accepted the action, the replay refused it"},
+		}), "line 3: the record accepted the action, the replay refused it"},
 		{"refused dropped", drop(firstRefused), "the record ends with"},
 		{"refusal code", edit(firstRefused, func(v map[string]any) {
 			v["refusal"].(map[string]any)["code"] = "badTarget"
@@ -278,12 +321,19 @@ func TestTampered(t *testing.T) {
 		}), "the record ends with"},
 		{"seed", edit(0, func(v map[string]any) {
 			v["config"].(map[string]any)["seed"] = 8.0
-		}), "line 2:"},
+		}), "line 2: the record starts with"},
+		{"start card", edit(1, func(v map[string]any) {
+			z := v["zones"].([]any)
+			a, b := z[0].(map[string]any)["cards"].([]any), z[1].(map[string]any)["cards"].([]any)
+			a[0], b[0] = b[0], a[0]
+		}), "line 2: the record starts with"},
+		{"start dropped", drop(1), `line 2: a format 2 record's second line is a "start" line, not "action"`},
 		{"fingerprint", edit(0, func(v map[string]any) {
 			v["deck"].(map[string]any)["fingerprint"] = "fnv1a64:0000000000000000"
 		}), "the record's deck fnv1a64:0000000000000000"},
-		{"format", edit(0, func(v map[string]any) { v["format"] = 2.0 }), "line 1: record format 2; this version reads format 1"},
-		{"type", edit(1, func(v map[string]any) { v["type"] = "claim" }), `line 2: unknown line type "claim"`},
+		{"format", edit(0, func(v map[string]any) { v["format"] = 3.0 }), "line 1: record format 3; this version reads formats 1 to 2"},
+		{"type", edit(2, func(v map[string]any) { v["type"] = "claim" }), `line 3: unknown line type "claim"`},
+		{"start again", edit(2, func(v map[string]any) { v["type"] = "start" }), `line 3: a "start" line follows the game line`},
 		{"no game line", drop(0), `line 1: a record starts with a "game" line, not`},
 		{"not JSON", strings.Replace(text, "{", "[", 1), "line 1: not a JSON object"},
 	}
@@ -311,13 +361,13 @@ func TestTampered(t *testing.T) {
 func TestUnfinished(t *testing.T) {
 	text, m, outs := played(t, 2)
 	ls := strings.Split(strings.TrimSpace(text), "\n")
-	n := 2 + outs[0].Actions + outs[0].Wrong
+	n := 3 + outs[0].Actions + outs[0].Wrong
 	cut := strings.Join(append(append([]string(nil), ls[:n-6]...), ls[n:]...), "\n\n")
 	recs, err := record.ReadAll(strings.NewReader(cut))
 	if err != nil || len(recs) != 2 {
 		t.Fatalf("%d records, %v", len(recs), err)
 	}
-	if recs[0].End != nil || recs[1].End == nil || len(recs[0].Entries) != n-7 {
+	if recs[0].End != nil || recs[1].End == nil || len(recs[0].Entries) != n-8 {
 		t.Fatalf("first record: %d entries, end %v", len(recs[0].Entries), recs[0].End)
 	}
 	s, _, err := recs[0].Replay(m.Cards())
