@@ -346,7 +346,7 @@ func (s *State) KeepShuffles(on bool) {
 // off or was turned on since. The lists are the caller's.
 func (s *State) Shuffled() [][]int {
 	k := s.kept
-	if k == nil || k.version+1 != s.version || len(k.ends) == 0 {
+	if k == nil || s.version == 0 || k.version != s.version-1 || len(k.ends) == 0 {
 		return nil
 	}
 	out := make([][]int, len(k.ends))
