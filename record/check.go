@@ -76,15 +76,17 @@ type checkZone struct {
 
 // checker holds what Check tracks of a game.
 type checker struct {
-	rec     *Record
-	game    string
-	info    rules.Info
-	opts    map[string]string // every option, set or default
-	p       int
-	lockout int64 // 0: none
-	words   int
-	bits    []uint64 // card c's symbols: bits[c*words : (c+1)*words]
-	symbols int
+	rec        *Record
+	game       string
+	info       rules.Info
+	known      bool              // Check knows the game's own rules (Knows)
+	anyVersion bool              // a lenient game Check does not know: its seats may name any version up to the table's
+	opts       map[string]string // every option, set or default
+	p          int
+	lockout    int64 // 0: none
+	words      int
+	bits       []uint64 // card c's symbols: bits[c*words : (c+1)*words]
+	symbols    int
 
 	line    int
 	zones   []checkZone
@@ -152,10 +154,9 @@ func newChecker(rec *Record) (*checker, error) {
 	if info.Name != h.Game {
 		return nil, bad(1, "the game is named %q, not by its canonical name %q", h.Game, info.Name)
 	}
-	if scorers[info.Name] == nil {
-		return nil, bad(1, "the checker does not know how %s scores", info.Name)
-	}
-	c := &checker{rec: rec, game: info.Name, info: info, p: h.Config.Players, opts: map[string]string{}, turn: -1, hostSecret: -1}
+	c := &checker{rec: rec, game: info.Name, info: info, p: h.Config.Players, opts: map[string]string{}, turn: -1, hostSecret: -1,
+		known: Knows(info.Name)}
+	_, c.anyVersion = g.(rules.Lenient)
 	if c.p < info.MinPlayers || c.p > info.MaxPlayers {
 		return nil, bad(1, "%d players; %s takes %d to %d", c.p, info.Name, info.MinPlayers, info.MaxPlayers)
 	}
@@ -352,6 +353,9 @@ func (c *checker) deadline() (int64, bool) {
 // than the table's and still count: Reflection's writes since the phase
 // began, Guess's guesses since the round began.
 func (c *checker) lenient(a *rules.Action) bool {
+	if !c.known {
+		return c.anyVersion
+	}
 	return (a.Kind == rules.ActionWrite || a.Kind == rules.ActionGuess) && a.Version >= c.since && a.Version < c.version
 }
 
@@ -384,11 +388,11 @@ func (c *checker) entry(e *Entry) error {
 		switch {
 		case e.Refusal != nil:
 			return c.fail("a refused tick")
-		case !timed:
+		case !c.info.Timed || c.over:
 			return c.fail("a tick in a game without a clock")
 		case a.Seat != rules.NoSeat || a.Target.Len() != 0:
 			return c.fail("a tick of seat %d with %d targets", a.Seat, a.Target.Len())
-		case a.At < dl:
+		case timed && a.At < dl:
 			return c.fail("a tick at %d ms, before the deadline at %d ms", a.At, dl)
 		case a.Version != c.version:
 			return c.fail("a tick names version %d, the table is at %d", a.Version, c.version)
@@ -507,30 +511,30 @@ func (c *checker) accepted(e *Entry) error {
 			c.newRound()
 		case rules.EventTurn:
 			c.turn = x.Seat
-		case rules.EventFlip:
-			err = c.flip(a, x)
 		case rules.EventStop:
-		case rules.EventMark:
-			err = c.mark(a, x)
-		case rules.EventWrite:
-			err = c.write(a, x)
+		case rules.EventFlip, rules.EventMark, rules.EventWrite, rules.EventGuess, rules.EventSecret:
+			if c.known {
+				err = c.ownEvent(a, x)
+			}
 		case rules.EventScore:
-			err = c.score(a, ev[:i], x)
+			if x.Seat < 0 {
+				return c.fail("a score event of no seat")
+			}
+			if c.known {
+				err = c.score(a, ev[:i], x)
+			}
+			c.tally[x.Seat] += x.Count
 			scored = true
-		case rules.EventGuess:
-			err = c.guessed(a, x)
 		case rules.EventOut:
 			if x.Seat < 0 {
 				return c.fail("an out event of no seat")
 			}
 			c.out[x.Seat] = true
 		case rules.EventPhase:
-			if x.Count < 0 || x.Count > 2 || x.Round != c.round {
+			if x.Count < 0 || (c.known && x.Count > 2) || x.Round != c.round {
 				return c.fail("phase %d of round %d, in round %d", x.Count, x.Round, c.round)
 			}
 			c.phase = x.Count
-		case rules.EventSecret:
-			err = c.secret(x)
 		case rules.EventOver:
 			if x.Result == nil {
 				return c.fail("the over event carries no result")
@@ -549,8 +553,10 @@ func (c *checker) accepted(e *Entry) error {
 	if scored && c.game == "reflection" {
 		clear(c.writes)
 	}
-	if err := c.after(a, ev, before); err != nil {
-		return err
+	if c.known {
+		if err := c.after(a, ev, before); err != nil {
+			return err
+		}
 	}
 	c.version++
 	c.actions++
@@ -844,6 +850,22 @@ func (c *checker) afterClaim(a *rules.Action) error {
 	return nil
 }
 
+// ownEvent checks an event of a game's own: a flip, a marker, a write, a
+// guess or a secret.
+func (c *checker) ownEvent(a *rules.Action, x *rules.Event) error {
+	switch x.Kind {
+	case rules.EventFlip:
+		return c.flip(a, x)
+	case rules.EventMark:
+		return c.mark(a, x)
+	case rules.EventWrite:
+		return c.write(a, x)
+	case rules.EventGuess:
+		return c.guessed(a, x)
+	}
+	return c.secret(x)
+}
+
 // flip checks a flip: Memory's, by the seat, of a face-down card, naming a
 // symbol of the face-up card; Guess's, of the card just turned, with the
 // symbol the host eliminates.
@@ -929,9 +951,6 @@ const (
 // up: Reflection's answers, False Poker's row, Guess's guess, Memory's card
 // taken. earlier are the events of the action before it.
 func (c *checker) score(a *rules.Action, earlier []rules.Event, x *rules.Event) error {
-	if x.Seat < 0 {
-		return c.fail("a score event of no seat")
-	}
 	if x.Round != c.round {
 		return c.fail("a score of round %d in round %d", x.Round, c.round)
 	}
@@ -962,7 +981,6 @@ func (c *checker) score(a *rules.Action, earlier []rules.Event, x *rules.Event) 
 	if !ok || x.Count != want {
 		return c.fail("seat %d scores %d; the rules give %d", x.Seat, x.Count, want)
 	}
-	c.tally[x.Seat] += x.Count
 	return nil
 }
 
@@ -1132,15 +1150,20 @@ func (c *checker) end(e *End) error {
 // checkResult checks result r against the scores the table and the events
 // give, and its winners, ranking and places against its scores.
 func (c *checker) checkResult(r *rules.Result, what string) error {
-	scores, unit := scorers[c.game](c)
-	if unit == "" {
-		unit = c.info.Unit
+	if len(r.Scores) != c.p {
+		return c.fail("%s holds %d scores for %d seats", what, len(r.Scores), c.p)
 	}
-	if r.Unit != unit || r.HigherWins != c.info.HigherWins || !slices.Equal(r.Scores, scores) {
-		return c.fail("%s scores %v %s (higher wins: %v); the table and the events give %v %s (%v)",
-			what, r.Scores, r.Unit, r.HigherWins, scores, unit, c.info.HigherWins)
+	if c.known {
+		scores, unit := scorers[c.game](c)
+		if unit == "" {
+			unit = c.info.Unit
+		}
+		if r.Unit != unit || r.HigherWins != c.info.HigherWins || !slices.Equal(r.Scores, scores) {
+			return c.fail("%s scores %v %s (higher wins: %v); the table and the events give %v %s (%v)",
+				what, r.Scores, r.Unit, r.HigherWins, scores, unit, c.info.HigherWins)
+		}
 	}
-	want := rank(scores, r.HigherWins)
+	want := rank(r.Scores, r.HigherWins)
 	if !slices.Equal(r.Winners, want.Winners) || !slices.Equal(r.Ranking, want.Ranking) || !slices.Equal(r.Places, want.Places) {
 		return c.fail("%s ranks winners %v, ranking %v, places %v; its scores give %v, %v, %v",
 			what, r.Winners, r.Ranking, r.Places, want.Winners, want.Ranking, want.Places)
@@ -1174,6 +1197,16 @@ func rank(scores []int, higherWins bool) rules.Result {
 	slices.Sort(r.Winners)
 	return r
 }
+
+// Knows reports whether Check knows the own rules of game (by canonical
+// name): how it scores, when its clock ticks, which versions its seats may
+// name, and what its own events must say. It knows every game of this
+// repository. Of another game, one just added to the rules, Check checks
+// what every game shares (the table through moves, shuffles and zones
+// opened; claims against the game's claim shape; versions, arrival times
+// and lock-outs; the fields of each event; the result's ranking against its
+// scores), not its scores, its clock nor its own events.
+func Knows(game string) bool { return scorers[game] != nil }
 
 // scorers holds, by game, the scores the table and the events give each
 // seat, as the game's file in rules/ says it scores (docs/RECORD.md lists

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"reflect"
@@ -428,35 +429,157 @@ func TestDecks(t *testing.T) {
 	}
 }
 
-// TestDocExample replays the example of docs/RECORD.md and checks that the
-// simulation it quotes still writes exactly that record.
-func TestDocExample(t *testing.T) {
+// docExamples are the simulations whose records docs/RECORD.md quotes, in
+// the order of its jsonl blocks.
+var docExamples = []struct {
+	game           string
+	players, order int
+	seed           uint64
+}{
+	{"tower", 2, 2, 3},
+	{"subway-rescue", 2, 2, 2},
+}
+
+// TestDocExamples replays and checks the examples of docs/RECORD.md, and
+// checks that the simulations they quote still write exactly those
+// records.
+func TestDocExamples(t *testing.T) {
 	doc, err := os.ReadFile("../docs/RECORD.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rest, ok := strings.Cut(string(doc), "```jsonl\n")
-	example, _, ok2 := strings.Cut(rest, "```")
-	if !ok || !ok2 {
-		t.Fatal("docs/RECORD.md has no jsonl example")
+	blocks := strings.Split(string(doc), "```jsonl\n")[1:]
+	if len(blocks) != len(docExamples) {
+		t.Fatalf("docs/RECORD.md has %d jsonl examples, the test knows %d", len(blocks), len(docExamples))
 	}
-	recs, err := record.ReadAll(strings.NewReader(example))
-	if err != nil || len(recs) != 1 {
-		t.Fatalf("%d records, %v", len(recs), err)
-	}
-	s, _, err := recs[0].Replay(nil)
-	if err != nil || !s.Over() || len(recs[0].Entries) != 6 || recs[0].Entries[1].Refusal == nil {
-		t.Fatalf("the example does not replay to the end with its wrong claim: %v", err)
-	}
-	g, _ := rules.Lookup("tower")
 	easy, _ := bot.LookupLevel("easy")
-	var buf bytes.Buffer
-	_, err = sim.Run(sim.Config{Game: g, Rules: rules.Config{Players: 2, Seed: 3}, Deck: sim.DeckFor(g, "", 2, 0),
-		Bots: []bot.Level{easy}, Record: record.NewWriter(&buf)})
+	var all []*record.Record
+	for i, ex := range docExamples {
+		example, _, ok := strings.Cut(blocks[i], "```")
+		if !ok {
+			t.Fatalf("example %d does not end", i)
+		}
+		recs, err := record.ReadAll(strings.NewReader(example))
+		if err != nil || len(recs) != 1 {
+			t.Fatalf("example %d: %d records, %v", i, len(recs), err)
+		}
+		s, _, err := recs[0].Replay(nil)
+		if err != nil || !s.Over() {
+			t.Fatalf("example %d does not replay to the end: %v", i, err)
+		}
+		if err := recs[0].Check(); err != nil {
+			t.Fatalf("example %d: %v", i, err)
+		}
+		g, _ := rules.Lookup(ex.game)
+		var buf bytes.Buffer
+		_, err = sim.Run(sim.Config{Game: g, Rules: rules.Config{Players: ex.players, Seed: ex.seed}, Deck: sim.DeckFor(g, "", ex.order, 0),
+			Bots: []bot.Level{easy}, Record: record.NewWriter(&buf)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if buf.String() != example {
+			t.Fatalf("example %d: the simulation now writes:\n%s", i, buf.String())
+		}
+		all = append(all, recs[0])
+	}
+	// The Tower's example has its wrong claim, the Subway's its shuffles.
+	if len(all[0].Entries) != 6 || all[0].Entries[1].Refusal == nil || all[1].Entries[1].Shuffled == nil {
+		t.Fatal("the examples no longer show a wrong claim and a shuffle")
+	}
+}
+
+// docSection returns the part of docs/RECORD.md from the heading that
+// starts with heading to the next heading of its level or above.
+func docSection(t *testing.T, heading string) string {
+	t.Helper()
+	doc, err := os.ReadFile("../docs/RECORD.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if buf.String() != example {
-		t.Fatalf("the simulation now writes:\n%s", buf.String())
+	_, rest, ok := strings.Cut(string(doc), "\n"+heading)
+	if !ok {
+		t.Fatalf("docs/RECORD.md has no heading %q", heading)
+	}
+	level := strings.Repeat("#", strings.Count(strings.Fields(heading)[0], "#"))
+	for i := 0; i < len(rest); {
+		j := strings.Index(rest[i:], "\n#")
+		if j < 0 {
+			break
+		}
+		i += j + 1
+		if h := strings.Fields(rest[i:])[0]; len(h) <= len(level) {
+			return rest[:i]
+		}
+	}
+	return rest
+}
+
+// TestDocOptions checks the table of options of docs/RECORD.md against
+// the options every game declares: each is listed, with its values and
+// its default, and nothing else is. A game Check does not know yet (one
+// just added to the rules, record.Knows) need not be listed.
+func TestDocOptions(t *testing.T) {
+	rows := map[string][]string{}
+	for _, l := range strings.Split(docSection(t, "## Options"), "\n") {
+		cells := strings.Split(l, " | ")
+		if len(cells) == 5 && strings.HasPrefix(cells[0], "| `") {
+			rows[strings.TrimPrefix(cells[0], "| ")+" "+cells[1]] = cells
+		}
+	}
+	n := 0
+	for _, g := range rules.Games() {
+		info := g.Info()
+		if !record.Knows(info.Name) {
+			continue
+		}
+		for _, o := range info.Options {
+			n++
+			key := fmt.Sprintf("`%s` `%s`", info.Name, o.Name)
+			row, ok := rows[key]
+			if !ok {
+				t.Errorf("docs/RECORD.md lists no option %s", key)
+				continue
+			}
+			values := fmt.Sprintf("%d to %d ", o.Min, o.Max)
+			if len(o.Choices) > 0 {
+				values = "`" + strings.Join(o.Choices, "`, `") + "`"
+			}
+			if !strings.HasPrefix(row[2], values) || row[3] != "`"+o.Default+"`" {
+				t.Errorf("docs/RECORD.md: option %s takes %s with default %s; the game says %q, default %q", key, row[2], row[3], values, o.Default)
+			}
+		}
+	}
+	if len(rows) != n {
+		t.Errorf("docs/RECORD.md lists %d options, the games declare %d", len(rows), n)
+	}
+}
+
+// TestDocGames checks that docs/RECORD.md describes every game's table:
+// a section per game naming every kind of zone its setup lays out (for
+// the fewest players it takes, and with each option choice). A game Check
+// does not know yet (record.Knows) need not have one.
+func TestDocGames(t *testing.T) {
+	for _, g := range rules.Games() {
+		info := g.Info()
+		if !record.Knows(info.Name) {
+			continue
+		}
+		section := docSection(t, fmt.Sprintf("### `%s` ", info.Name))
+		d := sim.DefaultDeck(g)
+		_, x, err := d.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, opts := range variants(g) {
+			s, err := rules.New(g, x, rules.Config{Players: max(info.MinPlayers, 2), Options: opts})
+			if err != nil {
+				t.Fatalf("%s: %v", info.Name, err)
+			}
+			for _, z := range record.StartOf(s).Zones {
+				if !strings.Contains(section, "`"+string(z.Kind)+"`") {
+					t.Errorf("docs/RECORD.md: the %s section names no zone of kind %s", info.Name, z.Kind)
+				}
+			}
+		}
 	}
 }
