@@ -495,7 +495,7 @@ func (c *checker) accepted(e *Entry) error {
 		case rules.EventMove:
 			err = c.move(i, x)
 			if err == nil && i == 1 && a.Kind == rules.ActionClaim {
-				err = c.afterClaim(a)
+				c.afterClaim(a)
 			}
 		case rules.EventShuffle:
 			if len(shuffled) == 0 {
@@ -822,7 +822,7 @@ func (c *checker) newRound() {
 
 // afterClaim follows up the move of an accepted claim: the Well's order of
 // emptying, Anarchy Pancakes' butter pats.
-func (c *checker) afterClaim(a *rules.Action) error {
+func (c *checker) afterClaim(a *rules.Action) {
 	switch c.game {
 	case "well":
 		if c.cardsOf(a.Seat, rules.ZonePile) == 0 {
@@ -847,7 +847,6 @@ func (c *checker) afterClaim(a *rules.Action) error {
 			}
 		}
 	}
-	return nil
 }
 
 // ownEvent checks an event of a game's own: a flip, a marker, a write, a

@@ -263,6 +263,11 @@ func (w *Writer) Accepted(a rules.Action, events []rules.Event) error {
 	if err := w.mustBeOpen(); err != nil {
 		return err
 	}
+	if len(events) > 0 && events[0].Version != w.st.Version() {
+		w.err = fmt.Errorf("record: the action's events are of version %d and the game is at version %d: record each action as soon as it is applied",
+			events[0].Version, w.st.Version())
+		return w.err
+	}
 	w.actions++
 	e := Entry{Action: a, Events: events, Shuffled: w.st.Shuffled()}
 	for ; w.zones < w.st.Zones(); w.zones++ {

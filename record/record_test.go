@@ -261,6 +261,22 @@ func TestWriterMisuse(t *testing.T) {
 	if err := w.Begin(record.Header{Game: "tower"}, s); err == nil {
 		t.Error("Begin twice without End accepted")
 	}
+	// An action recorded after the game moved on: its shuffles and zones
+	// would be those of a later action.
+	late := record.NewWriter(&buf)
+	if err := late.Begin(record.Header{Game: "tower"}, s); err != nil {
+		t.Fatal(err)
+	}
+	first, err := s.Apply(s.Moves(0, nil)[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Apply(s.Moves(0, nil)[0], nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := late.Accepted(rules.Action{}, first); err == nil || !strings.Contains(err.Error(), "as soon as it is applied") {
+		t.Errorf("an action recorded late: %v", err)
+	}
 	fw := record.NewWriter(failWriter{})
 	err = fw.Begin(record.Header{Game: "tower"}, s)
 	if err == nil || !strings.Contains(err.Error(), "disk full") {
