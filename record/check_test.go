@@ -17,10 +17,20 @@ import (
 	"github.com/dobble-dev/dobble/sim"
 )
 
+// moreVariants are option settings a check plays beside each choice, to
+// reach what the defaults rarely do: Reflection's used cards shuffled back
+// into the stock (a long game), Triplets' slots opened for extra cards (a
+// grid too small to always hold a triple).
+var moreVariants = map[string][]map[string]string{
+	"reflection": {{"target": "40"}},
+	"triplets":   {{"grid": "4"}},
+}
+
 // variants returns the configurations of g's options a check plays: the
-// defaults, and each choice of each option with choices set alone.
+// defaults, each choice of each option with choices set alone, and
+// moreVariants.
 func variants(g rules.Game) []map[string]string {
-	out := []map[string]string{nil}
+	out := append([]map[string]string{nil}, moreVariants[g.Info().Name]...)
 	for _, o := range g.Info().Options {
 		for _, ch := range o.Choices {
 			if ch != o.Default {
@@ -76,9 +86,10 @@ func TestCheckSimulated(t *testing.T) {
 		n = 100
 	}
 	total := 0
+	shuffled, opened := map[string]int{}, map[string]int{}
 	for _, g := range rules.Games() {
 		name := g.Info().Name
-		shuffles, opened := 0, 0
+		shuffles, opens := 0, 0
 		for k, text := range simulated(t, g, n) {
 			recs, err := record.ReadAll(strings.NewReader(text))
 			if err != nil || len(recs) != 1 {
@@ -95,13 +106,25 @@ func TestCheckSimulated(t *testing.T) {
 			}
 			for _, e := range rec.Entries {
 				shuffles += len(e.Shuffled)
-				opened += len(e.Opened)
+				opens += len(e.Opened)
 			}
 			total++
 		}
-		t.Logf("%s: %d records checked (its own rules too: %v), %d shuffle outcomes, %d zones opened", name, n, record.Knows(name), shuffles, opened)
+		shuffled[name], opened[name] = shuffles, opens
+		t.Logf("%s: %d records checked (its own rules too: %v), %d shuffle outcomes, %d zones opened", name, n, record.Knows(name), shuffles, opens)
 	}
 	t.Logf("%d records checked", total)
+	// Every game that shuffles or opens zones during play did so.
+	for _, name := range []string{"subway-rescue", "anarchy-pancakes", "guess", "false-poker", "reflection"} {
+		if shuffled[name] == 0 {
+			t.Errorf("%s: no shuffle outcome was checked", name)
+		}
+	}
+	for _, name := range []string{"anarchy-pancakes", "triplets"} {
+		if opened[name] == 0 {
+			t.Errorf("%s: no zone opened was checked", name)
+		}
+	}
 }
 
 // edit returns text with line i (from 0) decoded, changed by f and
