@@ -105,7 +105,8 @@ type Entry struct {
 	Shuffled [][]int `json:"shuffled,omitempty"`
 	// Opened lists the zones the action added to the table, in order,
 	// numbered on from the zones before it, each empty when added
-	// (format 2): the places an Anarchy Pancakes draw opens.
+	// (format 2): the place an Anarchy Pancakes draw opens, the slot
+	// Triplets opens for an extra card.
 	Opened []Zone `json:"opened,omitempty"`
 	// Refusal is why the action was refused, or nil if it was accepted.
 	Refusal *rules.Refusal `json:"refusal,omitempty"`
@@ -398,16 +399,24 @@ func (r *Reader) Next() (*Record, error) {
 	}
 	rec := &Record{Header: g.Header}
 	if g.Format >= 2 {
+		// The start line; a record cut short right after its game line
+		// has none, and nothing else.
 		b, err := r.next()
 		if errors.Is(err, io.EOF) {
-			return nil, &SyntaxError{r.line, fmt.Sprintf("a format %d record goes on with a %q line; the input ends", g.Format, TypeStart)}
+			return rec, nil
 		}
 		if err != nil {
 			return nil, err
 		}
-		if typ, err := r.lineType(b); err != nil {
+		typ, err := r.lineType(b)
+		switch {
+		case err != nil:
 			return nil, err
-		} else if typ != TypeStart {
+		case typ == TypeGame:
+			r.peek = b
+			r.line--
+			return rec, nil
+		case typ != TypeStart:
 			return nil, &SyntaxError{r.line, fmt.Sprintf("a format %d record's second line is a %q line, not %q", g.Format, TypeStart, typ)}
 		}
 		var st startLine

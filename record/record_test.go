@@ -395,6 +395,15 @@ func TestUnfinished(t *testing.T) {
 	if err != nil || !s2.Over() || !reflect.DeepEqual(s2.Result(), outs[1].Result) {
 		t.Fatalf("second record: %v", err)
 	}
+	// Cut right after its game line, before its start line.
+	cut = strings.Join(append([]string{ls[0]}, ls[n:]...), "\n")
+	recs, err = record.ReadAll(strings.NewReader(cut))
+	if err != nil || len(recs) != 2 || recs[0].Start != nil || len(recs[0].Entries) != 0 || recs[1].Start == nil {
+		t.Fatalf("a record of its game line alone: %d records, %v", len(recs), err)
+	}
+	if s, _, err := recs[0].Replay(nil); err != nil || s.Version() != 0 {
+		t.Fatalf("the replay of a game line alone: %v", err)
+	}
 }
 
 // TestDecks builds decks from descriptions: editions, orders, subsets and
