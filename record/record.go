@@ -12,19 +12,25 @@ import (
 )
 
 // Format is the version of the record format this package writes, in
-// every record's first line. Format 2 writes a game's lock-out as the
-// protocol and the server's --lockout flag give it: absent for the default
-// (rules.DefaultLockout), 0 for none, or milliseconds. Format 1 wrote −1 for
-// none and never 0. Next reads both and upgrades a format-1 header.
+// every record's first line. Format 2 states the table as set up (the start
+// line), the outcome of every shuffle and the zones an action opens, so
+// that a record can be checked without this engine's random source
+// (Check), and writes a game's lock-out as the protocol and the server's
+// --lockout flag give it: absent for the default (rules.DefaultLockout), 0
+// for none, or milliseconds. Format 1 records, which did neither (−1 was
+// none), are still read, their header upgraded, and replayed.
 const Format = 2
 
-// oldestFormat is the oldest record format Next still reads.
-const oldestFormat = 1
+// MinFormat is the oldest record format this package reads.
+const MinFormat = 1
 
 // The line types, the "type" field of every line.
 const (
 	// TypeGame opens a record: the Header.
 	TypeGame = "game"
+	// TypeStart follows the game line from format 2 on: the table as set
+	// up, the Start.
+	TypeStart = "start"
 	// TypeAction is an accepted action and the events it caused.
 	TypeAction = "action"
 	// TypeRefused is an action the rules refused in a way that changed
@@ -90,8 +96,8 @@ func (h *Header) line(typ string) gameLine {
 // header returns the Header g holds, its configuration in the Go
 // convention, or an error saying what of g this version cannot read.
 func (g *gameLine) header() (Header, error) {
-	if g.Format < oldestFormat || g.Format > Format {
-		return Header{}, fmt.Errorf("record format %d; this version reads formats %d to %d", g.Format, oldestFormat, Format)
+	if g.Format < MinFormat || g.Format > Format {
+		return Header{}, fmt.Errorf("record format %d; this version reads formats %d to %d", g.Format, MinFormat, Format)
 	}
 	cfg := g.Config.Config
 	cfg.Lockout = 0
@@ -127,6 +133,44 @@ func (h *Header) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// Zone is one zone of the table as a record states it: what it is, whose
+// it is, who sees which of its cards, and its cards, bottom first.
+type Zone struct {
+	// Kind says what the zone is ("centre", "pile", "stock"…).
+	Kind rules.ZoneKind `json:"kind"`
+	// Seat is the seat the zone belongs to, or -1.
+	Seat int `json:"seat"`
+	// Show says who sees which of its cards ("hidden", "top", "all",
+	// "ownerTop").
+	Show rules.Show `json:"show"`
+	// Cards are the zone's cards, bottom first; face-down cards too.
+	Cards []int `json:"cards"`
+}
+
+// Start is the table as set up, before the first action: every zone with
+// its cards, the round and whose turn it is. It is the referee's account,
+// face-down cards included, so that a record can be checked from its own
+// lines alone.
+type Start struct {
+	// Round is the round the game starts in: 1 in games played in
+	// rounds, 0 in the others.
+	Round int `json:"round"`
+	// Turn is the seat whose turn it is in a game with turns, or -1.
+	Turn int `json:"turn"`
+	// Zones are the zones, in zone order.
+	Zones []Zone `json:"zones"`
+}
+
+// StartOf returns the table of s as a record's start line states it.
+func StartOf(s *rules.State) *Start {
+	st := &Start{Round: s.Round(), Turn: s.Turn(), Zones: make([]Zone, s.Zones())}
+	for i := range st.Zones {
+		z := s.Zone(i)
+		st.Zones[i] = Zone{Kind: z.Kind, Seat: z.Seat, Show: z.Show, Cards: z.AppendCards(make([]int, 0, z.Len()))}
+	}
+	return st
+}
+
 // Entry is one action of a record: accepted, with the events it caused,
 // or refused, with the refusal.
 type Entry struct {
@@ -135,6 +179,15 @@ type Entry struct {
 	// Events are the events an accepted action caused; nil for a refused
 	// one.
 	Events []rules.Event `json:"events,omitempty"`
+	// Shuffled holds, for each "shuffle" event of Events in order, the
+	// shuffled zone's cards, bottom first, as the shuffle left them
+	// (format 2). It is the referee's alone: no player is ever sent it.
+	Shuffled [][]int `json:"shuffled,omitempty"`
+	// Opened lists the zones the action added to the table, in order,
+	// numbered on from the zones before it, each empty when added
+	// (format 2): the place an Anarchy Pancakes draw opens, the slot
+	// Triplets opens for an extra card.
+	Opened []Zone `json:"opened,omitempty"`
 	// Refusal is why the action was refused, or nil if it was accepted.
 	Refusal *rules.Refusal `json:"refusal,omitempty"`
 
@@ -158,19 +211,55 @@ type End struct {
 	line int
 }
 
-// Record is one game read back: its header, its actions in arrival order
-// and its end (nil when the record stops before its result line).
+// Record is one game read back: its header, the table as set up, its
+// actions in arrival order and its end (nil when the record stops before
+// its result line).
 type Record struct {
 	// Header is the record's first line.
 	Header Header
+	// Start is the table as set up, the start line; nil in a format 1
+	// record.
+	Start *Start
 	// Entries are the recorded actions, in arrival order.
 	Entries []Entry
 	// End is the result line, or nil.
 	End *End
+
+	startLine int // the start line's number in the input, for messages
+}
+
+// lines returns the number of lines before the record's first entry: the
+// game line, and the start line from format 2 on.
+func (rec *Record) lines() int {
+	if rec.Header.Format >= 2 || rec.Start != nil {
+		return 2
+	}
+	return 1
+}
+
+// entryLine returns the input line of entry i, or, for a Record built in
+// memory, its position counting the game line as 1.
+func (rec *Record) entryLine(i int) int {
+	if l := rec.Entries[i].line; l != 0 {
+		return l
+	}
+	return rec.lines() + i + 1
+}
+
+// endLine returns the input line of the result line, or its position.
+func (rec *Record) endLine() int {
+	if rec.End.line != 0 {
+		return rec.End.line
+	}
+	return rec.lines() + len(rec.Entries) + 1
 }
 
 // The other lines as written: a type, then the fields.
 type (
+	startLine struct {
+		Type string `json:"type"`
+		Start
+	}
 	entryLine struct {
 		Type string `json:"type"`
 		Entry
@@ -192,6 +281,8 @@ type Writer struct {
 	open    bool
 	actions int
 	refused int
+	st      *rules.State // the game being recorded
+	zones   int          // the zones of st already stated
 }
 
 // NewWriter returns a Writer writing to w. It writes each line with one
@@ -215,30 +306,55 @@ func (w *Writer) write(v any) error {
 	return w.err
 }
 
-// Begin starts a record with header h, whose Format it sets. The previous
-// record, if any, must have been closed with End. A lock-out rules.New
-// would refuse (negative, other than rules.NoLockout) stops the Writer.
-func (w *Writer) Begin(h Header) error {
+// Begin starts the record of game s, just set up (at version 0), with
+// header h, whose Format it sets: it writes the game line and the start
+// line, s's table as set up. It turns on s.KeepShuffles, so that Accepted
+// can state the outcome of every shuffle; the actions recorded next must
+// be those applied to s, each recorded as soon as it was applied. The
+// previous record, if any, must have been closed with End.
+func (w *Writer) Begin(h Header, s *rules.State) error {
 	if w.open && w.err == nil {
 		w.err = errors.New("record: Begin before the previous record's End")
 		return w.err
 	}
 	if lo := h.Config.Lockout; lo < 0 && lo != rules.NoLockout && w.err == nil {
 		w.err = fmt.Errorf("record: lock-out %d ms; use a positive number of milliseconds, 0 for the default or rules.NoLockout for none", lo)
+	}
+	if s == nil {
+		if w.err == nil {
+			w.err = errors.New("record: Begin needs the game's state, to state its table as set up")
+		}
 		return w.err
 	}
 	h.Format = Format
 	w.open, w.actions, w.refused = true, 0, 0
-	return w.write(h.line(TypeGame))
+	w.st, w.zones = s, s.Zones()
+	s.KeepShuffles(true)
+	if err := w.write(h.line(TypeGame)); err != nil {
+		return err
+	}
+	return w.write(startLine{TypeStart, *StartOf(s)})
 }
 
-// Accepted records accepted action a and the events it caused.
+// Accepted records accepted action a and the events it caused, with the
+// outcome of its shuffles and the zones it opened, read from the state
+// given to Begin.
 func (w *Writer) Accepted(a rules.Action, events []rules.Event) error {
 	if err := w.mustBeOpen(); err != nil {
 		return err
 	}
+	if len(events) > 0 && events[0].Version != w.st.Version() {
+		w.err = fmt.Errorf("record: the action's events are of version %d and the game is at version %d: record each action as soon as it is applied",
+			events[0].Version, w.st.Version())
+		return w.err
+	}
 	w.actions++
-	return w.write(entryLine{TypeAction, Entry{Action: a, Events: events}})
+	e := Entry{Action: a, Events: events, Shuffled: w.st.Shuffled()}
+	for ; w.zones < w.st.Zones(); w.zones++ {
+		z := w.st.Zone(w.zones)
+		e.Opened = append(e.Opened, Zone{Kind: z.Kind, Seat: z.Seat, Show: z.Show, Cards: []int{}})
+	}
+	return w.write(entryLine{TypeAction, e})
 }
 
 // Refused records action a, refused with r. Only refusals that change the
@@ -362,6 +478,34 @@ func (r *Reader) Next() (*Record, error) {
 		return nil, &SyntaxError{r.line, err.Error()}
 	}
 	rec := &Record{Header: h}
+	if g.Format >= 2 {
+		// The start line; a record cut short right after its game line
+		// has none, and nothing else.
+		b, err := r.next()
+		if errors.Is(err, io.EOF) {
+			return rec, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		typ, err := r.lineType(b)
+		switch {
+		case err != nil:
+			return nil, err
+		case typ == TypeGame:
+			r.peek = b
+			r.line--
+			return rec, nil
+		case typ != TypeStart:
+			return nil, &SyntaxError{r.line, fmt.Sprintf("a format %d record's second line is a %q line, not %q", g.Format, TypeStart, typ)}
+		}
+		var st startLine
+		if err := r.decode(b, &st); err != nil {
+			return nil, err
+		}
+		rec.Start = &st.Start
+		rec.startLine = r.line
+	}
 	for {
 		b, err := r.next()
 		if errors.Is(err, io.EOF) {
@@ -384,7 +528,7 @@ func (r *Reader) Next() (*Record, error) {
 			if err := r.decode(b, &e); err != nil {
 				return nil, err
 			}
-			if (typ == TypeRefused) != (e.Refusal != nil) || (typ == TypeRefused && e.Events != nil) {
+			if (typ == TypeRefused) != (e.Refusal != nil) || (typ == TypeRefused && (e.Events != nil || e.Shuffled != nil || e.Opened != nil)) {
 				return nil, &SyntaxError{r.line, fmt.Sprintf("an %q line has events and no refusal, a %q line a refusal and no events", TypeAction, TypeRefused)}
 			}
 			e.line = r.line
@@ -397,8 +541,10 @@ func (r *Reader) Next() (*Record, error) {
 			e.line = r.line
 			rec.End = &e.End
 			return rec, nil
+		case TypeStart:
+			return nil, &SyntaxError{r.line, fmt.Sprintf("a %q line follows the game line of a record of format 2 or later, and only it", TypeStart)}
 		default:
-			return nil, &SyntaxError{r.line, fmt.Sprintf("unknown line type %q; types: game, action, refused, result", typ)}
+			return nil, &SyntaxError{r.line, fmt.Sprintf("unknown line type %q; types: game, start, action, refused, result", typ)}
 		}
 	}
 }
@@ -433,13 +579,16 @@ func (e *ReplayError) Error() string {
 	return fmt.Sprintf("record: replay: line %d: %s", e.Line, e.Reason)
 }
 
-// Replay plays the record again and checks it: every action recorded as
-// accepted is accepted with the same events, every refused one refused
-// with the same code and lock-out, and the end line matches the final
-// state. It plays on cards, which must have the record's fingerprint; nil
-// builds them from the header's Deck. (Pass the *rules.Index the game was
-// played with to compare the final state with State.Equal.) It returns the
-// final state and every event, in order.
+// Replay plays the record again and checks it: the table as set up is the
+// start line's (format 2), every action recorded as accepted is accepted
+// with the same events, the same shuffle outcomes and the same zones
+// opened, every refused one refused with the same code and lock-out, and
+// the end line matches the final state. It plays on cards, which must have
+// the record's fingerprint; nil builds them from the header's Deck. (Pass
+// the *rules.Index the game was played with to compare the final state
+// with State.Equal.) It returns the final state and every event, in order.
+// Replay plays with this engine's rules and random source; Check checks a
+// record without them.
 func (rec *Record) Replay(cards rules.Cards) (*rules.State, []rules.Event, error) {
 	h := &rec.Header
 	g, err := rules.Lookup(h.Game)
@@ -459,43 +608,58 @@ func (rec *Record) Replay(cards rules.Cards) (*rules.State, []rules.Event, error
 	if err != nil {
 		return nil, nil, fmt.Errorf("record: %w", err)
 	}
+	if rec.Start != nil {
+		if got := StartOf(s); !sameJSON(got, rec.Start) {
+			line := rec.startLine
+			if line == 0 {
+				line = 2
+			}
+			return nil, nil, &ReplayError{line, fmt.Sprintf("the record starts with %s, the replay with %s", mustJSON(rec.Start), mustJSON(got))}
+		}
+		s.KeepShuffles(true)
+	}
 	var events []rules.Event
-	accepted, refused := 0, 0
+	accepted, refused, zones := 0, 0, s.Zones()
 	for i := range rec.Entries {
 		e := &rec.Entries[i]
-		line := e.line
-		if line == 0 {
-			line = i + 2
-		}
 		n := len(events)
 		events, err = s.Apply(e.Action, events)
 		switch {
 		case e.Refusal == nil && err != nil:
-			return nil, nil, &ReplayError{line, "the record accepted the action, the replay refused it: " + err.Error()}
+			return nil, nil, &ReplayError{rec.entryLine(i), "the record accepted the action, the replay refused it: " + err.Error()}
 		case e.Refusal == nil:
 			if !sameJSON(events[n:], e.Events) {
-				return nil, nil, &ReplayError{line, fmt.Sprintf("the replay's events differ from the record's: %s", mustJSON(events[n:]))}
+				return nil, nil, &ReplayError{rec.entryLine(i), fmt.Sprintf("the replay's events differ from the record's: %s", mustJSON(events[n:]))}
+			}
+			if rec.Start != nil {
+				if got := s.Shuffled(); !sameJSON(got, e.Shuffled) {
+					return nil, nil, &ReplayError{rec.entryLine(i), fmt.Sprintf("the replay's shuffles differ from the record's: %s", mustJSON(got))}
+				}
+				var opened []Zone
+				for ; zones < s.Zones(); zones++ {
+					z := s.Zone(zones)
+					opened = append(opened, Zone{Kind: z.Kind, Seat: z.Seat, Show: z.Show, Cards: []int{}})
+				}
+				if !sameJSON(opened, e.Opened) {
+					return nil, nil, &ReplayError{rec.entryLine(i), fmt.Sprintf("the replay opens zones %s, the record %s", mustJSON(opened), mustJSON(e.Opened))}
+				}
 			}
 			accepted++
 		case err == nil:
-			return nil, nil, &ReplayError{line, "the record refused the action, the replay accepted it"}
+			return nil, nil, &ReplayError{rec.entryLine(i), "the record refused the action, the replay accepted it"}
 		default:
 			var r *rules.Refusal
 			if !errors.As(err, &r) || r.Code != e.Refusal.Code || r.LockedUntil != e.Refusal.LockedUntil {
-				return nil, nil, &ReplayError{line, fmt.Sprintf("the record refused the action as %v (locked until %d), the replay: %v",
+				return nil, nil, &ReplayError{rec.entryLine(i), fmt.Sprintf("the record refused the action as %v (locked until %d), the replay: %v",
 					e.Refusal.Code, e.Refusal.LockedUntil, err)}
 			}
 			refused++
 		}
 	}
 	if end := rec.End; end != nil {
-		line := end.line
-		if line == 0 {
-			line = len(rec.Entries) + 2
-		}
 		got := End{Over: s.Over(), Version: s.Version(), Actions: accepted, Refused: refused, Result: s.Result()}
 		if !sameJSON(got, *end) {
-			return nil, nil, &ReplayError{line, fmt.Sprintf("the record ends with %s, the replay with %s", mustJSON(*end), mustJSON(got))}
+			return nil, nil, &ReplayError{rec.endLine(), fmt.Sprintf("the record ends with %s, the replay with %s", mustJSON(*end), mustJSON(got))}
 		}
 	}
 	return s, events, nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"reflect"
@@ -64,12 +65,13 @@ func lines(t *testing.T, text string) []map[string]any {
 }
 
 // TestFormat checks the lines a record is made of, as docs/RECORD.md
-// describes them: a game line, action and refused lines, a result line.
+// describes them: a game line, a start line, action and refused lines, a
+// result line.
 func TestFormat(t *testing.T) {
 	text, m, outs := played(t, 1)
 	ls := lines(t, text)
 	o := outs[0]
-	if len(ls) != 2+o.Actions+o.Wrong || o.Wrong == 0 {
+	if len(ls) != 3+o.Actions+o.Wrong || o.Wrong == 0 {
 		t.Fatalf("%d lines for %d actions and %d wrong claims", len(ls), o.Actions, o.Wrong)
 	}
 	head := ls[0]
@@ -82,15 +84,42 @@ func TestFormat(t *testing.T) {
 		!reflect.DeepEqual(head["seats"], []any{"bot:easy", "bot:easy", "bot:easy"}) {
 		t.Fatalf("game line %v", head)
 	}
+	// The start line: the centre pile and a pile per seat, every card in
+	// one of them, one card on each seat's pile.
+	start := ls[1]
+	zones, _ := start["zones"].([]any)
+	if start["type"] != "start" || start["round"] != 0.0 || start["turn"] != -1.0 || len(zones) != 4 {
+		t.Fatalf("start line %v", start)
+	}
+	seen := map[float64]bool{}
+	for i, z := range zones {
+		z := z.(map[string]any)
+		cards := z["cards"].([]any)
+		kind, seat := "pile", float64(i-1)
+		if i == 0 {
+			kind = "centre"
+		} else if len(cards) != 1 {
+			t.Fatalf("seat %v starts with %d cards", seat, len(cards))
+		}
+		if z["kind"] != kind || z["seat"] != seat || z["show"] != "top" {
+			t.Fatalf("start zone %d: %v", i, z)
+		}
+		for _, c := range cards {
+			seen[c.(float64)] = true
+		}
+	}
+	if len(seen) != 55 {
+		t.Fatalf("the start line holds %d different cards, not 55", len(seen))
+	}
 	version := 0.0
-	for _, l := range ls[1 : len(ls)-1] {
+	for _, l := range ls[2 : len(ls)-1] {
 		a := l["action"].(map[string]any)
 		switch l["type"] {
 		case "action":
 			ev := l["events"].([]any)
 			first := ev[0].(map[string]any)
 			version++
-			if a["version"] != version-1 || first["kind"] != "claim" || first["version"] != version || l["refusal"] != nil {
+			if a["version"] != version-1 || first["kind"] != "claim" || first["version"] != version || l["refusal"] != nil || l["shuffled"] != nil {
 				t.Fatalf("action line %v at version %v", l, version)
 			}
 		case "refused":
@@ -157,7 +186,7 @@ func TestWriteRead(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	w := record.NewWriter(&buf)
-	if err := w.Begin(record.Header{Game: "tower", Config: cfg, Deck: d}); err != nil {
+	if err := w.Begin(record.Header{Game: "tower", Config: cfg, Deck: d}, s); err != nil {
 		t.Fatal(err)
 	}
 	wrong := s.Moves(1, nil)[0]
@@ -194,6 +223,11 @@ func TestWriteRead(t *testing.T) {
 	if rec.Header.Format != record.Format || rec.Header.Game != "tower" || !reflect.DeepEqual(rec.Header.Config, cfg) || rec.Header.Deck != d {
 		t.Fatalf("header %+v", rec.Header)
 	}
+	fresh, _ := rules.New(g, x, cfg)
+	if st := rec.Start; st == nil || len(st.Zones) != 3 || len(st.Zones[0].Cards) != 5 || st.Zones[1].Seat != 0 ||
+		!reflect.DeepEqual(st, record.StartOf(fresh)) {
+		t.Fatalf("start %+v", rec.Start)
+	}
 	if len(rec.Entries) != 2 || rec.Entries[0].Action != wrong || rec.Entries[0].Refusal.Code != rules.CodeNotAMatch ||
 		rec.Entries[0].Refusal.LockedUntil != 1050 || rec.Entries[1].Action != a || !reflect.DeepEqual(rec.Entries[1].Events, ev) {
 		t.Fatalf("entries %+v", rec.Entries)
@@ -206,7 +240,7 @@ func TestWriteRead(t *testing.T) {
 		t.Fatalf("replay: %v", err)
 	}
 	// A record built in memory replays too.
-	mem := &record.Record{Header: rec.Header, Entries: entries}
+	mem := &record.Record{Header: rec.Header, Start: rec.Start, Entries: entries}
 	if s3, _, err := mem.Replay(x); err != nil || !s3.Equal(s) {
 		t.Fatalf("in-memory replay: %v", err)
 	}
@@ -220,13 +254,39 @@ func TestWriterMisuse(t *testing.T) {
 	if err := w.Accepted(rules.Action{}, nil); err == nil || !strings.Contains(err.Error(), "no record begun") {
 		t.Errorf("Accepted before Begin: %v", err)
 	}
+	g, _ := rules.Lookup("tower")
+	_, x, _ := record.Deck{Order: 2}.Build()
+	s, err := rules.New(g, x, rules.Config{Players: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
 	w = record.NewWriter(&buf)
-	w.Begin(record.Header{Game: "tower"})
-	if err := w.Begin(record.Header{Game: "tower"}); err == nil {
+	if err := w.Begin(record.Header{Game: "tower"}, nil); err == nil || !strings.Contains(err.Error(), "needs the game's state") {
+		t.Errorf("Begin without a state: %v", err)
+	}
+	w = record.NewWriter(&buf)
+	w.Begin(record.Header{Game: "tower"}, s)
+	if err := w.Begin(record.Header{Game: "tower"}, s); err == nil {
 		t.Error("Begin twice without End accepted")
 	}
+	// An action recorded after the game moved on: its shuffles and zones
+	// would be those of a later action.
+	late := record.NewWriter(&buf)
+	if err := late.Begin(record.Header{Game: "tower"}, s); err != nil {
+		t.Fatal(err)
+	}
+	first, err := s.Apply(s.Moves(0, nil)[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Apply(s.Moves(0, nil)[0], nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := late.Accepted(rules.Action{}, first); err == nil || !strings.Contains(err.Error(), "as soon as it is applied") {
+		t.Errorf("an action recorded late: %v", err)
+	}
 	fw := record.NewWriter(failWriter{})
-	err := fw.Begin(record.Header{Game: "tower"})
+	err = fw.Begin(record.Header{Game: "tower"}, s)
 	if err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Errorf("write error: %v", err)
 	}
@@ -273,10 +333,10 @@ func TestTampered(t *testing.T) {
 	}{
 		{"event card", edit(firstAction, func(v map[string]any) {
 			v["events"].([]any)[1].(map[string]any)["card"] = 54.0
-		}), "line 2: the replay's events differ"},
+		}), "line 3: the replay's events differ"},
 		{"symbol", edit(firstAction, func(v map[string]any) {
 			v["action"].(map[string]any)["symbol"] = 56.0
-		}), "line 2: the record accepted the action, the replay refused it"},
+		}), "line 3: the record accepted the action, the replay refused it"},
 		{"refused dropped", drop(firstRefused), "the record ends with"},
 		{"refusal code", edit(firstRefused, func(v map[string]any) {
 			v["refusal"].(map[string]any)["code"] = "badTarget"
@@ -286,7 +346,13 @@ func TestTampered(t *testing.T) {
 		}), "the record ends with"},
 		{"seed", edit(0, func(v map[string]any) {
 			v["config"].(map[string]any)["seed"] = 8.0
-		}), "line 2:"},
+		}), "line 2: the record starts with"},
+		{"start card", edit(1, func(v map[string]any) {
+			z := v["zones"].([]any)
+			a, b := z[0].(map[string]any)["cards"].([]any), z[1].(map[string]any)["cards"].([]any)
+			a[0], b[0] = b[0], a[0]
+		}), "line 2: the record starts with"},
+		{"start dropped", drop(1), `line 2: a format 2 record's second line is a "start" line, not "action"`},
 		{"fingerprint", edit(0, func(v map[string]any) {
 			v["deck"].(map[string]any)["fingerprint"] = "fnv1a64:0000000000000000"
 		}), "the record's deck fnv1a64:0000000000000000"},
@@ -294,7 +360,8 @@ func TestTampered(t *testing.T) {
 		{"format 0", edit(0, func(v map[string]any) { delete(v, "format") }), "line 1: record format 0; this version reads formats 1 to 2"},
 		{"lockout", edit(0, func(v map[string]any) { v["config"].(map[string]any)["lockout"] = -1.0 }),
 			"line 1: config.lockout -1: use 0 (no lock-out) or a positive number of milliseconds, or leave it out for the default (1000)"},
-		{"type", edit(1, func(v map[string]any) { v["type"] = "claim" }), `line 2: unknown line type "claim"`},
+		{"type", edit(2, func(v map[string]any) { v["type"] = "claim" }), `line 3: unknown line type "claim"`},
+		{"start again", edit(2, func(v map[string]any) { v["type"] = "start" }), `line 3: a "start" line follows the game line`},
 		{"no game line", drop(0), `line 1: a record starts with a "game" line, not`},
 		{"not JSON", strings.Replace(text, "{", "[", 1), "line 1: not a JSON object"},
 	}
@@ -322,13 +389,13 @@ func TestTampered(t *testing.T) {
 func TestUnfinished(t *testing.T) {
 	text, m, outs := played(t, 2)
 	ls := strings.Split(strings.TrimSpace(text), "\n")
-	n := 2 + outs[0].Actions + outs[0].Wrong
+	n := 3 + outs[0].Actions + outs[0].Wrong
 	cut := strings.Join(append(append([]string(nil), ls[:n-6]...), ls[n:]...), "\n\n")
 	recs, err := record.ReadAll(strings.NewReader(cut))
 	if err != nil || len(recs) != 2 {
 		t.Fatalf("%d records, %v", len(recs), err)
 	}
-	if recs[0].End != nil || recs[1].End == nil || len(recs[0].Entries) != n-7 {
+	if recs[0].End != nil || recs[1].End == nil || len(recs[0].Entries) != n-8 {
 		t.Fatalf("first record: %d entries, end %v", len(recs[0].Entries), recs[0].End)
 	}
 	s, _, err := recs[0].Replay(m.Cards())
@@ -338,6 +405,15 @@ func TestUnfinished(t *testing.T) {
 	s2, _, err := recs[1].Replay(nil)
 	if err != nil || !s2.Over() || !reflect.DeepEqual(s2.Result(), outs[1].Result) {
 		t.Fatalf("second record: %v", err)
+	}
+	// Cut right after its game line, before its start line.
+	cut = strings.Join(append([]string{ls[0]}, ls[n:]...), "\n")
+	recs, err = record.ReadAll(strings.NewReader(cut))
+	if err != nil || len(recs) != 2 || recs[0].Start != nil || len(recs[0].Entries) != 0 || recs[1].Start == nil {
+		t.Fatalf("a record of its game line alone: %d records, %v", len(recs), err)
+	}
+	if s, _, err := recs[0].Replay(nil); err != nil || s.Version() != 0 {
+		t.Fatalf("the replay of a game line alone: %v", err)
 	}
 }
 
@@ -389,36 +465,158 @@ func TestDecks(t *testing.T) {
 	}
 }
 
-// TestDocExample replays the example of docs/RECORD.md and checks that the
-// simulation it quotes still writes exactly that record.
-func TestDocExample(t *testing.T) {
+// docExamples are the simulations whose records docs/RECORD.md quotes, in
+// the order of its jsonl blocks.
+var docExamples = []struct {
+	game           string
+	players, order int
+	seed           uint64
+}{
+	{"tower", 2, 2, 3},
+	{"subway-rescue", 2, 2, 2},
+}
+
+// TestDocExamples replays and checks the examples of docs/RECORD.md, and
+// checks that the simulations they quote still write exactly those
+// records.
+func TestDocExamples(t *testing.T) {
 	doc, err := os.ReadFile("../docs/RECORD.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rest, ok := strings.Cut(string(doc), "```jsonl\n")
-	example, _, ok2 := strings.Cut(rest, "```")
-	if !ok || !ok2 {
-		t.Fatal("docs/RECORD.md has no jsonl example")
+	blocks := strings.Split(string(doc), "```jsonl\n")[1:]
+	if len(blocks) != len(docExamples) {
+		t.Fatalf("docs/RECORD.md has %d jsonl examples, the test knows %d", len(blocks), len(docExamples))
 	}
-	recs, err := record.ReadAll(strings.NewReader(example))
-	if err != nil || len(recs) != 1 {
-		t.Fatalf("%d records, %v", len(recs), err)
-	}
-	s, _, err := recs[0].Replay(nil)
-	if err != nil || !s.Over() || len(recs[0].Entries) != 6 || recs[0].Entries[1].Refusal == nil {
-		t.Fatalf("the example does not replay to the end with its wrong claim: %v", err)
-	}
-	g, _ := rules.Lookup("tower")
 	easy, _ := bot.LookupLevel("easy")
-	var buf bytes.Buffer
-	_, err = sim.Run(sim.Config{Game: g, Rules: rules.Config{Players: 2, Seed: 3}, Deck: sim.DeckFor(g, "", 2, 0),
-		Bots: []bot.Level{easy}, Record: record.NewWriter(&buf)})
+	var all []*record.Record
+	for i, ex := range docExamples {
+		example, _, ok := strings.Cut(blocks[i], "```")
+		if !ok {
+			t.Fatalf("example %d does not end", i)
+		}
+		recs, err := record.ReadAll(strings.NewReader(example))
+		if err != nil || len(recs) != 1 {
+			t.Fatalf("example %d: %d records, %v", i, len(recs), err)
+		}
+		s, _, err := recs[0].Replay(nil)
+		if err != nil || !s.Over() {
+			t.Fatalf("example %d does not replay to the end: %v", i, err)
+		}
+		if err := recs[0].Check(); err != nil {
+			t.Fatalf("example %d: %v", i, err)
+		}
+		g, _ := rules.Lookup(ex.game)
+		var buf bytes.Buffer
+		_, err = sim.Run(sim.Config{Game: g, Rules: rules.Config{Players: ex.players, Seed: ex.seed}, Deck: sim.DeckFor(g, "", ex.order, 0),
+			Bots: []bot.Level{easy}, Record: record.NewWriter(&buf)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if buf.String() != example {
+			t.Fatalf("example %d: the simulation now writes:\n%s", i, buf.String())
+		}
+		all = append(all, recs[0])
+	}
+	// The Tower's example has its wrong claim, the Subway's its shuffles.
+	if len(all[0].Entries) != 6 || all[0].Entries[1].Refusal == nil || all[1].Entries[1].Shuffled == nil {
+		t.Fatal("the examples no longer show a wrong claim and a shuffle")
+	}
+}
+
+// docSection returns the part of docs/RECORD.md from the heading that
+// starts with heading to the next heading of its level or above.
+func docSection(t *testing.T, heading string) string {
+	t.Helper()
+	doc, err := os.ReadFile("../docs/RECORD.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if buf.String() != example {
-		t.Fatalf("the simulation now writes:\n%s", buf.String())
+	_, rest, ok := strings.Cut(string(doc), "\n"+heading)
+	if !ok {
+		t.Fatalf("docs/RECORD.md has no heading %q", heading)
+	}
+	level := strings.Repeat("#", strings.Count(strings.Fields(heading)[0], "#"))
+	for i := 0; i < len(rest); {
+		j := strings.Index(rest[i:], "\n#")
+		if j < 0 {
+			break
+		}
+		i += j + 1
+		if h := strings.Fields(rest[i:])[0]; len(h) <= len(level) {
+			return rest[:i]
+		}
+	}
+	return rest
+}
+
+// TestDocOptions checks the table of options of docs/RECORD.md against
+// the options every game declares: each is listed, with its values and
+// its default, and nothing else is. A game Check does not know yet (one
+// just added to the rules, record.Knows) need not be listed.
+func TestDocOptions(t *testing.T) {
+	rows := map[string][]string{}
+	for _, l := range strings.Split(docSection(t, "## Options"), "\n") {
+		cells := strings.Split(l, " | ")
+		if len(cells) == 5 && strings.HasPrefix(cells[0], "| `") {
+			rows[strings.TrimPrefix(cells[0], "| ")+" "+cells[1]] = cells
+		}
+	}
+	n := 0
+	for _, g := range rules.Games() {
+		info := g.Info()
+		if !record.Knows(info.Name) {
+			continue
+		}
+		for _, o := range info.Options {
+			n++
+			key := fmt.Sprintf("`%s` `%s`", info.Name, o.Name)
+			row, ok := rows[key]
+			if !ok {
+				t.Errorf("docs/RECORD.md lists no option %s", key)
+				continue
+			}
+			values := fmt.Sprintf("%d to %d ", o.Min, o.Max)
+			if len(o.Choices) > 0 {
+				values = "`" + strings.Join(o.Choices, "`, `") + "`"
+			}
+			if !strings.HasPrefix(row[2], values) || row[3] != "`"+o.Default+"`" {
+				t.Errorf("docs/RECORD.md: option %s takes %s with default %s; the game says %q, default %q", key, row[2], row[3], values, o.Default)
+			}
+		}
+	}
+	if len(rows) != n {
+		t.Errorf("docs/RECORD.md lists %d options, the games declare %d", len(rows), n)
+	}
+}
+
+// TestDocGames checks that docs/RECORD.md describes every game's table:
+// a section per game naming every kind of zone its setup lays out (for
+// the fewest players it takes, and with each option choice). A game Check
+// does not know yet (record.Knows) need not have one.
+func TestDocGames(t *testing.T) {
+	for _, g := range rules.Games() {
+		info := g.Info()
+		if !record.Knows(info.Name) {
+			continue
+		}
+		section := docSection(t, fmt.Sprintf("### `%s` ", info.Name))
+		d := sim.DefaultDeck(g)
+		_, x, err := d.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, opts := range variants(g) {
+			s, err := rules.New(g, x, rules.Config{Players: max(info.MinPlayers, 2), Options: opts})
+			if err != nil {
+				t.Fatalf("%s: %v", info.Name, err)
+			}
+			for _, z := range record.StartOf(s).Zones {
+				if !strings.Contains(section, "`"+string(z.Kind)+"`") {
+					t.Errorf("docs/RECORD.md: the %s section names no zone of kind %s", info.Name, z.Kind)
+				}
+			}
+		}
 	}
 }
 
@@ -522,7 +720,13 @@ func TestReadFormat1(t *testing.T) {
 func TestBeginBadLockout(t *testing.T) {
 	var buf bytes.Buffer
 	w := record.NewWriter(&buf)
-	err := w.Begin(record.Header{Game: "tower", Config: rules.Config{Players: 2, Lockout: -5}})
+	g, _ := rules.Lookup("tower")
+	_, x, _ := record.Deck{Order: 2}.Build()
+	st, err := rules.New(g, x, rules.Config{Players: 2, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = w.Begin(record.Header{Game: "tower", Config: rules.Config{Players: 2, Lockout: -5}}, st)
 	if err == nil || !strings.Contains(err.Error(), "lock-out -5 ms") || buf.Len() != 0 {
 		t.Fatalf("Begin with lock-out -5: %v, wrote %q", err, buf.String())
 	}

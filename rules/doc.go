@@ -116,7 +116,11 @@
 // A record of a game is its deck, its Config and the actions in arrival
 // order; Replay rebuilds the state from it, and State.Equal compares states.
 // Replaying only the accepted actions rebuilds the table exactly; keep the
-// refused wrong claims too if the lock-outs must be rebuilt as well.
+// refused wrong claims too if the lock-outs must be rebuilt as well. For a
+// record that can be checked without this package's random source (package
+// record's), State.KeepShuffles has the state keep the order each shuffle
+// leaves its zone in (State.Shuffled): that is for the record alone, and no
+// event, view or EventFor ever carries it.
 //
 // # Speed
 //

@@ -275,7 +275,66 @@ func (st *stepper) apply(a Action) bool {
 	checkViews(t, s)
 	checkPublic(t, s, ev)
 	checkPicks(t, s, st.buf)
+	checkKept(t, before, s, ev)
 	return true
+}
+
+// checkKept checks what a record states of an accepted action beside its
+// events, when s keeps its shuffles: the table before it (before), changed
+// by the events alone, each move taking its cards from the top of its zone
+// and each shuffle leaving its zone in the order Shuffled gives, is the
+// table after it; the zones it opened start empty. And it checks that
+// nobody is told those orders: every seat's and a spectator's copy of a
+// shuffle event names no card.
+func checkKept(t testing.TB, before, s *State, ev []Event) {
+	t.Helper()
+	if s.kept == nil {
+		return
+	}
+	zones := make([][]int, s.Zones())
+	for i := range before.Zones() {
+		zones[i] = before.Zone(i).AppendCards(nil)
+	}
+	orders := s.Shuffled()
+	for _, e := range ev {
+		switch e.Kind {
+		case EventMove:
+			f := zones[e.From]
+			if len(f) < e.Count || f[len(f)-1] != e.Card {
+				t.Fatalf("version %d: %+v moves card %d from zone %d holding %v", s.Version(), e, e.Card, e.From, f)
+			}
+			moved := slices.Clone(f[len(f)-e.Count:])
+			zones[e.From] = f[:len(f)-e.Count]
+			if e.Under {
+				zones[e.To] = append(moved, zones[e.To]...)
+			} else {
+				zones[e.To] = append(zones[e.To], moved...)
+			}
+		case EventShuffle:
+			if len(orders) == 0 {
+				t.Fatalf("version %d: a shuffle of zone %d and no order kept", s.Version(), e.From)
+			}
+			o := orders[0]
+			orders = orders[1:]
+			if !slices.Equal(slices.Sorted(slices.Values(o)), slices.Sorted(slices.Values(zones[e.From]))) {
+				t.Fatalf("version %d: zone %d holding %v shuffled into %v", s.Version(), e.From, zones[e.From], o)
+			}
+			zones[e.From] = o
+			for seat := Spectator; seat < s.Players(); seat++ {
+				if r := s.EventFor(e, seat); r.Card != -1 || r.Count != len(o) || r.Target.Len() != 0 {
+					t.Fatalf("version %d: seat %d is told of a shuffle %+v", s.Version(), seat, r)
+				}
+			}
+		}
+	}
+	if len(orders) != 0 {
+		t.Fatalf("version %d: %d shuffle orders kept beyond the shuffle events", s.Version(), len(orders))
+	}
+	for i := range zones {
+		if got := s.Zone(i).AppendCards(nil); !slices.Equal(got, zones[i]) && !(len(got) == 0 && len(zones[i]) == 0) {
+			t.Fatalf("version %d: zone %d holds %v; the events and the shuffles kept give %v", s.Version(), i, got, zones[i])
+		}
+	}
 }
 
 // checkPublic checks State.Public's promise: when it reports true, every
@@ -545,6 +604,7 @@ func playRandom(t testing.TB, g Game, td testDeck, cfg Config, r *rand.Rand, ver
 		t.Fatalf("after setup: %v", err)
 	}
 	checkViews(t, s)
+	s.KeepShuffles(true) // as a record writer does: checkKept checks what it keeps
 	st := &stepper{t: t, s: s, d: td.d, verify: verify}
 	var c clock
 	limit := 200 * (td.d.Len() + 10)

@@ -88,6 +88,7 @@ type State struct {
 	scratch []Action    // moves listed by CanMove and PickMove for a game without its own
 	ext     Extension   // the game's own state beside the table, or nil
 	spare   Extension   // during a Setup called by Reset, the Extension of the game before, for Setup to reuse
+	kept    *shuffleLog // the shuffles of the last action, with KeepShuffles on; nil when off
 	// arg holds the action Check, Apply and PickMove hand to the game by
 	// pointer: a pointer to their own copy, passed through an interface,
 	// would move that copy to the heap at every call.
@@ -180,11 +181,14 @@ func (s *State) Reset(seed uint64) error {
 	clear(s.seats)
 	*s = State{info: s.info, cards: s.cards, cfg: cfg, lockout: s.lockout, opts: s.opts,
 		seats: s.seats, zones: s.zones[:0], arena: s.arena[:0], scratch: s.scratch[:0],
-		spare: s.ext}
+		spare: s.ext, kept: s.kept}
 	s.bind(g)
 	s.rng.Seed(seed, seedStream)
 	err := s.game.Setup(s)
 	s.spare = nil
+	if s.kept != nil {
+		s.kept.version = noVersion // a shuffle of Setup is part of the table as set up
+	}
 	return err
 }
 
@@ -485,7 +489,7 @@ func (s *State) Clone() *State {
 	c.opts = slices.Clone(s.opts)
 	c.seats = slices.Clone(s.seats)
 	c.zones = slices.Clone(s.zones)
-	c.scratch = nil
+	c.scratch, c.kept = nil, nil
 	if s.ext != nil {
 		c.ext = s.ext.CloneExtension()
 	}

@@ -290,10 +290,75 @@ func (s *State) moveUnder(ev []Event, seat, from, to int) []Event {
 }
 
 // shuffle shuffles zone z with the state's random source and appends the
-// EventShuffle.
+// EventShuffle; with KeepShuffles on, it keeps the order the zone is left
+// in for Shuffled.
 func (s *State) shuffle(ev []Event, z int) []Event {
 	s.shuffleCards(s.zones[z].cards)
+	if k := s.kept; k != nil {
+		k.keep(s.version, s.zones[z].cards)
+	}
 	return appendEvent(ev, EventShuffle, NoSeat, -1, -1, len(s.zones[z].cards), z, -1)
+}
+
+// shuffleLog holds the orders the shuffles of one action left their zones
+// in, for a record (State.KeepShuffles).
+type shuffleLog struct {
+	version uint64  // the version the action was made against; noVersion when none is kept
+	cards   []int32 // every order, one after the other, bottom first
+	ends    []int   // where each order ends in cards
+}
+
+// noVersion is the version of a shuffleLog that holds no action's orders.
+const noVersion = ^uint64(0)
+
+// keep adds the order cards of a shuffle made by the action against
+// version, forgetting those of an earlier action.
+func (l *shuffleLog) keep(version uint64, cards []int32) {
+	if l.version != version {
+		l.version, l.cards, l.ends = version, l.cards[:0], l.ends[:0]
+	}
+	l.cards = append(l.cards, cards...)
+	l.ends = append(l.ends, len(l.cards))
+}
+
+// KeepShuffles turns on (or off) the keeping of the outcome of every
+// shuffle: while it is on, Shuffled returns the orders the last accepted
+// action left its shuffled zones in. A record writer turns it on, so that
+// a record states every shuffle's outcome and can be checked without this
+// package's random source; off, the default, it costs nothing. The orders
+// are the referee's alone: events, views and EventFor never carry them.
+// Reset keeps the setting; a Clone does not keep shuffles.
+func (s *State) KeepShuffles(on bool) {
+	switch {
+	case !on:
+		s.kept = nil
+	case s.kept == nil:
+		s.kept = &shuffleLog{version: noVersion}
+	default:
+		s.kept.version = noVersion
+	}
+}
+
+// Shuffled returns, when KeepShuffles is on, the cards of each zone the
+// last accepted action shuffled, bottom first, as the shuffle left them:
+// one list per EventShuffle of the action, in the order of the events. It
+// returns nil when that action shuffled nothing, and when KeepShuffles is
+// off or was turned on since. The lists are the caller's.
+func (s *State) Shuffled() [][]int {
+	k := s.kept
+	if k == nil || s.version == 0 || k.version != s.version-1 || len(k.ends) == 0 {
+		return nil
+	}
+	out := make([][]int, len(k.ends))
+	start := 0
+	for i, end := range k.ends {
+		out[i] = make([]int, end-start)
+		for j, c := range k.cards[start:end] {
+			out[i][j] = int(c)
+		}
+		start = end
+	}
+	return out
 }
 
 // appendEvent appends to ev an event of kind k with the given fields; the

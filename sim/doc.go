@@ -16,7 +16,7 @@
 // the game and reports the result, the number of actions accepted and
 // refused, the virtual duration and the wall time (Outcome). With a
 // record.Writer in the Config, every game is also written as a record that
-// package record replays.
+// package record replays and checks.
 //
 // Everything is deterministic given the seed: the deal, the bots and the
 // order of plans arriving in the same millisecond.

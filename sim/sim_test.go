@@ -280,7 +280,8 @@ func TestStrict(t *testing.T) {
 // TestRecordReplays plays every game with every level, recording it, and
 // replays each record on the same cards: the final state is Equal to the
 // simulation's and the events are those rules.Replay gives for the
-// recorded actions.
+// recorded actions; and each record checks without the rules
+// (record.Record.Check).
 func TestRecordReplays(t *testing.T) {
 	for _, g := range rules.Games() {
 		for _, l := range bot.Levels() {
@@ -308,6 +309,9 @@ func TestRecordReplays(t *testing.T) {
 				}
 				s, events, err := rec.Replay(m.Cards())
 				if err != nil {
+					t.Fatalf("%s/%s: %v", g.Info().Name, l.Name, err)
+				}
+				if err := rec.Check(); err != nil {
 					t.Fatalf("%s/%s: %v", g.Info().Name, l.Name, err)
 				}
 				if !s.Equal(o.State) {

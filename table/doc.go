@@ -68,8 +68,9 @@
 // # Records and observers
 //
 // With a record.Writer in its Config, the Driver writes the game's record:
-// the header when the game starts, every accepted action with its events,
-// the refusals that change the state (those that lock a seat out) and the
+// the header and the table as set up when the game starts, every accepted
+// action with its events (and the outcome of its shuffles, which the
+// record alone keeps: an Observer's events never carry them), the refusals that change the state (those that lock a seat out) and the
 // bots' false alarms, and the end once the game is over. An Observer hears
 // every accepted action and every refusal as it happens, which is how a
 // room broadcasts updates and counts refusals.

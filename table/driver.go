@@ -188,7 +188,7 @@ func (d *Driver) Reset(st *rules.State, seed uint64) error {
 		d.cfg.MinDelay == 0 && d.interval == 0 && !d.lenient && !d.remembers
 	d.st, d.now, d.stats, d.result, d.ended, d.tat = st, 0, Stats{}, nil, false, 0
 	if rec := d.cfg.Record; rec != nil {
-		if err := rec.Begin(record.Header{Game: st.Info().Name, Config: st.Config(), Deck: d.cfg.Deck, Seats: d.cfg.Seats}); err != nil {
+		if err := rec.Begin(record.Header{Game: st.Info().Name, Config: st.Config(), Deck: d.cfg.Deck, Seats: d.cfg.Seats}, st); err != nil {
 			return err
 		}
 	}
