@@ -18,7 +18,8 @@ import (
 // (Check), and writes a game's lock-out as the protocol and the server's
 // --lockout flag give it: absent for the default (rules.DefaultLockout), 0
 // for none, or milliseconds. Format 1 records, which did neither (−1 was
-// none), are still read, their header upgraded, and replayed.
+// none), are still read, their lock-out read as they meant it, and
+// replayed.
 const Format = 2
 
 // MinFormat is the oldest record format this package reads.
@@ -44,8 +45,9 @@ const (
 // determines the game. Its JSON is the game line's, less its "type"
 // (MarshalJSON), in the current Format.
 type Header struct {
-	// Format is the record format, Format: Begin sets it, and Next
-	// upgrades a header of an older format it reads.
+	// Format is the record format: Begin sets it to Format, and Next
+	// keeps the format of the record it reads (its Config in this
+	// package's terms whatever the format).
 	Format int
 	// Game is the game's canonical name.
 	Game string
@@ -112,7 +114,7 @@ func (g *gameLine) header() (Header, error) {
 				*lo, rules.DefaultLockout)
 		}
 	}
-	return Header{Format: Format, Game: g.Game, Config: cfg, Deck: g.Deck, Seats: g.Seats}, nil
+	return Header{Format: g.Format, Game: g.Game, Config: cfg, Deck: g.Deck, Seats: g.Seats}, nil
 }
 
 // MarshalJSON encodes h as its game line without the "type", in the

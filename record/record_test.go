@@ -678,8 +678,8 @@ func TestLockoutLine(t *testing.T) {
 }
 
 // TestReadFormat1 reads records of format 1, whose game line wrote −1 for
-// no lock-out and nothing for the default: they read as they were
-// written, replay, and are upgraded to the current format.
+// no lock-out and nothing for the default, and had no start line: they
+// read as they were written, keep their format, and replay.
 func TestReadFormat1(t *testing.T) {
 	for _, tc := range []struct {
 		lockout int64  // as in rules.Config
@@ -695,12 +695,13 @@ func TestReadFormat1(t *testing.T) {
 		if !strings.Contains(head, `"format":2,`) || !strings.Contains(head, tc.from) {
 			t.Fatalf("game line %s, want %s", head, tc.from)
 		}
+		_, rest, _ = strings.Cut(rest, "\n") // the start line, which format 1 had not
 		old := strings.Replace(strings.Replace(head, `"format":2,`, `"format":1,`, 1), tc.from, tc.to, 1) + "\n" + rest
 		recs, err := record.ReadAll(strings.NewReader(old))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if h := recs[0].Header; h.Config.Lockout != tc.lockout || h.Format != record.Format {
+		if h := recs[0].Header; h.Config.Lockout != tc.lockout || h.Format != 1 {
 			t.Errorf("%s read as lock-out %d, format %d", tc.to, h.Config.Lockout, h.Format)
 		}
 		if _, _, err := recs[0].Replay(m.Cards()); err != nil {
