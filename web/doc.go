@@ -3,7 +3,9 @@
 // docs/PROTOCOL.md to package room, and the plain HTTP endpoints: the
 // games, the public rooms, card pictures, the history of finished games
 // with their records and step-by-step replays, /healthz and Prometheus
-// /metrics.
+// /metrics. The client's files are sent compressed, under names holding
+// their content's hash that browsers keep for good, so that a page loaded
+// again fetches only what changed (static.go says how).
 //
 // The WebSocket connections are built on github.com/gobwas/ws, which lets
 // the server own every buffer: an idle connection costs one goroutine, its

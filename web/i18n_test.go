@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"io/fs"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -14,8 +15,8 @@ import (
 )
 
 // A dictionary block of the client's texts: "const en = {" to "};", as
-// i18n.js and each game module (games/NAME.js) write them, and the
-// "key": "text" entries in it.
+// each language's dictionary (lang/LANG.js) and each game module
+// (games/NAME.js) write them, and the "key": "text" entries in it.
 var (
 	dictBlock = regexp.MustCompile(`(?ms)^const (\w\w) = \{\n(.*?)^\};\n`)
 	dictEntry = regexp.MustCompile(`"([^"\\]+)": "((?:[^"\\]|\\.)*)",?`)
@@ -65,6 +66,45 @@ func readTexts(t *testing.T, file string) clientTexts {
 	}
 	ct.code = strings.Join(code, "\n")
 	return ct
+}
+
+// clientDicts reads the generic client's dictionaries, one module per
+// language (web/static/lang/LANG.js, each its one dictionary block named
+// after its language and exported as its default), and the languages the
+// client speaks (i18n.js's LANGS). It fails the test when a language lacks
+// its module, a module is not a language's, or i18n.js itself holds texts.
+func clientDicts(t *testing.T) (clientTexts, []string) {
+	t.Helper()
+	code := readTexts(t, "i18n.js")
+	if len(code.dicts) != 0 {
+		t.Errorf("i18n.js holds dictionaries; each language's is lang/LANG.js, loaded alone")
+	}
+	var langs []string
+	if m := regexp.MustCompile(`export const LANGS = (\[.*\]);`).FindStringSubmatch(code.code); m == nil || json.Unmarshal([]byte(m[1]), &langs) != nil {
+		t.Fatal("i18n.js has no LANGS list")
+	}
+	files, err := fs.Glob(Static(), "lang/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if l := strings.TrimSuffix(path.Base(f), ".js"); !slices.Contains(langs, l) || !strings.HasSuffix(f, ".js") {
+			t.Errorf("%s is not the dictionary of a language the client speaks (%v)", f, langs)
+		}
+	}
+	all := clientTexts{file: "lang/*.js", dicts: map[string]map[string]string{}}
+	for _, l := range langs {
+		f := "lang/" + l + ".js"
+		d := readTexts(t, f)
+		if len(d.dicts) != 1 || d.dicts[l] == nil {
+			t.Errorf("%s has the dictionaries %v; want one, const %s", f, slices.Sorted(maps.Keys(d.dicts)), l)
+		}
+		if !strings.Contains(d.code, "\nexport default "+l+";") {
+			t.Errorf("%s does not export its dictionary (export default %s;)", f, l)
+		}
+		all.dicts[l] = d.dicts[l]
+	}
+	return all, langs
 }
 
 // gameModules reads the game modules' texts (web/static/games/NAME.js),
@@ -119,44 +159,40 @@ func checkComplete(t *testing.T, file string, langs []string, dicts map[string]m
 }
 
 // TestTranslationsComplete reads the client's dictionaries: the generic
-// client's (web/static/i18n.js) and each game module's (web/static/games/
-// NAME.js, its texts). It checks that every language has every English
+// client's (web/static/lang/LANG.js, one per language) and each game
+// module's (web/static/games/NAME.js, its texts). It checks that every language has every English
 // key, no key English lacks, and the same {placeholders} in each text, so
 // that no part of the interface falls back to English or loses a value;
 // that the client, the server and the games' texts speak the same
 // languages; that a module is a registered game's, exports its texts in
 // every language and names every key after its game, so that no two
-// modules' texts can clash; and that no game's texts are left in
-// i18n.js: its title, rule and option texts are the game's, in rules
+// modules' texts can clash; and that no game's texts are left in the
+// generic client's dictionaries: its title, rule and option texts are the game's, in rules
 // (TestTexts checks them), served by GET /api/games, and its table's
 // texts are its module's.
 func TestTranslationsComplete(t *testing.T) {
-	client := readTexts(t, "i18n.js")
-	var langs []string
-	if m := regexp.MustCompile(`export const LANGS = (\[.*\]);`).FindStringSubmatch(client.code); m == nil || json.Unmarshal([]byte(m[1]), &langs) != nil {
-		t.Fatal("i18n.js has no LANGS list")
-	}
+	client, langs := clientDicts(t)
 	if !slices.Equal(langs, rules.Languages) || !slices.Equal(langs, protocol.Languages) {
 		t.Fatalf("the client speaks %v, the games' texts are in %v, the server accepts %v", langs, rules.Languages, protocol.Languages)
 	}
 	for _, l := range langs {
 		if len(client.dicts[l]) == 0 {
-			t.Fatalf("no %s dictionary found in i18n.js", l)
+			t.Fatalf("no %s dictionary found in lang/%s.js", l, l)
 		}
 	}
 	if n := len(client.dicts["en"]); n < 100 {
-		t.Fatalf("only %d English texts read from i18n.js; the reader no longer matches the file", n)
+		t.Fatalf("only %d English texts read from lang/en.js; the reader no longer matches the file", n)
 	}
-	checkComplete(t, "i18n.js", langs, client.dicts)
+	checkComplete(t, "lang/*.js", langs, client.dicts)
 	mods := gameModules(t)
 	for key := range client.dicts["en"] {
 		for _, p := range []string{"game.", "how.", "opt.", "optdoc.", "choice."} {
 			if strings.HasPrefix(key, p) {
-				t.Errorf("i18n.js has %q: a game's texts are in rules/NAME.text.json", key)
+				t.Errorf("lang/en.js has %q: a game's texts are in rules/NAME.text.json", key)
 			}
 		}
 		if ns, _, _ := strings.Cut(key, "."); mods[ns].file != "" {
-			t.Errorf("i18n.js has %q: the texts of %s's table are in games/%s.js", key, ns, ns)
+			t.Errorf("lang/en.js has %q: the texts of %s's table are in games/%s.js", key, ns, ns)
 		}
 	}
 	exports := regexp.MustCompile(`(?m)^export const texts = \{ (.*) \};$`)
@@ -188,14 +224,14 @@ func TestTranslationsComplete(t *testing.T) {
 
 // TestTextKeys checks that every text the client's code names is in the
 // dictionaries it can see: a key written in a file of the generic client
-// in i18n.js, one written in a game module in i18n.js or the module's own
-// texts (never another module's, which may not be loaded); that a key made
+// in its dictionaries (lang/LANG.js), one written in a game module in those
+// or the module's own texts (never another module's, which may not be loaded); that a key made
 // from a template (`reflection.${phase}`) begins some key; and that a feed
 // line about a seat (line(key, seat), which says "key.you" to that seat)
 // has its "key.you". So a key renamed, moved or mistyped in one place
 // fails here rather than showing as the raw key on the page.
 func TestTextKeys(t *testing.T) {
-	client := readTexts(t, "i18n.js")
+	client, _ := clientDicts(t)
 	mods := gameModules(t)
 	spaces := map[string]bool{}
 	for key := range client.dicts["en"] {
@@ -211,9 +247,7 @@ func TestTextKeys(t *testing.T) {
 	}
 	var all []clientTexts
 	for _, f := range files {
-		if f != "i18n.js" {
-			all = append(all, readTexts(t, f))
-		}
+		all = append(all, readTexts(t, f))
 	}
 	for _, m := range mods {
 		all = append(all, m)
@@ -235,7 +269,7 @@ func TestTextKeys(t *testing.T) {
 			}
 			checked++
 			if !known(m[1]) {
-				t.Errorf("%s names the text %q, which is not in i18n.js%s", f.file, m[1], map[bool]string{true: " or its own texts"}[f.dicts["en"] != nil])
+				t.Errorf("%s names the text %q, which is not in lang/en.js%s", f.file, m[1], map[bool]string{true: " or its own texts"}[f.dicts["en"] != nil])
 			}
 		}
 		for _, m := range textKeyPrefix.FindAllStringSubmatch(f.code, -1) {

@@ -1,15 +1,16 @@
 package web
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -53,13 +54,17 @@ type Options struct {
 
 // server is the handler's state.
 type server struct {
-	o      Options
-	conns  atomic.Int64
-	addrs  *addrTable // the client addresses, for the per-address bounds
-	notes  *notes
-	index  []byte
-	sw     sweeper
-	sweeps atomic.Int64 // sweeps made so far: the connections' clock
+	o     Options
+	conns atomic.Int64
+	addrs *addrTable // the client addresses, for the per-address bounds
+	notes *notes
+	site  *site // the browser client's files
+	// gamesAnswer is GET /api/games' answer, made once (gamesOnce): the
+	// games and editions do not change while the server runs.
+	gamesOnce   sync.Once
+	gamesAnswer *asset
+	sw          sweeper
+	sweeps      atomic.Int64 // sweeps made so far: the connections' clock
 	// closeWait bounds the write of a close frame and the wait for the
 	// client's: closeTimeout.
 	closeWait time.Duration
@@ -76,17 +81,17 @@ func newServer(o Options) (*server, http.Handler, error) {
 	if o.PingEvery <= 0 {
 		o.PingEvery = 20 * time.Second
 	}
-	index, err := fs.ReadFile(Static(), "index.html")
+	site, err := clientFiles()
 	if err != nil {
-		return nil, nil, errors.New("web: the embedded client has no index.html")
+		return nil, nil, err
 	}
-	s := &server{o: o, index: index, closeWait: closeTimeout, addrs: newAddrTable(o.Limits, o.Metrics), notes: newNotes(o.Log)}
+	s := &server{o: o, site: site, closeWait: closeTimeout, addrs: newAddrTable(o.Limits, o.Metrics), notes: newNotes(o.Log)}
 	// Every reason of refusal is in /metrics from the start, at 0.
 	for _, why := range []string{refusedSockets, refusedSocketsPerAddr, refusedConns, refusedConnsPerAddr, refusedHandshakes, refusedAddrs} {
 		o.Metrics.Refused.WithLabelValues(why)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("GET /", http.FileServerFS(Static()))
+	mux.Handle("GET /", site)
 	mux.HandleFunc("GET /r/{code}", s.page)
 	mux.HandleFunc("GET /ws", s.ws)
 	mux.HandleFunc("GET /api/games", s.games)
@@ -101,10 +106,9 @@ func newServer(o Options) (*server, http.Handler, error) {
 	return s, mux, nil
 }
 
-// page serves the client's page for a share link.
+// page serves the client's page for a share link: index.html, as at /.
 func (s *server) page(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Write(s.index)
+	serveAsset(w, r, s.site.index, cacheRevalid)
 }
 
 // healthz answers "ok", or 503 while finished games cannot be stored:
@@ -153,7 +157,20 @@ type gameEntry struct {
 	Texts map[string]rules.GameText `json:"texts,omitempty"`
 }
 
+// games serves GET /api/games: the same answer all the server's life,
+// compressed and revalidated (ETag) like the client's files, so that a
+// page loaded again gets a 304.
 func (s *server) games(w http.ResponseWriter, r *http.Request) {
+	s.gamesOnce.Do(func() {
+		var b bytes.Buffer
+		json.NewEncoder(&b).Encode(gamesList())
+		s.gamesAnswer = newAsset("games.json", b.Bytes())
+	})
+	serveAsset(w, r, s.gamesAnswer, cacheRevalid)
+}
+
+// gamesList is GET /api/games' answer.
+func gamesList() map[string]any {
 	var games []gameEntry
 	practice := ""
 	for _, g := range rules.Games() {
@@ -167,11 +184,11 @@ func (s *server) games(w http.ResponseWriter, r *http.Request) {
 	for _, e := range deck.Editions() {
 		eds = append(eds, edition{Name: e.Name, Title: e.Title, Order: e.Order, Cards: e.Cards, Symbols: e.Order*e.Order + e.Order + 1})
 	}
-	writeJSON(w, http.StatusOK, map[string]any{
+	return map[string]any{
 		"games": games, "editions": eds, "levels": bot.LevelNames(), "languages": protocol.Languages,
 		"maxOrder": room.MaxOrder, "maxLockout": room.MaxLockout,
 		"first": session.DefaultFirst, "practice": practice,
-	})
+	}
 }
 
 func (s *server) rooms(w http.ResponseWriter, r *http.Request) {

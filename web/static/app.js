@@ -21,7 +21,10 @@ const S = {
   name: localStorage.getItem("dobble.name") || "",
   conn: null,
   status: "idle",
-  games: null, // GET /api/games
+  games: null, // GET /api/games, once loaded
+  gamesReq: null, // the promise of GET /api/games (loadGames)
+  gamesError: null, // why the last GET /api/games failed
+  rooms: null, // the promise of GET /api/rooms for the home screen shown (roomsPanel)
   route: parseRoute(),
   room: null,
   notice: "", // a message shown on the home screen
@@ -29,7 +32,9 @@ const S = {
   replay: null,
 };
 
-setLang(pickLang());
+// The chosen language's dictionary is loaded before anything is drawn;
+// when it cannot be, English is tried, else the keys are shown.
+await setLang(pickLang()).catch(() => setLang("en")).catch(() => {});
 
 function parseRoute() {
   const m = location.pathname.match(/^\/r\/([A-Za-z0-9]+)\/?$/);
@@ -58,14 +63,33 @@ window.addEventListener("hashchange", () => {
 
 // ---- games, names, connection ----------------------------------------
 
-async function loadGames() {
-  if (S.games) return S.games;
-  const data = await getJSON("/api/games");
-  const g = Array.isArray(data) ? { games: data } : data;
-  g.editions = g.editions || [];
-  g.levels = (g.levels || ["easy", "medium", "hard", "expert"]).map((l) => (typeof l === "string" ? l : l.name));
-  S.games = g;
-  return g;
+// loadGames resolves to GET /api/games, fetched once per page load
+// however many screens ask for it at once. A failed fetch is kept in
+// S.gamesError, and forgotten so that the next call tries again: the
+// screens try again only when a person asks for what needs the games,
+// never by themselves.
+function loadGames() {
+  if (!S.gamesReq) {
+    S.gamesError = null;
+    S.gamesReq = getJSON("/api/games").then((data) => {
+      const g = Array.isArray(data) ? { games: data } : data;
+      g.editions = g.editions || [];
+      g.levels = (g.levels || ["easy", "medium", "hard", "expert"]).map((l) => (typeof l === "string" ? l : l.name));
+      S.games = g;
+      return g;
+    }, (err) => {
+      S.gamesReq = null;
+      S.gamesError = err;
+      throw err;
+    });
+  }
+  return S.gamesReq;
+}
+
+// gamesFailed shows on the home screen why GET /api/games failed.
+function gamesFailed(err) {
+  S.notice = t("err.http", { message: err.message });
+  render();
 }
 
 function gameInfo(name) {
@@ -733,9 +757,13 @@ function showTip(g) {
 function render() {
   const main = h("main", { id: "main" });
   const screen = S.route.screen;
+  const home = !(screen === "history" || screen === "replay" || (S.room && screen === "room"));
+  // The public rooms are fetched once each time the home screen is
+  // entered, not at each of its draws.
+  if (!home) S.rooms = null;
   if (screen === "history") main.append(historyScreen());
   else if (screen === "replay") main.append(replayScreen());
-  else if (S.room && screen === "room") main.append(roomScreen());
+  else if (!home) main.append(roomScreen());
   else main.append(homeScreen());
   const focused = document.activeElement && document.activeElement.id;
   const act = document.activeElement;
@@ -768,7 +796,8 @@ function renderStatus() {
 }
 
 function header() {
-  const langSel = h("select", { id: "lang", "aria-label": t("app.language"), onchange: (e) => { setLang(e.target.value); if (S.room) { S.room.tableUI = null; } render(); rename(document); } },
+  const relang = () => { if (S.room) { S.room.tableUI = null; } render(); rename(document); };
+  const langSel = h("select", { id: "lang", "aria-label": t("app.language"), onchange: (e) => { setLang(e.target.value).then(relang, relang); } },
     LANGS.map((l) => h("option", { value: l, selected: l === lang() }, LANG_NAMES[l])));
   return h("header", { class: "top" },
     h("a", { href: "/", class: "brand", onclick: (e) => { e.preventDefault(); leaveToHome(); } }, "dobble"),
@@ -880,7 +909,7 @@ async function learn(withBots) {
 function createPanel() {
   const box = h("section", { class: "panel create" }, h("h2", null, t("home.create")));
   if (!S.games) {
-    loadGames().then(render, (err) => { S.notice = t("err.http", { message: err.message }); render(); });
+    if (!S.gamesReq && !S.gamesError) loadGames().then(render, gamesFailed);
     box.append(h("p", null, "…"));
     return box;
   }
@@ -975,7 +1004,8 @@ function roomsPanel() {
   const box = h("section", { class: "panel rooms" }, h("h2", null, t("home.rooms")));
   const list = h("ul", { id: "rooms" });
   box.append(list);
-  getJSON("/api/rooms").then((data) => {
+  if (!S.rooms) S.rooms = getJSON("/api/rooms");
+  S.rooms.then((data) => {
     const rooms = Array.isArray(data) ? data : data.rooms || [];
     if (!rooms.length) { replace(list, h("li", null, t("home.noRooms"))); return; }
     replace(list, rooms.map((rm) => {
@@ -1409,7 +1439,7 @@ function start() {
       send({ type: "resume", room: code, token });
     }
   }
-  loadGames().then(render, () => render());
+  loadGames().then(render, gamesFailed);
   render();
 }
 
