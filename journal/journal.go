@@ -1,0 +1,302 @@
+// Package journal keeps the rooms in play durable: a room appends an entry
+// for everything that changes it (an accepted action, a tick, a seat that
+// joins or leaves, a step of its session), the journal writes the entries
+// of every room to the server's SQLite file in batches (group commit), and
+// tells each room once its entries are durable, so that the room tells its
+// clients only what a crash cannot take back. When a room ends, its entries
+// are dropped. At start, Load returns the entries of every room that had not
+// ended, in order, for the server to rebuild them.
+//
+// Durability. The journal shares the SQLite file of finished games (package
+// store), in write-ahead-log mode. With SyncNormal (the default) a batch is
+// durable once SQLite has written it to its log: a crash or a kill of the
+// server loses nothing acknowledged, and a power cut or an operating-system
+// crash may lose the batches written since the log was last synced (SQLite
+// syncs it at each checkpoint), never leaving the file inconsistent. With
+// SyncFull every batch is synced to the disk before it is acknowledged, so
+// that a power cut loses nothing acknowledged either, at the price of one
+// fsync per batch. A write cut in half by a crash is never seen: SQLite
+// checks each frame of its log and ignores a torn tail when the file is next
+// opened.
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"sync"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Sync is how far a batch is written before it is acknowledged.
+type Sync int
+
+const (
+	// SyncNormal acknowledges a batch once it is in SQLite's write-ahead
+	// log: safe against a crash of the server, not against a power cut.
+	SyncNormal Sync = iota
+	// SyncFull acknowledges a batch once it is synced to the disk.
+	SyncFull
+)
+
+// String returns the name --journal-sync takes.
+func (s Sync) String() string {
+	if s == SyncFull {
+		return "full"
+	}
+	return "normal"
+}
+
+// ParseSync reads the name of a Sync: "normal" or "full".
+func ParseSync(name string) (Sync, error) {
+	switch name {
+	case "normal":
+		return SyncNormal, nil
+	case "full":
+		return SyncFull, nil
+	}
+	return 0, fmt.Errorf("journal sync %q: use normal (safe against a crash of the server) or full (also against a power cut)", name)
+}
+
+// Options tune a Journal.
+type Options struct {
+	// Sync is how far a batch is written before it is acknowledged.
+	Sync Sync
+	// MaxBatch is the most entries written in one transaction; 0 means
+	// 4096.
+	MaxBatch int
+	// Busy is how long a write waits for a lock another connection to the
+	// file holds; 0 means 5 s.
+	Busy time.Duration
+	// Observe, when not nil, is called after each batch with its size, how
+	// long its transaction took and its error.
+	Observe func(entries int, took time.Duration, err error)
+}
+
+// Journal is an open journal. It is safe for concurrent use.
+type Journal struct {
+	db      *sql.DB
+	path    string
+	opts    Options
+	reqs    chan request
+	done    chan struct{}
+	mu      sync.Mutex
+	closed  bool
+	pending sync.WaitGroup
+}
+
+// request is one write for the journal's writer: an entry to append, or a
+// room to drop (data nil and drop set).
+type request struct {
+	room string
+	seq  int64
+	data []byte
+	drop bool
+	done func(error)
+}
+
+// schema creates the journal's table. An entry is keyed by its room and its
+// sequence number in the room, from 1.
+const schema = `CREATE TABLE IF NOT EXISTS journal (
+	room TEXT    NOT NULL,
+	seq  INTEGER NOT NULL,
+	data BLOB    NOT NULL,
+	PRIMARY KEY (room, seq)
+) WITHOUT ROWID`
+
+// Open opens the journal in the SQLite file at path, creating its table if
+// needed.
+func Open(ctx context.Context, path string, o Options) (*Journal, error) {
+	if path == "" {
+		return nil, errors.New("journal: no database path given")
+	}
+	if o.MaxBatch <= 0 {
+		o.MaxBatch = 4096
+	}
+	if o.Busy <= 0 {
+		o.Busy = 5 * time.Second
+	}
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", o.Busy.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous("+map[Sync]string{SyncNormal: "NORMAL", SyncFull: "FULL"}[o.Sync]+")")
+	u := url.URL{Scheme: "file", Opaque: url.PathEscape(path), RawQuery: q.Encode()}
+	db, err := sql.Open("sqlite", u.String())
+	if err != nil {
+		return nil, fmt.Errorf("journal: %s: %w", path, err)
+	}
+	// One connection: the writer's batches are the journal's only writes.
+	db.SetMaxOpenConns(1)
+	if _, err := db.ExecContext(ctx, schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("journal: %s: %w", path, err)
+	}
+	j := &Journal{db: db, path: path, opts: o, reqs: make(chan request, o.MaxBatch), done: make(chan struct{})}
+	go j.write()
+	return j, nil
+}
+
+// Entry is one entry of a room's journal.
+type Entry struct {
+	// Seq is the entry's number in its room, from 1.
+	Seq int64
+	// Data is what the room wrote.
+	Data []byte
+}
+
+// Load returns the entries of every room the journal holds, in order, by
+// room.
+func (j *Journal) Load(ctx context.Context) (map[string][]Entry, error) {
+	rows, err := j.db.QueryContext(ctx, `SELECT room, seq, data FROM journal ORDER BY room, seq`)
+	if err != nil {
+		return nil, fmt.Errorf("journal: load: %w", err)
+	}
+	defer rows.Close()
+	rooms := map[string][]Entry{}
+	for rows.Next() {
+		var room string
+		var e Entry
+		if err := rows.Scan(&room, &e.Seq, &e.Data); err != nil {
+			return nil, fmt.Errorf("journal: load: %w", err)
+		}
+		rooms[room] = append(rooms[room], e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("journal: load: %w", err)
+	}
+	return rooms, nil
+}
+
+// ErrClosed is given to the writes asked for after Close.
+var ErrClosed = errors.New("journal: closed")
+
+// Append adds entry seq of room, holding data, and calls done once the
+// entry is durable, or with the error that kept it from being written.
+// done is called on the journal's writer, in the order of the Append
+// calls: it must not block. A room numbers its entries from 1 and appends
+// them in order; Append keeps data, which must not change afterwards.
+func (j *Journal) Append(room string, seq int64, data []byte, done func(error)) {
+	j.send(request{room: room, seq: seq, data: data, done: done})
+}
+
+// Drop removes every entry of room, once it has ended, and calls done as
+// Append does.
+func (j *Journal) Drop(room string, done func(error)) {
+	j.send(request{room: room, drop: true, done: done})
+}
+
+// send queues r for the writer, or fails it once the journal is closed.
+func (j *Journal) send(r request) {
+	j.mu.Lock()
+	if j.closed {
+		j.mu.Unlock()
+		if r.done != nil {
+			r.done(ErrClosed)
+		}
+		return
+	}
+	j.pending.Add(1)
+	j.mu.Unlock()
+	j.reqs <- r
+}
+
+// Flush waits until every write asked for before it is durable or failed.
+func (j *Journal) Flush(ctx context.Context) error {
+	ch := make(chan error, 1)
+	j.send(request{done: func(err error) { ch <- err }})
+	select {
+	case err := <-ch:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Close writes what is queued, stops the writer and closes the database.
+func (j *Journal) Close() error {
+	j.mu.Lock()
+	if j.closed {
+		j.mu.Unlock()
+		return nil
+	}
+	j.closed = true
+	j.mu.Unlock()
+	j.pending.Wait()
+	close(j.reqs)
+	<-j.done
+	return j.db.Close()
+}
+
+// write is the journal's writer: it takes the queued writes in batches of
+// up to MaxBatch, writes each batch in one transaction and calls their done
+// functions with its outcome.
+func (j *Journal) write() {
+	defer close(j.done)
+	batch := make([]request, 0, j.opts.MaxBatch)
+	for r := range j.reqs {
+		batch = append(batch[:0], r)
+	more:
+		for len(batch) < j.opts.MaxBatch {
+			select {
+			case r, ok := <-j.reqs:
+				if !ok {
+					break more
+				}
+				batch = append(batch, r)
+			default:
+				break more
+			}
+		}
+		start := time.Now()
+		err := j.commit(batch)
+		if j.opts.Observe != nil {
+			j.opts.Observe(len(batch), time.Since(start), err)
+		}
+		for _, r := range batch {
+			if r.done != nil {
+				r.done(err)
+			}
+			j.pending.Done()
+		}
+	}
+}
+
+// commit writes batch in one transaction.
+func (j *Journal) commit(batch []request) error {
+	ctx := context.Background()
+	tx, err := j.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("journal: %s: %w", j.path, err)
+	}
+	var ins, del *sql.Stmt
+	for _, r := range batch {
+		switch {
+		case r.drop:
+			if del == nil {
+				if del, err = tx.PrepareContext(ctx, `DELETE FROM journal WHERE room = ?`); err != nil {
+					break
+				}
+			}
+			_, err = del.ExecContext(ctx, r.room)
+		case r.data != nil:
+			if ins == nil {
+				if ins, err = tx.PrepareContext(ctx, `INSERT INTO journal (room, seq, data) VALUES (?, ?, ?)`); err != nil {
+					break
+				}
+			}
+			_, err = ins.ExecContext(ctx, r.room, r.seq, r.data)
+		}
+		if err != nil {
+			tx.Rollback()
+			return fmt.Errorf("journal: %s: room %s: %w", j.path, r.room, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("journal: %s: %w", j.path, err)
+	}
+	return nil
+}

@@ -1,0 +1,341 @@
+package journal
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// open opens a journal in a new file of the test's temporary directory.
+func open(t testing.TB, o Options) (*Journal, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "dobble.db")
+	j, err := Open(context.Background(), path, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { j.Close() })
+	return j, path
+}
+
+// appendWait appends one entry and waits until it is durable.
+func appendWait(t testing.TB, j *Journal, room string, seq int64, data string) {
+	t.Helper()
+	ch := make(chan error, 1)
+	j.Append(room, seq, []byte(data), func(err error) { ch <- err })
+	if err := <-ch; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAppendLoadDrop appends entries of several rooms from many goroutines,
+// reopens the file and finds each room's entries in order; a dropped room
+// is gone.
+func TestAppendLoadDrop(t *testing.T) {
+	var batches, entries int
+	var mu sync.Mutex
+	j, path := open(t, Options{Observe: func(n int, _ time.Duration, err error) {
+		if err != nil {
+			t.Error(err)
+		}
+		mu.Lock()
+		batches++
+		entries += n
+		mu.Unlock()
+	}})
+	const rooms, each = 20, 50
+	var wg sync.WaitGroup
+	for r := range rooms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var acked sync.WaitGroup
+			for s := int64(1); s <= each; s++ {
+				acked.Add(1)
+				j.Append(fmt.Sprintf("room%02d", r), s, []byte(fmt.Sprintf("r%d e%d", r, s)), func(err error) {
+					if err != nil {
+						t.Error(err)
+					}
+					acked.Done()
+				})
+			}
+			acked.Wait()
+		}()
+	}
+	wg.Wait()
+	dropped := make(chan error, 1)
+	j.Drop("room07", func(err error) { dropped <- err })
+	if err := <-dropped; err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if entries != rooms*each+1 {
+		t.Fatalf("%d writes in %d batches, want %d", entries, batches, rooms*each+1)
+	}
+	t.Logf("%d writes in %d batches", entries, batches)
+
+	j, err := Open(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	got, err := j.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != rooms-1 {
+		t.Fatalf("%d rooms, want %d", len(got), rooms-1)
+	}
+	if _, ok := got["room07"]; ok {
+		t.Fatal("the dropped room is still there")
+	}
+	for r := range rooms {
+		if r == 7 {
+			continue
+		}
+		es := got[fmt.Sprintf("room%02d", r)]
+		if len(es) != each {
+			t.Fatalf("room %d: %d entries, want %d", r, len(es), each)
+		}
+		for i, e := range es {
+			if want := fmt.Sprintf("r%d e%d", r, i+1); e.Seq != int64(i+1) || string(e.Data) != want {
+				t.Fatalf("room %d entry %d: %d %q, want %d %q", r, i, e.Seq, e.Data, i+1, want)
+			}
+		}
+	}
+}
+
+// TestAfterClose fails the writes asked for after Close with ErrClosed.
+func TestAfterClose(t *testing.T) {
+	j, _ := open(t, Options{})
+	appendWait(t, j, "a", 1, "x")
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ch := make(chan error, 1)
+	j.Append("a", 2, []byte("y"), func(err error) { ch <- err })
+	if err := <-ch; !errors.Is(err, ErrClosed) {
+		t.Fatalf("append after close: %v, want ErrClosed", err)
+	}
+	if err := j.Flush(context.Background()); !errors.Is(err, ErrClosed) {
+		t.Fatalf("flush after close: %v, want ErrClosed", err)
+	}
+}
+
+// TestDuplicateRefused reports an entry written twice as an error, to the
+// room that wrote it.
+func TestDuplicateRefused(t *testing.T) {
+	j, _ := open(t, Options{})
+	appendWait(t, j, "a", 1, "x")
+	ch := make(chan error, 1)
+	j.Append("a", 1, []byte("again"), func(err error) { ch <- err })
+	if err := <-ch; err == nil || !strings.Contains(err.Error(), "room a") {
+		t.Fatalf("entry 1 written twice: %v, want an error naming the room", err)
+	}
+}
+
+// TestParseSync reads the two policies and refuses others with the names.
+func TestParseSync(t *testing.T) {
+	for _, s := range []Sync{SyncNormal, SyncFull} {
+		if got, err := ParseSync(s.String()); err != nil || got != s {
+			t.Fatalf("ParseSync(%q) = %v, %v", s, got, err)
+		}
+	}
+	if _, err := ParseSync("always"); err == nil || !strings.Contains(err.Error(), "normal") || !strings.Contains(err.Error(), "full") {
+		t.Fatalf("ParseSync(always): %v", err)
+	}
+}
+
+// TestPathAsNamed writes the file named, whatever characters its name
+// holds.
+func TestPathAsNamed(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a?b#c.db", "pct%41.db", "space name.db"} {
+		j, err := Open(context.Background(), filepath.Join(dir, name), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		appendWait(t, j, "a", 1, "x")
+		j.Close()
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Fatalf("%q: %v", name, err)
+		}
+	}
+	files, _ := os.ReadDir(dir)
+	if len(files) != 3 {
+		var names []string
+		for _, f := range files {
+			names = append(names, f.Name())
+		}
+		t.Fatalf("files %q, want the three named", names)
+	}
+}
+
+// crashEnv names the file the crash test's child process writes to.
+const crashEnv = "DOBBLE_JOURNAL_CRASH_CHILD"
+
+// TestMain runs the crash test's child when asked to: it appends entries
+// to the journal at $DOBBLE_JOURNAL_CRASH_CHILD for ever, one at a time,
+// printing the sequence number of each once it is acknowledged, until it
+// is killed.
+func TestMain(m *testing.M) {
+	if path := os.Getenv(crashEnv); path != "" {
+		j, err := Open(context.Background(), path, Options{})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		// One entry at a time, as a room waiting for each: one
+		// transaction, and so one commit frame, per entry.
+		ch := make(chan error, 1)
+		for s := int64(1); ; s++ {
+			j.Append("crash", s, []byte(strconv.FormatInt(s, 10)), func(err error) { ch <- err })
+			if err := <-ch; err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			fmt.Println(s)
+		}
+	}
+	os.Exit(m.Run())
+}
+
+// TestKillLosesNothingAcknowledged kills a process appending to the journal
+// with SIGKILL, several times, and finds every entry it had acknowledged
+// when the journal is opened again; then cuts the tail of SQLite's log in
+// the middle of a frame, as a write torn by a power cut would, and finds
+// that the journal opens and holds a whole prefix of the entries.
+func TestKillLosesNothingAcknowledged(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dobble.db")
+	for kill := range 3 {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), crashEnv+"="+path)
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Read acknowledgements until a few hundred have come, then kill.
+		sc := bufio.NewScanner(stdout)
+		var acked int64
+		for sc.Scan() {
+			n, err := strconv.ParseInt(sc.Text(), 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			acked = n
+			if n >= 300 {
+				break
+			}
+		}
+		cmd.Process.Kill()
+		cmd.Wait()
+		if acked < 300 {
+			t.Fatalf("kill %d: the child acknowledged only %d entries", kill, acked)
+		}
+		j, err := Open(context.Background(), path, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := j.Load(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		es := got["crash"]
+		if int64(len(es)) < acked {
+			t.Fatalf("kill %d: %d entries after the kill, %d were acknowledged", kill, len(es), acked)
+		}
+		for i, e := range es {
+			if e.Seq != int64(i+1) {
+				t.Fatalf("kill %d: entry %d has number %d", kill, i, e.Seq)
+			}
+		}
+		// Start the next child on an empty room.
+		ch := make(chan error, 1)
+		j.Drop("crash", func(err error) { ch <- err })
+		if err := <-ch; err != nil {
+			t.Fatal(err)
+		}
+		j.Close()
+	}
+
+	// A torn tail: write entries from a child, kill it so that SQLite's log
+	// is not checkpointed, and cut the log in the middle of its last frame.
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), crashEnv+"="+path)
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() && sc.Text() != "200" {
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	wal := path + "-wal"
+	st, err := os.Stat(wal)
+	if err != nil || st.Size() < 8192 {
+		t.Fatalf("SQLite's log after the kill: %v, %v", st, err)
+	}
+	if err := os.Truncate(wal, st.Size()-1000); err != nil {
+		t.Fatal(err)
+	}
+	j, err := Open(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatalf("open after a torn log: %v", err)
+	}
+	defer j.Close()
+	got, err := j.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	es := got["crash"]
+	for i, e := range es {
+		if e.Seq != int64(i+1) || string(e.Data) != strconv.Itoa(i+1) {
+			t.Fatalf("after a torn log, entry %d is %d %q", i, e.Seq, e.Data)
+		}
+	}
+	if len(es) < 100 {
+		t.Fatalf("after a torn log: %d entries; tearing the last frame may lose the last transactions, not a hundred", len(es))
+	}
+	t.Logf("after a torn log: %d whole entries", len(es))
+}
+
+// BenchmarkAppend measures the journal's cost per entry with 64 rooms
+// appending at once, as a busy server's rooms do: the writes share each
+// transaction.
+func BenchmarkAppend(b *testing.B) {
+	for _, s := range []Sync{SyncNormal, SyncFull} {
+		b.Run("sync="+s.String(), func(b *testing.B) {
+			j, _ := open(b, Options{Sync: s})
+			data := []byte(`{"kind":"claim","seat":2,"symbol":31,"target":[4],"version":118,"at":81234}`)
+			var rooms atomic.Int64
+			b.SetParallelism(64)
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				name := fmt.Sprintf("room%d", rooms.Add(1))
+				ch := make(chan error, 1)
+				for n := int64(1); pb.Next(); n++ {
+					j.Append(name, n, data, func(err error) { ch <- err })
+					if err := <-ch; err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		})
+	}
+}
