@@ -87,6 +87,15 @@ type Journal struct {
 	mu      sync.Mutex
 	closed  bool
 	pending sync.WaitGroup
+
+	// loaded holds the entries found at Open, until Load hands them over.
+	loaded map[string][]Entry
+
+	// Owned by the writer: the entries each live room holds, and the
+	// entries of ended rooms not deleted yet.
+	live      map[string]int
+	liveTotal int
+	dead      int
 }
 
 // request is one write for the journal's writer: an entry to append, or a
@@ -99,13 +108,18 @@ type request struct {
 	done func(error)
 }
 
-// schema creates the journal's table. An entry is keyed by its room and its
-// sequence number in the room, from 1.
+// schema creates the journal's tables: the entries, in the order they
+// were written (appending at the end of the table keeps a batch to a few
+// pages, whichever rooms it holds), and the rooms that have ended, whose
+// entries are deleted in bulk when they are half the table (compact).
 const schema = `CREATE TABLE IF NOT EXISTS journal (
+	id   INTEGER PRIMARY KEY,
 	room TEXT    NOT NULL,
 	seq  INTEGER NOT NULL,
-	data BLOB    NOT NULL,
-	PRIMARY KEY (room, seq)
+	data BLOB    NOT NULL
+);
+CREATE TABLE IF NOT EXISTS journal_ended (
+	room TEXT PRIMARY KEY
 ) WITHOUT ROWID`
 
 // Open opens the journal in the SQLite file at path, creating its table if
@@ -135,7 +149,21 @@ func Open(ctx context.Context, path string, o Options) (*Journal, error) {
 		db.Close()
 		return nil, fmt.Errorf("journal: %s: %w", path, err)
 	}
-	j := &Journal{db: db, path: path, opts: o, reqs: make(chan request, o.MaxBatch), done: make(chan struct{})}
+	j := &Journal{db: db, path: path, opts: o, reqs: make(chan request, o.MaxBatch), done: make(chan struct{}), live: map[string]int{}}
+	if j.loaded, err = j.read(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	for room, es := range j.loaded {
+		j.live[room] = len(es)
+		j.liveTotal += len(es)
+	}
+	// Entries of rooms that ended before the last compaction count as
+	// dead until the next.
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM journal WHERE room IN (SELECT room FROM journal_ended)`).Scan(&j.dead); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("journal: %s: %w", path, err)
+	}
 	go j.write()
 	return j, nil
 }
@@ -148,12 +176,26 @@ type Entry struct {
 	Data []byte
 }
 
-// Load returns the entries of every room the journal holds, in order, by
-// room.
-func (j *Journal) Load(ctx context.Context) (map[string][]Entry, error) {
-	rows, err := j.db.QueryContext(ctx, `SELECT room, seq, data FROM journal ORDER BY room, seq`)
+// Load returns the entries of every room that had not ended when the
+// journal was opened, in order, by room. It hands them over: a second call
+// returns none.
+func (j *Journal) Load() map[string][]Entry {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	rooms := j.loaded
+	j.loaded = nil
+	if rooms == nil {
+		rooms = map[string][]Entry{}
+	}
+	return rooms
+}
+
+// read reads the entries of every room that has not ended.
+func (j *Journal) read(ctx context.Context) (map[string][]Entry, error) {
+	rows, err := j.db.QueryContext(ctx, `SELECT room, seq, data FROM journal
+		WHERE room NOT IN (SELECT room FROM journal_ended) ORDER BY room, id`)
 	if err != nil {
-		return nil, fmt.Errorf("journal: load: %w", err)
+		return nil, fmt.Errorf("journal: %s: %w", j.path, err)
 	}
 	defer rows.Close()
 	rooms := map[string][]Entry{}
@@ -161,12 +203,12 @@ func (j *Journal) Load(ctx context.Context) (map[string][]Entry, error) {
 		var room string
 		var e Entry
 		if err := rows.Scan(&room, &e.Seq, &e.Data); err != nil {
-			return nil, fmt.Errorf("journal: load: %w", err)
+			return nil, fmt.Errorf("journal: %s: %w", j.path, err)
 		}
 		rooms[room] = append(rooms[room], e)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("journal: load: %w", err)
+		return nil, fmt.Errorf("journal: %s: %w", j.path, err)
 	}
 	return rooms, nil
 }
@@ -178,13 +220,16 @@ var ErrClosed = errors.New("journal: closed")
 // entry is durable, or with the error that kept it from being written.
 // done is called on the journal's writer, in the order of the Append
 // calls: it must not block. A room numbers its entries from 1 and appends
-// them in order; Append keeps data, which must not change afterwards.
+// them in order; Append keeps data, which must not change afterwards. A
+// room's name is never used again once it has been dropped.
 func (j *Journal) Append(room string, seq int64, data []byte, done func(error)) {
 	j.send(request{room: room, seq: seq, data: data, done: done})
 }
 
 // Drop removes every entry of room, once it has ended, and calls done as
-// Append does.
+// Append does. The room is marked as ended at once, and its entries are
+// deleted with those of other ended rooms once they make up half the
+// journal.
 func (j *Journal) Drop(room string, done func(error)) {
 	j.send(request{room: room, drop: true, done: done})
 }
@@ -262,6 +307,58 @@ func (j *Journal) write() {
 			}
 			j.pending.Done()
 		}
+		if err == nil {
+			j.count(batch)
+			j.compact()
+		}
+	}
+}
+
+// count takes note of a written batch: the entries of each live room, and
+// those of the rooms dropped, dead from now on.
+func (j *Journal) count(batch []request) {
+	for _, r := range batch {
+		switch {
+		case r.drop:
+			j.dead += j.live[r.room]
+			j.liveTotal -= j.live[r.room]
+			delete(j.live, r.room)
+		case r.data != nil:
+			j.live[r.room]++
+			j.liveTotal++
+		}
+	}
+}
+
+// compactAt is the fewest dead entries worth a compaction.
+const compactAt = 4096
+
+// compact deletes the entries of the rooms that have ended once they make
+// up half the journal or more, so that the work of deleting them, a pass
+// over the table, is paid for by as many entries written. A compaction
+// that fails is tried again after the next batch.
+func (j *Journal) compact() {
+	if j.dead < compactAt || j.dead < j.liveTotal {
+		return
+	}
+	ctx := context.Background()
+	tx, err := j.db.BeginTx(ctx, nil)
+	if err == nil {
+		_, err = tx.ExecContext(ctx, `DELETE FROM journal WHERE room IN (SELECT room FROM journal_ended)`)
+		if err == nil {
+			_, err = tx.ExecContext(ctx, `DELETE FROM journal_ended`)
+		}
+		if err == nil {
+			err = tx.Commit()
+		} else {
+			tx.Rollback()
+		}
+	}
+	if j.opts.Observe != nil && err != nil {
+		j.opts.Observe(0, 0, fmt.Errorf("journal: %s: compaction: %w", j.path, err))
+	}
+	if err == nil {
+		j.dead = 0
 	}
 }
 
@@ -272,12 +369,12 @@ func (j *Journal) commit(batch []request) error {
 	if err != nil {
 		return fmt.Errorf("journal: %s: %w", j.path, err)
 	}
-	var ins, del *sql.Stmt
+	var ins, del *sql.Stmt // the statements, prepared once a batch needs them
 	for _, r := range batch {
 		switch {
 		case r.drop:
 			if del == nil {
-				if del, err = tx.PrepareContext(ctx, `DELETE FROM journal WHERE room = ?`); err != nil {
+				if del, err = tx.PrepareContext(ctx, `INSERT OR IGNORE INTO journal_ended (room) VALUES (?)`); err != nil {
 					break
 				}
 			}

@@ -91,10 +91,7 @@ func TestAppendLoadDrop(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer j.Close()
-	got, err := j.Load(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := j.Load()
 	if len(got) != rooms-1 {
 		t.Fatalf("%d rooms, want %d", len(got), rooms-1)
 	}
@@ -117,6 +114,56 @@ func TestAppendLoadDrop(t *testing.T) {
 	}
 }
 
+// TestCompaction drops rooms until their entries make up half the journal
+// and finds them deleted from the file, the live rooms' entries kept.
+func TestCompaction(t *testing.T) {
+	j, path := open(t, Options{})
+	rows := func() int {
+		t.Helper()
+		if err := j.Flush(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		if err := j.db.QueryRow(`SELECT count(*) FROM journal`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	const each = 1000
+	ch := make(chan error, 10*each)
+	for r := range 10 {
+		for s := int64(1); s <= each; s++ {
+			j.Append(fmt.Sprint("room", r), s, []byte("x"), func(err error) { ch <- err })
+		}
+	}
+	for range 10 * each {
+		if err := <-ch; err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Four rooms ended: 4,000 dead entries of 10,000, not yet half.
+	for r := range 4 {
+		j.Drop(fmt.Sprint("room", r), nil)
+	}
+	if n := rows(); n != 10*each {
+		t.Fatalf("%d entries after 4 of 10 rooms ended, want all %d until they are half", n, 10*each)
+	}
+	// A fifth: half the journal is dead and is deleted.
+	j.Drop("room4", nil)
+	if n := rows(); n != 5*each {
+		t.Fatalf("%d entries after 5 of 10 rooms ended, want %d", n, 5*each)
+	}
+	j.Close()
+	j2, err := Open(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j2.Close()
+	if got := j2.Load(); len(got) != 5 || len(got["room9"]) != each || len(got["room0"]) != 0 {
+		t.Fatalf("reopened: %d rooms, room9 %d entries", len(got), len(got["room9"]))
+	}
+}
+
 // TestAfterClose fails the writes asked for after Close with ErrClosed.
 func TestAfterClose(t *testing.T) {
 	j, _ := open(t, Options{})
@@ -131,18 +178,6 @@ func TestAfterClose(t *testing.T) {
 	}
 	if err := j.Flush(context.Background()); !errors.Is(err, ErrClosed) {
 		t.Fatalf("flush after close: %v, want ErrClosed", err)
-	}
-}
-
-// TestDuplicateRefused reports an entry written twice as an error, to the
-// room that wrote it.
-func TestDuplicateRefused(t *testing.T) {
-	j, _ := open(t, Options{})
-	appendWait(t, j, "a", 1, "x")
-	ch := make(chan error, 1)
-	j.Append("a", 1, []byte("again"), func(err error) { ch <- err })
-	if err := <-ch; err == nil || !strings.Contains(err.Error(), "room a") {
-		t.Fatalf("entry 1 written twice: %v, want an error naming the room", err)
 	}
 }
 
@@ -186,6 +221,10 @@ func TestPathAsNamed(t *testing.T) {
 // crashEnv names the file the crash test's child process writes to.
 const crashEnv = "DOBBLE_JOURNAL_CRASH_CHILD"
 
+// crashRoom names the room the crash test's child appends to: each child
+// a new one, as a room's name is never used again once dropped.
+const crashRoom = "DOBBLE_JOURNAL_CRASH_ROOM"
+
 // TestMain runs the crash test's child when asked to: it appends entries
 // to the journal at $DOBBLE_JOURNAL_CRASH_CHILD for ever, one at a time,
 // printing the sequence number of each once it is acknowledged, until it
@@ -201,7 +240,7 @@ func TestMain(m *testing.M) {
 		// transaction, and so one commit frame, per entry.
 		ch := make(chan error, 1)
 		for s := int64(1); ; s++ {
-			j.Append("crash", s, []byte(strconv.FormatInt(s, 10)), func(err error) { ch <- err })
+			j.Append(os.Getenv(crashRoom), s, []byte(strconv.FormatInt(s, 10)), func(err error) { ch <- err })
 			if err := <-ch; err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(1)
@@ -220,8 +259,9 @@ func TestMain(m *testing.M) {
 func TestKillLosesNothingAcknowledged(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "dobble.db")
 	for kill := range 3 {
+		room := fmt.Sprint("crash", kill)
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), crashEnv+"="+path)
+		cmd.Env = append(os.Environ(), crashEnv+"="+path, crashRoom+"="+room)
 		stdout, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -251,11 +291,7 @@ func TestKillLosesNothingAcknowledged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := j.Load(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		es := got["crash"]
+		es := j.Load()[room]
 		if int64(len(es)) < acked {
 			t.Fatalf("kill %d: %d entries after the kill, %d were acknowledged", kill, len(es), acked)
 		}
@@ -266,7 +302,7 @@ func TestKillLosesNothingAcknowledged(t *testing.T) {
 		}
 		// Start the next child on an empty room.
 		ch := make(chan error, 1)
-		j.Drop("crash", func(err error) { ch <- err })
+		j.Drop(room, func(err error) { ch <- err })
 		if err := <-ch; err != nil {
 			t.Fatal(err)
 		}
@@ -276,7 +312,7 @@ func TestKillLosesNothingAcknowledged(t *testing.T) {
 	// A torn tail: write entries from a child, kill it so that SQLite's log
 	// is not checkpointed, and cut the log in the middle of its last frame.
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), crashEnv+"="+path)
+	cmd.Env = append(os.Environ(), crashEnv+"="+path, crashRoom+"=torn")
 	stdout, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -299,11 +335,7 @@ func TestKillLosesNothingAcknowledged(t *testing.T) {
 		t.Fatalf("open after a torn log: %v", err)
 	}
 	defer j.Close()
-	got, err := j.Load(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	es := got["crash"]
+	es := j.Load()["torn"]
 	for i, e := range es {
 		if e.Seq != int64(i+1) || string(e.Data) != strconv.Itoa(i+1) {
 			t.Fatalf("after a torn log, entry %d is %d %q", i, e.Seq, e.Data)
