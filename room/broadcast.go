@@ -11,26 +11,26 @@ import (
 // sendSituation sends p what it needs to pick up the room where it is:
 // the lobby, and the table (with the pick or the countdown) once started.
 func (r *Room) sendSituation(p *Peer) {
-	p.Send(protocol.Encode(protocol.Lobby{Room: r.lobbyInfo()}))
+	r.send(p, protocol.Encode(protocol.Lobby{Room: r.lobbyInfo()}))
 	if r.play == nil {
 		return
 	}
 	seat := r.members[p]
-	now := r.m.now()
+	now := r.now()
 	switch r.phase {
 	case PhaseCountdown:
-		p.Send(protocol.Encode(protocol.Countdown{Ms: max(0, r.deadline.Sub(now).Milliseconds()), Table: r.table(), Game: r.play.State().Info().Name}))
+		r.send(p, protocol.Encode(protocol.Countdown{Ms: max(0, r.deadline.Sub(now).Milliseconds()), Table: r.table(), Game: r.play.State().Info().Name}))
 	case PhasePlay, PhasePick, PhaseOver:
-		p.Send(r.stateFrame(r.gameSeat(seat), now))
+		r.send(p, r.stateFrame(r.gameSeat(seat), now))
 		if r.phase == PhasePick {
-			p.Send(r.pickFrame())
+			r.send(p, r.pickFrame())
 		}
 	}
 }
 
 // pickFrame is the encoded pick message.
 func (r *Room) pickFrame() []byte {
-	return protocol.Encode(protocol.PickMessage{Picker: r.play.Picker(), Choices: r.play.Choices(), Ms: max(0, r.deadline.Sub(r.m.now()).Milliseconds())})
+	return protocol.Encode(protocol.PickMessage{Picker: r.play.Picker(), Choices: r.play.Choices(), Ms: max(0, r.deadline.Sub(r.now()).Milliseconds())})
 }
 
 // sessionInfo describes the session for state and over messages.
@@ -93,7 +93,7 @@ func (r *Room) storedCode() string {
 func (r *Room) broadcast(b []byte, except *Peer) {
 	for p := range r.members {
 		if p != except {
-			p.Send(b)
+			r.send(p, b)
 		}
 	}
 }
@@ -119,7 +119,7 @@ func (r *Room) perView(build func(gs int) []byte) {
 		if frames[i] == nil {
 			frames[i] = build(gs)
 		}
-		p.Send(frames[i])
+		r.send(p, frames[i])
 	}
 }
 

@@ -7,9 +7,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dobble-dev/dobble/bot"
+	"github.com/dobble-dev/dobble/journal"
 	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/rules"
 	"github.com/dobble-dev/dobble/session"
@@ -36,6 +38,11 @@ type Manager struct {
 
 	wg    sync.WaitGroup // room goroutines
 	saves saveQueue      // finished games on their way to the store (saves.go)
+
+	// journal keeps the rooms in play (durable.go); nil keeps them in
+	// memory only. journalErr is its last failure.
+	journal    *journal.Journal
+	journalErr atomic.Pointer[journalError]
 
 	// now is the rooms' clock, seed draws a session's seed and spawn
 	// starts a new room's goroutine: time.Now, crypto/rand and Room.run,
@@ -178,6 +185,13 @@ func (m *Manager) Close() {
 		r.stop()
 	}
 	m.wg.Wait()
+	if m.journal != nil {
+		// The rooms' last entries durable, their last frames go out
+		// before the connections close.
+		flush, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		m.journal.Flush(flush)
+		cancel()
+	}
 	m.saves.Wait()
 	m.mu.Lock()
 	peers := make([]*Peer, 0, len(m.peers))
@@ -186,7 +200,11 @@ func (m *Manager) Close() {
 	}
 	m.mu.Unlock()
 	for _, p := range peers {
-		p.Close(StatusGoingAway, "the server is shutting down")
+		if m.journal != nil {
+			p.Close(StatusRestart, "the server is restarting; reconnect and resume your seat")
+		} else {
+			p.Close(StatusGoingAway, "the server is shutting down")
+		}
 	}
 }
 
@@ -247,7 +265,7 @@ func (m *Manager) Handle(p *Peer, frame []byte, at time.Time) {
 		return
 	}
 	p.strike = 0
-	in := &input{peer: p, at: at}
+	in := &input{peer: p, at: at, raw: frame}
 	perr := protocol.Decode(frame, &in.Request)
 	switch {
 	case in.Type == protocol.TypeNone:
@@ -355,110 +373,32 @@ func (m *Manager) handle(in *input) *protocol.Error {
 		} else if r = m.Get(in.Code); r == nil {
 			return protocol.Errorf(protocol.CodeNoRoom, "no open room has the code %q", in.Code)
 		}
-		return r.submit(in)
+		return r.submit(m.keep(in))
 	}
 	// Everything else acts in the room the connection is in.
 	r := p.Room()
 	if r == nil {
 		return protocol.Errorf(protocol.CodeNotAllowed, "%s: you are not in a room; create, join or watch one first", in.TypeName())
 	}
-	return r.submit(in)
+	return r.submit(m.keep(in))
+}
+
+// keep copies the frame of a request for a room, which the journal writes
+// after the connection has read its next frame into the same buffer.
+func (m *Manager) keep(in *input) *input {
+	if m.journal != nil {
+		in.raw = slices.Clone(in.raw)
+	} else {
+		in.raw = nil
+	}
+	return in
 }
 
 // create checks a room specification and opens the room.
 func (m *Manager) create(spec *protocol.RoomSpec) (*Room, *protocol.Error) {
-	if spec.Game == "" {
-		spec.Game = session.DefaultFirst
-	}
-	g, err := rules.Lookup(spec.Game)
-	if err != nil {
-		return nil, protocol.Errorf(protocol.CodeBadRequest, "%v", err)
-	}
-	info := g.Info()
-	spec.Game = info.Name
-	if spec.Deck == "" {
-		spec.Deck = "classic"
-	}
-	if info.Deck != nil && info.Deck.Only {
-		spec.Deck = info.Deck.Edition
-	}
-	main, err := m.decks.Get(spec.Deck, false)
-	if err != nil {
-		return nil, protocol.Errorf(protocol.CodeBadRequest, "%v", err)
-	}
-	switch {
-	case spec.Seats < 1 || spec.Seats > rules.DobbleMaxPlayers:
-		return nil, protocol.Errorf(protocol.CodeBadRequest, "seats %d: a room has 1 to %d seats", spec.Seats, rules.DobbleMaxPlayers)
-	case spec.Seats == 1 && info.MinPlayers > 1:
-		return nil, protocol.Errorf(protocol.CodeBadRequest, "one seat plays only a game for one (learning); %s takes %d to %d", info.Name, info.MinPlayers, info.MaxPlayers)
-	case spec.Seats < info.MinPlayers || spec.Seats > info.MaxPlayers:
-		return nil, protocol.Errorf(protocol.CodeBadRequest, "seats %d: %s takes %d to %d players", spec.Seats, info.Name, info.MinPlayers, info.MaxPlayers)
-	}
-	if len(spec.Bots) > spec.Seats {
-		return nil, protocol.Errorf(protocol.CodeBadRequest, "bots lists %d seats; the room has %d", len(spec.Bots), spec.Seats)
-	}
-	for i, b := range spec.Bots {
-		if b == nil {
-			continue
-		}
-		if i == 0 {
-			return nil, protocol.Errorf(protocol.CodeBadRequest, "seat 0 is the host's; bots may sit on seats 1 to %d", spec.Seats-1)
-		}
-		if _, err := bot.LookupLevel(*b); err != nil {
-			return nil, protocol.Errorf(protocol.CodeBadRequest, "bots[%d]: %v", i, err)
-		}
-	}
-	scoring := session.ByWins
-	if spec.Scoring == "" {
-		spec.Scoring = "wins"
-	}
-	if err := scoring.UnmarshalText([]byte(spec.Scoring)); err != nil {
-		return nil, protocol.Errorf(protocol.CodeBadRequest, "scoring %q: use wins or points", spec.Scoring)
-	}
-	if spec.Games == 0 {
-		spec.Games = session.DefaultGames
-	}
-	if spec.Games < 1 || spec.Games > 20 {
-		return nil, protocol.Errorf(protocol.CodeBadRequest, "games %d: a session plays 1 to 20 mini-games", spec.Games)
-	}
-	lockout := m.cfg.Lockout
-	if spec.Lockout != nil {
-		if *spec.Lockout < 0 || *spec.Lockout > MaxLockout {
-			return nil, protocol.Errorf(protocol.CodeBadRequest, "lockout %d ms: use 0 (none) to %d", *spec.Lockout, MaxLockout)
-		}
-		lockout = *spec.Lockout
-	}
-	if lockout == 0 {
-		lockout = rules.NoLockout
-	}
-	options := map[string]map[string]string{}
-	for name, o := range spec.GameOptions {
-		og, err := rules.Lookup(name)
-		if err != nil {
-			return nil, protocol.Errorf(protocol.CodeBadRequest, "gameOptions: %v", err)
-		}
-		options[og.Info().Name] = o
-	}
-	if len(spec.Options) > 0 {
-		options[info.Name] = spec.Options
-	}
-	own, err := m.decks.Own()
-	if err != nil {
-		return nil, protocol.Errorf(protocol.CodeBadRequest, "%v", err)
-	}
-	decks := session.Decks{Cards: main.Cards, Games: map[string]rules.Cards{}}
-	for name, d := range own {
-		decks.Games[name] = d.Cards
-	}
-	cfg := session.Config{Players: spec.Seats, Games: spec.Games, First: info.Name, Scoring: scoring, Lockout: lockout, Options: options}
-	if spec.Seats == 1 {
-		cfg.Games = 1
-		spec.Games = 1
-		if _, err := rules.New(g, main.Cards, rules.Config{Players: 1, Lockout: lockout, Options: options[info.Name]}); err != nil {
-			return nil, protocol.Errorf(protocol.CodeBadRequest, "%v", err)
-		}
-	} else if _, err := session.New(cfg, decks); err != nil {
-		return nil, protocol.Errorf(protocol.CodeBadRequest, "%v", err)
+	cfg, decks, main, own, perr := m.prepare(spec)
+	if perr != nil {
+		return nil, perr
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -473,10 +413,114 @@ func (m *Manager) create(spec *protocol.RoomSpec) (*Room, *protocol.Error) {
 		code = newCode()
 	}
 	r := newRoom(m, code, spec, cfg, decks, main, own)
+	r.jid = journalID(code, m.now())
 	m.rooms[code] = r
 	m.metrics.Rooms.Inc()
 	m.spawn(r)
 	return r, nil
+}
+
+// prepare checks a room specification, filling in its defaults, and
+// returns what a room of it plays with: its session's configuration and
+// its decks.
+func (m *Manager) prepare(spec *protocol.RoomSpec) (cfg session.Config, decks session.Decks, main *Deck, own map[string]*Deck, perr *protocol.Error) {
+	fail := func(p *protocol.Error) (session.Config, session.Decks, *Deck, map[string]*Deck, *protocol.Error) {
+		return session.Config{}, session.Decks{}, nil, nil, p
+	}
+	if spec.Game == "" {
+		spec.Game = session.DefaultFirst
+	}
+	g, err := rules.Lookup(spec.Game)
+	if err != nil {
+		return fail(protocol.Errorf(protocol.CodeBadRequest, "%v", err))
+	}
+	info := g.Info()
+	spec.Game = info.Name
+	if spec.Deck == "" {
+		spec.Deck = "classic"
+	}
+	if info.Deck != nil && info.Deck.Only {
+		spec.Deck = info.Deck.Edition
+	}
+	main, err = m.decks.Get(spec.Deck, false)
+	if err != nil {
+		return fail(protocol.Errorf(protocol.CodeBadRequest, "%v", err))
+	}
+	switch {
+	case spec.Seats < 1 || spec.Seats > rules.DobbleMaxPlayers:
+		return fail(protocol.Errorf(protocol.CodeBadRequest, "seats %d: a room has 1 to %d seats", spec.Seats, rules.DobbleMaxPlayers))
+	case spec.Seats == 1 && info.MinPlayers > 1:
+		return fail(protocol.Errorf(protocol.CodeBadRequest, "one seat plays only a game for one (learning); %s takes %d to %d", info.Name, info.MinPlayers, info.MaxPlayers))
+	case spec.Seats < info.MinPlayers || spec.Seats > info.MaxPlayers:
+		return fail(protocol.Errorf(protocol.CodeBadRequest, "seats %d: %s takes %d to %d players", spec.Seats, info.Name, info.MinPlayers, info.MaxPlayers))
+	}
+	if len(spec.Bots) > spec.Seats {
+		return fail(protocol.Errorf(protocol.CodeBadRequest, "bots lists %d seats; the room has %d", len(spec.Bots), spec.Seats))
+	}
+	for i, b := range spec.Bots {
+		if b == nil {
+			continue
+		}
+		if i == 0 {
+			return fail(protocol.Errorf(protocol.CodeBadRequest, "seat 0 is the host's; bots may sit on seats 1 to %d", spec.Seats-1))
+		}
+		if _, err := bot.LookupLevel(*b); err != nil {
+			return fail(protocol.Errorf(protocol.CodeBadRequest, "bots[%d]: %v", i, err))
+		}
+	}
+	scoring := session.ByWins
+	if spec.Scoring == "" {
+		spec.Scoring = "wins"
+	}
+	if err := scoring.UnmarshalText([]byte(spec.Scoring)); err != nil {
+		return fail(protocol.Errorf(protocol.CodeBadRequest, "scoring %q: use wins or points", spec.Scoring))
+	}
+	if spec.Games == 0 {
+		spec.Games = session.DefaultGames
+	}
+	if spec.Games < 1 || spec.Games > 20 {
+		return fail(protocol.Errorf(protocol.CodeBadRequest, "games %d: a session plays 1 to 20 mini-games", spec.Games))
+	}
+	lockout := m.cfg.Lockout
+	if spec.Lockout != nil {
+		if *spec.Lockout < 0 || *spec.Lockout > MaxLockout {
+			return fail(protocol.Errorf(protocol.CodeBadRequest, "lockout %d ms: use 0 (none) to %d", *spec.Lockout, MaxLockout))
+		}
+		lockout = *spec.Lockout
+	}
+	if lockout == 0 {
+		lockout = rules.NoLockout
+	}
+	options := map[string]map[string]string{}
+	for name, o := range spec.GameOptions {
+		og, err := rules.Lookup(name)
+		if err != nil {
+			return fail(protocol.Errorf(protocol.CodeBadRequest, "gameOptions: %v", err))
+		}
+		options[og.Info().Name] = o
+	}
+	if len(spec.Options) > 0 {
+		options[info.Name] = spec.Options
+	}
+	own, err = m.decks.Own()
+	if err != nil {
+		return fail(protocol.Errorf(protocol.CodeBadRequest, "%v", err))
+	}
+	decks = session.Decks{Cards: main.Cards, Games: map[string]rules.Cards{}}
+	for name, d := range own {
+		decks.Games[name] = d.Cards
+	}
+	cfg = session.Config{Players: spec.Seats, Games: spec.Games, First: info.Name, Scoring: scoring, Lockout: lockout, Options: options}
+	if spec.Seats == 1 {
+		cfg.Games = 1
+		spec.Games = 1
+		if _, err := rules.New(g, main.Cards, rules.Config{Players: 1, Lockout: lockout, Options: options[info.Name]}); err != nil {
+			return fail(protocol.Errorf(protocol.CodeBadRequest, "%v", err))
+		}
+	} else if _, err := session.New(cfg, decks); err != nil {
+		return fail(protocol.Errorf(protocol.CodeBadRequest, "%v", err))
+	}
+	return cfg, decks, main, own, nil
 }
 
 // errNotAllowed formats a notAllowed error.

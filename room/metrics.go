@@ -61,6 +61,12 @@ type Metrics struct {
 	// had refilled, to keep the table of addresses to its size.
 	AddressesEvicted prometheus.Counter
 
+	// RoomsRestored counts the rooms rebuilt from the journal at start.
+	RoomsRestored prometheus.Counter
+	// JournalFailures counts the journal's failures: entries not written,
+	// rooms that could not be restored.
+	JournalFailures prometheus.Counter
+
 	accepted    prometheus.Counter // Claims{outcome="accepted"}, looked up once
 	limitedConn prometheus.Counter // RateLimited{scope="connection"}
 	limitedAddr prometheus.Counter // RateLimited{scope="address"}
@@ -103,12 +109,17 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		Addresses: prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_addresses", Help: "Client addresses remembered for the per-address bounds (--max-addrs)."}),
 		AddressesEvicted: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_addresses_evicted_total",
 			Help: "Client addresses forgotten before their budgets had refilled, the table of addresses being full (--max-addrs)."}),
+		RoomsRestored: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_rooms_restored_total",
+			Help: "Rooms in play rebuilt from the journal when the server started."}),
+		JournalFailures: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_journal_failures_total",
+			Help: "Failures of the journal of the rooms in play: entries not written, rooms that could not be restored."}),
 	}
 	m.accepted = m.Claims.WithLabelValues("accepted")
 	m.limitedConn = m.RateLimited.WithLabelValues("connection")
 	m.limitedAddr = m.RateLimited.WithLabelValues("address")
 	reg.MustRegister(m.Rooms, m.Connections, m.Claims, m.ClaimLatency, m.Busy, m.SlowConsumers, m.Games,
 		m.DeckCacheDrops, m.DeckNamesRefused, m.GamesStored, m.GamesLost, m.StoreFailures, m.SaveBacklog, m.StoreFailing,
-		m.BotsDeferred, m.Sockets, m.Refused, m.HelloTimeouts, m.RateLimited, m.Addresses, m.AddressesEvicted)
+		m.BotsDeferred, m.Sockets, m.Refused, m.HelloTimeouts, m.RateLimited, m.Addresses, m.AddressesEvicted,
+		m.RoomsRestored, m.JournalFailures)
 	return m
 }

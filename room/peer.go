@@ -17,6 +17,9 @@ const (
 	StatusPolicy = 1008
 	// StatusTooBig: a frame was larger than MaxFrame.
 	StatusTooBig = 1009
+	// StatusRestart: the server is restarting and keeps the rooms in
+	// play; reconnect and resume.
+	StatusRestart = 1012
 	// StatusTryAgain: the server is full.
 	StatusTryAgain = 1013
 )

@@ -12,7 +12,7 @@ import (
 // handle answers one request.
 func (r *Room) handle(in *input) {
 	if perr := r.serve(in); perr != nil {
-		in.peer.Send(protocol.ErrorFrame(perr, in.ID))
+		r.send(in.peer, protocol.ErrorFrame(perr, in.ID))
 	}
 }
 
@@ -25,11 +25,13 @@ func (r *Room) serve(in *input) *protocol.Error {
 		// Gone finds the room and queues the departure, or the room finds
 		// the connection closed here. A departure is never lost.
 		if !p.room.CompareAndSwap(nil, r) {
+			r.skip = true
 			r.dropCreate(in, "its creator was already in a room")
 			return errNotAllowed("you are already in a room; leave it first")
 		}
 		select {
 		case <-p.Done():
+			r.skip = true
 			p.room.CompareAndSwap(r, nil)
 			r.dropCreate(in, "its creator had gone")
 			return nil
@@ -43,7 +45,7 @@ func (r *Room) serve(in *input) *protocol.Error {
 			perr = r.doJoin(in, -1)
 		case protocol.TypeWatch:
 			r.members[p] = -1
-			p.Send(protocol.Encode(protocol.Joined{ID: in.ID, Room: r.code, Seat: -1, Host: r.host}))
+			r.send(p, protocol.Encode(protocol.Joined{ID: in.ID, Room: r.code, Seat: -1, Host: r.host}))
 			r.sendSituation(p)
 		case protocol.TypeResume:
 			perr = r.doResume(in)
@@ -63,7 +65,7 @@ func (r *Room) serve(in *input) *protocol.Error {
 		return r.doAction(seat, in)
 	case protocol.TypeLeave:
 		r.leave(p, false, in.at)
-		p.Send(protocol.Encode(protocol.Closed{Reason: "you left the room"}))
+		r.send(p, protocol.Encode(protocol.Closed{Reason: "you left the room"}))
 		return nil
 	case protocol.TypeSeat:
 		return r.doSeat(seat, in)
@@ -96,7 +98,7 @@ func (r *Room) doStart(seat int, in *input) *protocol.Error {
 			return errNotAllowed("seat %d is free: wait for someone to join or put a bot on it", i)
 		}
 	}
-	r.seed = r.m.seed()
+	r.seed = r.drawSeed()
 	cfg := r.cfg
 	cfg.Seed = r.seed
 	var next play
@@ -195,13 +197,13 @@ func (r *Room) doAction(seat int, in *input) *protocol.Error {
 	_, err := r.tab.Submit(a)
 	r.countDeferred()
 	if ref, ok := err.(*rules.Refusal); ok {
-		in.peer.Send(r.refusedFrame(&protocol.Refused{ID: in.ID, Table: r.tableNo, Code: ref.Code, Reason: ref.Reason(),
+		r.send(in.peer, r.refusedFrame(&protocol.Refused{ID: in.ID, Table: r.tableNo, Code: ref.Code, Reason: ref.Reason(),
 			Version: ref.Version, Current: r.tab.State().Version(), LockedUntil: ref.LockedUntil}))
 	} else if err != nil {
 		r.close(fmt.Sprintf("the game could not go on: %v", err))
 		return nil
 	}
-	r.m.metrics.ClaimLatency.Observe(r.m.now().Sub(in.at).Seconds())
+	r.m.metrics.ClaimLatency.Observe(r.now().Sub(in.at).Seconds())
 	if r.tab.Over() {
 		r.finishTable(in.at)
 	}
@@ -212,6 +214,6 @@ func (r *Room) doAction(seat int, in *input) *protocol.Error {
 // refusal of the given code and reason, and counts it.
 func (r *Room) refuse(in *input, code rules.Code, reason string) {
 	r.m.metrics.Claims.WithLabelValues(code.String()).Inc()
-	in.peer.Send(r.refusedFrame(&protocol.Refused{ID: in.ID, Table: r.table(), Code: code,
+	r.send(in.peer, r.refusedFrame(&protocol.Refused{ID: in.ID, Table: r.table(), Code: code,
 		Reason: reason, Version: in.Action.Version, Current: r.play.State().Version()}))
 }

@@ -27,6 +27,10 @@ type input struct {
 	peer *Peer
 	at   time.Time
 	name string
+	// raw is the frame as it arrived, for the journal; tokenHash is a
+	// resume's token hashed.
+	raw       []byte
+	tokenHash string
 }
 
 // Room is one room: its seats, its spectators and its session, owned by
@@ -79,13 +83,36 @@ type Room struct {
 	tableNo  int       // the table's number in the room (table)
 	rec      *tableRecord
 	deferred int // the bots' actions the driver put off, counted in the metrics
+
+	// The room's journal (durable.go): its name there, the number of its
+	// last entry, the entry of the current turn (skip when the turn
+	// changed nothing worth writing), the frames held until it is durable,
+	// the connections' numbers, and how far the room's clock is behind
+	// the Manager's after a restart. stopping is set when the server stops
+	// it, to be restored.
+	jid      string
+	seq      int64
+	cur      entry
+	skip     bool
+	out      []outFrame
+	peerNos  map[*Peer]int
+	nextPeer int
+	offset   time.Duration
+	stopping bool
+	// During a replay: the time of the entry, its draws, the ghosts of
+	// the connections and the time of the last entry replayed.
+	replaying bool
+	replayNow time.Time
+	draws     []string
+	ghosts    map[int]*Peer
+	last      time.Time
 }
 
 func newRoom(m *Manager, code string, spec *protocol.RoomSpec, cfg session.Config, decks session.Decks, main *Deck, own map[string]*Deck) *Room {
 	r := &Room{
 		m: m, code: code, spec: spec, cfg: cfg, decks: decks, main: main, own: own,
 		in: make(chan *input, m.cfg.RoomQueue), goneSig: make(chan struct{}, 1), quit: make(chan struct{}),
-		phase: PhaseLobby, members: map[*Peer]int{},
+		phase: PhaseLobby, members: map[*Peer]int{}, peerNos: map[*Peer]int{}, ghosts: map[int]*Peer{},
 	}
 	r.seats = make([]*seatState, spec.Seats)
 	for i := range r.seats {
@@ -147,22 +174,31 @@ func (r *Room) run() {
 	timer.Stop()
 	defer timer.Stop()
 	var armed time.Time // when the timer fires, zero when it is stopped
+	r.open()
 	for !r.closed {
 		select {
 		case in := <-r.in:
+			in.at = in.at.Add(-r.offset)
+			if in.Type == protocol.TypeResume {
+				in.tokenHash = tokenHash(in.Token)
+			}
+			r.record(in)
 			r.handle(in)
 		case <-r.goneSig:
 			r.departures()
 		case <-timer.C:
 			armed = time.Time{}
 		case <-r.quit:
-			r.close("the server is shutting down")
+			r.shutdown()
 		}
+		now := r.now()
+		if !r.closed {
+			r.tick(now)
+		}
+		r.commit(now)
 		if r.closed {
 			break
 		}
-		now := r.m.now()
-		r.tick(now)
 		// Most requests (a person's claim at a table without bots) change
 		// nothing that is due: the timer is left as it is.
 		switch {
@@ -184,13 +220,42 @@ func (r *Room) departures() {
 	q, notes := r.goneQ, r.notes
 	r.goneQ, r.notes = nil, nil
 	r.goneMu.Unlock()
-	now := r.m.now()
+	now := r.now()
+	if r.m.journal != nil {
+		r.cur.At = now.UnixNano()
+	}
 	for _, p := range q {
+		if r.m.journal != nil {
+			r.cur.Gone = append(r.cur.Gone, r.peerNo(p))
+		}
 		r.leave(p, true, now)
 	}
 	for _, b := range notes {
 		r.broadcast(b, nil)
 	}
+}
+
+// open writes the room's first entry to the journal, its specification,
+// when it is new.
+func (r *Room) open() {
+	if r.m.journal == nil || r.seq > 0 {
+		return
+	}
+	r.cur = entry{Open: r.spec, Code: r.code}
+	r.commit(r.now())
+}
+
+// shutdown stops the room for the server's shutdown. With a journal the
+// room is kept there, to be restored by the next server, and its people
+// are not told it closed (their connections are closed as the server
+// restarts); without one it closes, telling them why.
+func (r *Room) shutdown() {
+	if r.m.journal == nil {
+		r.close("the server is shutting down")
+		return
+	}
+	r.stopping, r.skip = true, true
+	r.close("")
 }
 
 // close ends the room: everyone is told why and detached.
@@ -201,7 +266,9 @@ func (r *Room) close(reason string) {
 	r.closed = true
 	b := protocol.Encode(protocol.Closed{Reason: reason})
 	for p := range r.members {
-		p.Send(b)
+		if !r.stopping {
+			r.send(p, b)
+		}
 		p.room.CompareAndSwap(r, nil)
 	}
 	r.members = nil

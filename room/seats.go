@@ -2,7 +2,6 @@ package room
 
 import (
 	"crypto/rand"
-	"crypto/subtle"
 	"encoding/hex"
 	"slices"
 	"time"
@@ -16,8 +15,10 @@ type seatState struct {
 	kind  string // protocol.KindHuman, KindBot or KindFree
 	level string
 	name  string
-	token string
-	peer  *Peer
+	// tokenHash is the hash of the seat's secret token (tokenHash): the
+	// token itself is only ever with its owner.
+	tokenHash string
+	peer      *Peer
 	// held is when a disconnected person's hold ends; zero while
 	// connected, or once the hold has expired.
 	held time.Time
@@ -35,9 +36,10 @@ func (r *Room) doJoin(in *input, seat int) *protocol.Error {
 		}
 	}
 	s := r.seats[seat]
-	*s = seatState{kind: protocol.KindHuman, name: in.name, token: newToken(), peer: in.peer}
+	token, hash := r.drawToken()
+	*s = seatState{kind: protocol.KindHuman, name: in.name, tokenHash: hash, peer: in.peer}
 	r.members[in.peer] = seat
-	in.peer.Send(protocol.Encode(protocol.Joined{ID: in.ID, Room: r.code, Seat: seat, Token: s.token, Host: r.host}))
+	r.send(in.peer, protocol.Encode(protocol.Joined{ID: in.ID, Room: r.code, Seat: seat, Token: token, Host: r.host}))
 	r.broadcastLobby()
 	return nil
 }
@@ -46,7 +48,7 @@ func (r *Room) doJoin(in *input, seat int) *protocol.Error {
 func (r *Room) doResume(in *input) *protocol.Error {
 	seat := -1
 	for i, s := range r.seats {
-		if s.kind == protocol.KindHuman && s.token != "" && subtle.ConstantTimeCompare([]byte(s.token), []byte(in.Token)) == 1 {
+		if s.kind == protocol.KindHuman && sameHash(s.tokenHash, in.tokenHash) {
 			seat = i
 		}
 	}
@@ -57,11 +59,11 @@ func (r *Room) doResume(in *input) *protocol.Error {
 	if old := s.peer; old != nil && old != in.peer {
 		delete(r.members, old)
 		old.room.CompareAndSwap(r, nil)
-		old.Send(protocol.Encode(protocol.Closed{Reason: "your seat was resumed by another connection"}))
+		r.send(old, protocol.Encode(protocol.Closed{Reason: "your seat was resumed by another connection"}))
 	}
 	s.peer, s.held = in.peer, time.Time{}
 	r.members[in.peer] = seat
-	in.peer.Send(protocol.Encode(protocol.Joined{ID: in.ID, Room: r.code, Seat: seat, Token: s.token, Host: r.host}))
+	r.send(in.peer, protocol.Encode(protocol.Joined{ID: in.ID, Room: r.code, Seat: seat, Token: in.Token, Host: r.host}))
 	r.broadcast(protocol.Encode(protocol.Presence{Seat: seat, Connected: true}), in.peer)
 	r.sendSituation(in.peer)
 	return nil
@@ -105,7 +107,7 @@ func (r *Room) expire(seat int) {
 		r.moveHost()
 		r.broadcastLobby()
 	} else {
-		s.held, s.token = time.Time{}, ""
+		s.held, s.tokenHash = time.Time{}, ""
 	}
 	r.closeIfEmpty()
 }

@@ -149,11 +149,14 @@ func (r *Room) finishTable(now time.Time) {
 		r.m.cfg.Log.Warn("room: a table ended whose bots were held back by the room's bound on their actions",
 			"room", r.code, "table", r.tableNo, "game", st.Info().Name, "deferred", r.deferred, "actions", st.Version())
 	}
-	r.m.save(&store.Game{Summary: store.Summary{
-		Room: r.storedCode(), Game: st.Info().Name, Table: r.tableNo, TieBreak: rec.tieBreak, Deck: rec.deck,
-		Seats: rec.seats, Scores: res.Scores, Unit: res.Unit, Winners: res.Winners, Actions: int(st.Version()),
-		Started: rec.started, Ended: now,
-	}, Record: slices.Clone(rec.buf.Bytes())})
+	// A table replayed from the journal was stored when it ended.
+	if !r.replaying {
+		r.m.save(&store.Game{Summary: store.Summary{
+			Room: r.storedCode(), Game: st.Info().Name, Table: r.tableNo, TieBreak: rec.tieBreak, Deck: rec.deck,
+			Seats: rec.seats, Scores: res.Scores, Unit: res.Unit, Winners: res.Winners, Actions: int(st.Version()),
+			Started: rec.started, Ended: now,
+		}, Record: slices.Clone(rec.buf.Bytes())})
+	}
 	r.broadcast(protocol.Encode(&protocol.Over{Table: r.tableNo, Game: st.Info().Name, Players: r.at, Result: res, Session: r.sessionInfo()}), nil)
 	switch r.play.Phase() {
 	case session.PhasePick:

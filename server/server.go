@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/dobble-dev/dobble/journal"
 	"github.com/dobble-dev/dobble/room"
 	"github.com/dobble-dev/dobble/store"
 	"github.com/dobble-dev/dobble/web"
@@ -26,6 +27,12 @@ import (
 type Config struct {
 	// DB is the SQLite file of finished games, created if missing.
 	DB string
+	// Journal keeps the rooms in play in DB's journal, so that a server
+	// started again on DB, after a crash or a restart, restores them;
+	// JournalSync is how far each batch of entries is written before the
+	// rooms go on (package journal).
+	Journal     bool
+	JournalSync journal.Sync
 	// Rooms are the rooms' limits and timings.
 	Rooms room.Config
 	// MaxConns is the most WebSocket connections open at once.
@@ -58,7 +65,7 @@ const ExtraSockets = 1000
 // (web.DefaultLimits), and HTTP requests read within 10 s, answered
 // within 30 s and their connections closed after 60 s idle.
 func DefaultConfig() Config {
-	return Config{DB: "./dobble.db", Rooms: room.DefaultConfig(), MaxConns: 10000, PingEvery: 20 * time.Second,
+	return Config{DB: "./dobble.db", Journal: true, Rooms: room.DefaultConfig(), MaxConns: 10000, PingEvery: 20 * time.Second,
 		Limits: web.DefaultLimits(), ReadTimeout: 10 * time.Second, IdleTimeout: 60 * time.Second, WriteTimeout: 30 * time.Second}
 }
 
@@ -105,6 +112,18 @@ func Serve(ctx context.Context, ln net.Listener, cfg Config, ready func(url stri
 	m, err := room.NewManager(rooms, st, decks, metrics, "dobble")
 	if err != nil {
 		return err
+	}
+	if cfg.Journal {
+		j, err := journal.Open(ctx, cfg.DB, journal.Options{Sync: cfg.JournalSync})
+		if err != nil {
+			return err
+		}
+		defer j.Close()
+		m.UseJournal(j)
+		start := time.Now()
+		if n, _ := m.Restore(); n > 0 && cfg.Log != nil {
+			cfg.Log.Info("rooms in play restored from the journal", "rooms", n, "took", time.Since(start))
+		}
 	}
 	limits := cfg.Limits
 	limits.MaxSockets = cfg.Sockets()

@@ -112,8 +112,9 @@ func (s *server) page(w http.ResponseWriter, r *http.Request) {
 }
 
 // healthz answers "ok", or 503 while finished games cannot be stored:
-// from a failed save until a save succeeds again (Manager.SaveHealth), with
-// what fails and since when.
+// from a failed save until a save succeeds again (Manager.SaveHealth), or
+// while the journal of the rooms in play fails (Manager.JournalFailure),
+// with what fails and since when.
 func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
 	if h := s.o.Manager.SaveHealth(); h.Failing {
 		since := h.Since.UTC().Format(time.RFC3339)
@@ -121,6 +122,15 @@ func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
 			"error": fmt.Sprintf("finished games cannot be stored since %s: %v (%d failed tries; %d games waiting to be stored, %d lost)",
 				since, h.Err, h.Failures, h.Waiting, h.Lost),
 			"since": since, "waiting": h.Waiting, "lost": h.Lost,
+		})
+		return
+	}
+	if at, err := s.o.Manager.JournalFailure(); err != nil {
+		since := at.UTC().Format(time.RFC3339)
+		writeJSON(w, http.StatusServiceUnavailable, map[string]any{
+			"error": fmt.Sprintf("the rooms in play cannot be written to the journal since %s: %v; they go on, but a crash would lose what they did since",
+				since, err),
+			"since": since,
 		})
 		return
 	}

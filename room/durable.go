@@ -1,0 +1,373 @@
+package room
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/dobble-dev/dobble/journal"
+	"github.com/dobble-dev/dobble/protocol"
+)
+
+// This file makes rooms durable. A room is a state machine driven by its
+// inputs alone: the requests it is sent, the connections that leave it,
+// the moments its timer fires and the random values it draws (a session's
+// seed, a seat's token). Each turn of the room's loop is written to the
+// journal as one entry holding that turn's input and the time the room
+// went on to, and the frames the turn sends are held back until the entry
+// is durable: a client never hears of anything a crash could take back.
+// At start, Restore feeds each room's entries to a new room, with ghosts
+// for its connections, which rebuilds it exactly; its people then find
+// their seats held and resume them with their tokens.
+
+// entry is one turn of a room's loop as the journal keeps it.
+type entry struct {
+	// Open, in a room's first entry, is its specification, Code its code.
+	Open *protocol.RoomSpec `json:"open,omitempty"`
+	Code string             `json:"code,omitempty"`
+
+	// Req is a request the room handled, as the connection numbered Peer
+	// (from 1, in the room) sent it, at At (Unix nanoseconds on the
+	// room's clock), with Name its nickname. A resume's token is kept
+	// only as its hash, TokenHash.
+	Req       json.RawMessage `json:"req,omitempty"`
+	Peer      int             `json:"peer,omitempty"`
+	Name      string          `json:"name,omitempty"`
+	At        int64           `json:"at,omitempty"`
+	TokenHash string          `json:"tokenHash,omitempty"`
+	// Gone lists the connections that left.
+	Gone []int `json:"gone,omitempty"`
+	// Draws are the random values the turn drew, in order: seeds in
+	// decimal, the hashes of new seats' tokens.
+	Draws []string `json:"draws,omitempty"`
+	// Now is the time the room went on to after the input (its tick),
+	// Unix nanoseconds on the room's clock.
+	Now int64 `json:"now"`
+}
+
+// outFrame is a frame held back until the turn that sent it is durable.
+type outFrame struct {
+	p *Peer
+	b []byte
+}
+
+// send sends frame b to p once the current turn is durable (at once
+// without a journal).
+func (r *Room) send(p *Peer, b []byte) {
+	if r.m.journal == nil || r.replaying {
+		if !r.replaying {
+			p.Send(b)
+		}
+		return
+	}
+	r.out = append(r.out, outFrame{p, b})
+}
+
+// now returns the time on the room's clock: the Manager's, less the time
+// the room spent in a journal while no server ran it; during a replay,
+// the time the entry being replayed went on to.
+func (r *Room) now() time.Time {
+	if r.replaying {
+		return r.replayNow
+	}
+	return r.m.now().Add(-r.offset)
+}
+
+// peerNo returns the number of connection p in the room, giving it one
+// when it has none yet.
+func (r *Room) peerNo(p *Peer) int {
+	if n, ok := r.peerNos[p]; ok {
+		return n
+	}
+	r.nextPeer++
+	r.peerNos[p] = r.nextPeer
+	return r.nextPeer
+}
+
+// drawSeed draws a session's seed: from the Manager live, from the entry
+// during a replay.
+func (r *Room) drawSeed() uint64 {
+	if r.replaying {
+		v, _ := strconv.ParseUint(r.popDraw(), 10, 64)
+		return v
+	}
+	v := r.m.seed()
+	r.cur.Draws = append(r.cur.Draws, strconv.FormatUint(v, 10))
+	return v
+}
+
+// drawToken draws a new seat's token and returns it with its hash, which
+// is all the room keeps; during a replay the token is unknown (its owner
+// has it) and only the hash is returned.
+func (r *Room) drawToken() (token, hash string) {
+	if r.replaying {
+		return "", r.popDraw()
+	}
+	token = newToken()
+	hash = tokenHash(token)
+	r.cur.Draws = append(r.cur.Draws, hash)
+	return token, hash
+}
+
+// popDraw returns the next random value of the entry being replayed.
+func (r *Room) popDraw() string {
+	if len(r.draws) == 0 {
+		return ""
+	}
+	v := r.draws[0]
+	r.draws = r.draws[1:]
+	return v
+}
+
+// tokenHash returns the hash of a seat's token, as the room keeps it.
+func tokenHash(token string) string {
+	h := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(h[:])
+}
+
+// sameHash compares two token hashes in constant time.
+func sameHash(a, b string) bool {
+	return a != "" && subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
+}
+
+// journalID names the room in the journal: its code and when it was
+// opened, as a code may be drawn again once its room has closed.
+func journalID(code string, opened time.Time) string {
+	return code + "/" + strconv.FormatInt(opened.UnixNano(), 36)
+}
+
+// commit ends a turn of the room's loop: its entry goes to the journal
+// and the frames it sent are sent once the entry is durable. A turn that
+// changed nothing (skip) is not written; its frames follow the turn
+// before. A room that has closed drops its journal.
+func (r *Room) commit(now time.Time) {
+	if r.m.journal == nil || r.replaying {
+		return
+	}
+	out := r.out
+	r.out = nil
+	send := func(err error) {
+		if err != nil {
+			r.m.journalFailed(r, err)
+		} else if r.m.journalErr.Load() != nil {
+			r.m.journalRecovered()
+		}
+		for _, f := range out {
+			f.p.Send(f.b)
+		}
+	}
+	switch {
+	case r.closed && !r.stopping:
+		r.m.journal.Drop(r.jid, send)
+	case r.skip:
+		r.m.journal.Append(r.jid, 0, nil, send)
+	default:
+		r.cur.Now = now.UnixNano()
+		data, err := json.Marshal(&r.cur)
+		if err != nil {
+			send(err)
+			break
+		}
+		r.seq++
+		r.m.journal.Append(r.jid, r.seq, data, send)
+	}
+	r.cur, r.skip = entry{}, false
+}
+
+// record takes note of the input of the current turn: a request from p.
+func (r *Room) record(in *input) {
+	if r.m.journal == nil || r.replaying {
+		return
+	}
+	r.cur.Peer = r.peerNo(in.peer)
+	r.cur.Name = in.name
+	r.cur.At = in.at.UnixNano()
+	if in.Type == protocol.TypeResume {
+		// The token stays with its owner: the journal keeps its hash.
+		r.cur.Req, _ = json.Marshal(map[string]any{"type": "resume", "room": in.Code, "id": in.ID})
+		r.cur.TokenHash = in.tokenHash
+		return
+	}
+	r.cur.Req = in.raw
+}
+
+// replay feeds entry e to the room, as its loop did live.
+func (r *Room) replay(e *entry) error {
+	r.replaying = true
+	r.replayNow = time.Unix(0, e.Now)
+	r.draws = e.Draws
+	switch {
+	case e.Req != nil:
+		in := &input{peer: r.ghost(e.Peer), at: time.Unix(0, e.At), name: e.Name, tokenHash: e.TokenHash}
+		if perr := protocol.Decode(e.Req, &in.Request); perr != nil {
+			return fmt.Errorf("entry %d: %v", r.seq+1, perr)
+		}
+		r.handle(in)
+	case e.Gone != nil:
+		for _, n := range e.Gone {
+			r.leave(r.ghost(n), true, r.replayNow)
+		}
+	}
+	if !r.closed {
+		r.tick(r.replayNow)
+	}
+	r.seq++
+	r.last = r.replayNow
+	return nil
+}
+
+// ghost returns the stand-in of connection n during a replay: a Peer
+// nobody reads, which is never closed.
+func (r *Room) ghost(n int) *Peer {
+	if p, ok := r.ghosts[n]; ok {
+		return p
+	}
+	p := NewPeer(1)
+	p.hello = true
+	r.ghosts[n] = p
+	r.peerNos[p] = n
+	r.nextPeer = max(r.nextPeer, n)
+	return p
+}
+
+// resumeAfterReplay puts the room back on the clock once its entries are
+// replayed: the time no server ran it is taken off its clock, so that
+// every deadline keeps the time it had left, and at least restartGrace;
+// a countdown starts again; every person's connection is gone and its
+// seat held for SeatHold, for them to resume it.
+func (r *Room) resumeAfterReplay() {
+	r.replaying = false
+	now := r.m.now()
+	r.offset = now.Sub(r.last)
+	if next := r.nextTime(); !next.IsZero() && next.Sub(r.last) < restartGrace {
+		r.offset -= restartGrace - next.Sub(r.last)
+	}
+	clock := r.now()
+	if r.phase == PhaseCountdown {
+		r.deadline = clock.Add(r.m.cfg.Countdown)
+	}
+	for p := range r.members {
+		delete(r.members, p)
+		p.room.CompareAndSwap(r, nil)
+	}
+	for _, s := range r.seats {
+		if s.kind == protocol.KindHuman {
+			s.peer, s.held = nil, clock.Add(r.m.cfg.SeatHold)
+		}
+	}
+	r.ghosts = nil
+	r.out = nil
+	r.wake = r.nextTime()
+	r.publish()
+}
+
+// restartGrace is the least time a deadline keeps after a restart, for the
+// people to come back to the table.
+const restartGrace = 5 * time.Second
+
+// UseJournal makes the Manager keep its rooms in play in j, and restore
+// them from it (Restore). It is called before any room opens.
+func (m *Manager) UseJournal(j *journal.Journal) { m.journal = j }
+
+// JournalFailure returns when the journal last failed, and how, or a nil
+// error when it never has.
+func (m *Manager) JournalFailure() (time.Time, error) {
+	if e := m.journalErr.Load(); e != nil {
+		return e.at, e.err
+	}
+	return time.Time{}, nil
+}
+
+// Restore rebuilds the rooms the journal holds, as they were when the last
+// server stopped, and starts them; it returns how many it restored. A
+// room whose entries cannot be replayed is logged, counted and dropped.
+func (m *Manager) Restore() (int, error) {
+	if m.journal == nil {
+		return 0, nil
+	}
+	rooms := m.journal.Load()
+	restored := 0
+	for jid, es := range rooms {
+		r, err := m.restoreRoom(jid, es)
+		if err != nil {
+			m.cfg.Log.Error("room: a room of the journal could not be restored; it is dropped", "room", jid, "err", err)
+			m.metrics.JournalFailures.Inc()
+			m.journal.Drop(jid, nil)
+			continue
+		}
+		if r == nil {
+			continue
+		}
+		restored++
+	}
+	m.metrics.RoomsRestored.Add(float64(restored))
+	return restored, nil
+}
+
+// restoreRoom replays the entries es of the room jid and starts the room;
+// it returns nil for a room that had closed.
+func (m *Manager) restoreRoom(jid string, es []journal.Entry) (*Room, error) {
+	var first entry
+	if len(es) == 0 || json.Unmarshal(es[0].Data, &first) != nil || first.Open == nil {
+		return nil, fmt.Errorf("its first entry does not open it")
+	}
+	cfg, decks, main, own, perr := m.prepare(first.Open)
+	if perr != nil {
+		return nil, perr
+	}
+	r := newRoom(m, first.Code, first.Open, cfg, decks, main, own)
+	r.jid, r.seq, r.last = jid, 1, time.Unix(0, first.Now)
+	for _, je := range es[1:] {
+		var e entry
+		if err := json.Unmarshal(je.Data, &e); err != nil {
+			return nil, fmt.Errorf("entry %d: %v", je.Seq, err)
+		}
+		if err := r.replay(&e); err != nil {
+			return nil, err
+		}
+		if r.closed {
+			// It closed, but the server stopped before its journal
+			// was dropped.
+			m.journal.Drop(jid, nil)
+			return nil, nil
+		}
+	}
+	r.resumeAfterReplay()
+	m.mu.Lock()
+	if m.rooms[r.code] != nil {
+		m.mu.Unlock()
+		return nil, fmt.Errorf("another room has its code %s", r.code)
+	}
+	m.rooms[r.code] = r
+	m.mu.Unlock()
+	m.metrics.Rooms.Inc()
+	m.spawn(r)
+	return r, nil
+}
+
+// journalFailed takes note of an entry of room r that could not be
+// written: the room goes on (its frames are sent), but what it did may be
+// lost to a crash; the failure is logged, counted and shown by /healthz.
+func (m *Manager) journalFailed(r *Room, err error) {
+	m.metrics.JournalFailures.Inc()
+	m.journalErr.Store(&journalError{err: err, at: m.now()})
+	m.cfg.Log.Error("room: the journal failed; the room goes on, but a crash would lose what it did since", "room", r.code, "err", err)
+}
+
+// journalRecovered takes note of an entry written after a failure: the
+// journal works again.
+func (m *Manager) journalRecovered() {
+	if e := m.journalErr.Swap(nil); e != nil {
+		m.cfg.Log.Info("room: the journal works again", "failing_since", e.at)
+	}
+}
+
+// journalError is the last failure of the journal.
+type journalError struct {
+	err error
+	at  time.Time
+}
