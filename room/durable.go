@@ -261,8 +261,18 @@ func (r *Room) resumeAfterReplay() {
 	}
 	r.ghosts = nil
 	r.out = nil
-	r.wake = r.nextTime()
+	r.wake = r.wakeAt()
 	r.publish()
+}
+
+// wakeAt returns when something is next due, on the Manager's clock, or
+// zero.
+func (r *Room) wakeAt() time.Time {
+	next := r.nextTime()
+	if next.IsZero() {
+		return next
+	}
+	return next.Add(r.offset)
 }
 
 // restartGrace is the least time a deadline keeps after a restart, for the

@@ -13,6 +13,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/dobble-dev/dobble/journal"
 	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/rules"
 	"github.com/dobble-dev/dobble/store"
@@ -30,6 +31,25 @@ type harness struct {
 	reg   *prometheus.Registry // the Manager's metrics
 	now   time.Time
 	rooms []*Room
+	// journal, when set, keeps the rooms (useJournal); the harness waits
+	// for it after each step, so that the frames it holds back are out.
+	journal *journal.Journal
+}
+
+// useJournal has the Manager keep its rooms in j.
+func (h *harness) useJournal(j *journal.Journal) {
+	h.journal = j
+	h.m.UseJournal(j)
+}
+
+// flush waits until the journal has written what the rooms gave it, and
+// their frames have gone out.
+func (h *harness) flush() {
+	if h.journal != nil {
+		if err := h.journal.Flush(context.Background()); err != nil {
+			h.t.Fatal(err)
+		}
+	}
 }
 
 // newHarness returns a harness for a Manager with cfg, saving to a new
@@ -72,6 +92,7 @@ func (h *harness) pump() {
 		for !r.closed && h.step(r) {
 		}
 	}
+	h.flush()
 }
 
 // step has r handle one request or the departures waiting, then whatever
@@ -79,15 +100,13 @@ func (h *harness) pump() {
 func (h *harness) step(r *Room) bool {
 	select {
 	case in := <-r.in:
-		r.handle(in)
+		r.request(in)
 	case <-r.goneSig:
 		r.departures()
 	default:
 		return false
 	}
-	if !r.closed {
-		r.tick(h.now)
-	}
+	r.endTurn(r.now())
 	return true
 }
 
@@ -112,8 +131,9 @@ func (h *harness) advance(d time.Duration) {
 		if next.wake.After(h.now) {
 			h.now = next.wake
 		}
-		next.tick(h.now)
+		next.endTurn(next.now())
 	}
+	h.flush()
 	h.now = end
 }
 

@@ -414,6 +414,7 @@ func (m *Manager) create(spec *protocol.RoomSpec) (*Room, *protocol.Error) {
 	}
 	r := newRoom(m, code, spec, cfg, decks, main, own)
 	r.jid = journalID(code, m.now())
+	r.open()
 	m.rooms[code] = r
 	m.metrics.Rooms.Inc()
 	m.spawn(r)

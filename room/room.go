@@ -73,7 +73,7 @@ type Room struct {
 	buf      []byte    // scratch space for encoding refusals
 	upd      protocol.Updates
 	closed   bool
-	wake     time.Time // when something is next due (tick), zero for never
+	wake     time.Time // when something is next due (tick), on the Manager's clock; zero for never
 
 	// The table being played, from beginTable on (PhasePlay) and until
 	// the next countdown.
@@ -174,16 +174,10 @@ func (r *Room) run() {
 	timer.Stop()
 	defer timer.Stop()
 	var armed time.Time // when the timer fires, zero when it is stopped
-	r.open()
 	for !r.closed {
 		select {
 		case in := <-r.in:
-			in.at = in.at.Add(-r.offset)
-			if in.Type == protocol.TypeResume {
-				in.tokenHash = tokenHash(in.Token)
-			}
-			r.record(in)
-			r.handle(in)
+			r.request(in)
 		case <-r.goneSig:
 			r.departures()
 		case <-timer.C:
@@ -192,10 +186,7 @@ func (r *Room) run() {
 			r.shutdown()
 		}
 		now := r.now()
-		if !r.closed {
-			r.tick(now)
-		}
-		r.commit(now)
+		r.endTurn(now)
 		if r.closed {
 			break
 		}
@@ -207,10 +198,30 @@ func (r *Room) run() {
 			timer.Stop()
 			armed = time.Time{}
 		default:
-			timer.Reset(max(0, r.wake.Sub(now)))
+			timer.Reset(max(0, r.wake.Sub(r.m.now())))
 			armed = r.wake
 		}
 	}
+}
+
+// request handles a request, as a turn of the room's loop: its arrival
+// on the room's clock, and its entry in the journal.
+func (r *Room) request(in *input) {
+	in.at = in.at.Add(-r.offset)
+	if in.Type == protocol.TypeResume {
+		in.tokenHash = tokenHash(in.Token)
+	}
+	r.record(in)
+	r.handle(in)
+}
+
+// endTurn ends a turn of the room's loop: whatever is due by now is done,
+// and the turn is written to the journal (commit).
+func (r *Room) endTurn(now time.Time) {
+	if !r.closed {
+		r.tick(now)
+	}
+	r.commit(now)
 }
 
 // departures takes note of the connections gone since the last call,
@@ -285,7 +296,7 @@ func (r *Room) tick(now time.Time) {
 	// could otherwise keep its place under MaxRooms for good.
 	r.closeIfEmpty()
 	if !r.closed {
-		r.wake = r.nextTime()
+		r.wake = r.wakeAt()
 	}
 }
 

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -51,7 +52,8 @@ func TestServe(t *testing.T) {
 	if code, body := get("/metrics"); code != 200 || !strings.Contains(body, "dobble_rooms 0") {
 		t.Fatalf("/metrics: %d\n%s", code, body)
 	}
-	// A connected player is told the server is going away: status 1001.
+	// A connected player is told the server is restarting: status 1012, as
+	// its rooms are kept in the journal for the next server.
 	ws, _, err := websocket.Dial(t.Context(), "ws://"+ln.Addr().String()+"/ws", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -80,8 +82,8 @@ func TestServe(t *testing.T) {
 		t.Fatalf("Serve returned %v after shutdown", err)
 	}
 	err = <-ended
-	if got := websocket.CloseStatus(err); got != websocket.StatusGoingAway {
-		t.Fatalf("the connection ended with %v (status %d), want 1001 going away", err, got)
+	if got := websocket.CloseStatus(err); got != websocket.StatusServiceRestart {
+		t.Fatalf("the connection ended with %v (status %d), want 1012 service restart", err, got)
 	}
 }
 
@@ -188,4 +190,120 @@ func TestHTTPTimeoutsSpareWebSockets(t *testing.T) {
 	ends("a keep-alive connection idle after its request", idle)
 	ends("a connection that sends nothing", silent)
 	talk("after the HTTP timeouts")
+}
+
+// TestServeRestartKeepsRooms plays a room against a bot, stops the server
+// (its player hears 1012, service restart), starts another on the same
+// file, and resumes the seat with its token: the room, its table and its
+// version are as the player last saw them.
+func TestServeRestartKeepsRooms(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "dobble.db")
+	serve := func() (addr string, stop func()) {
+		t.Helper()
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		cfg := DefaultConfig()
+		cfg.DB = db
+		cfg.Rooms.Countdown = 10 * time.Millisecond
+		go func() { done <- Serve(ctx, ln, cfg, nil) }()
+		return ln.Addr().String(), func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Fatalf("Serve: %v", err)
+			}
+		}
+	}
+	type frame struct {
+		Type    string          `json:"type"`
+		Room    string          `json:"room"`
+		Token   string          `json:"token"`
+		Seat    int             `json:"seat"`
+		Version uint64          `json:"version"`
+		View    json.RawMessage `json:"view"`
+	}
+	dial := func(addr string) (*websocket.Conn, func(typ string) frame) {
+		t.Helper()
+		ws, _, err := websocket.Dial(t.Context(), "ws://"+addr+"/ws", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws.SetReadLimit(1 << 20)
+		await := func(typ string) frame {
+			t.Helper()
+			ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+			defer cancel()
+			for {
+				_, b, err := ws.Read(ctx)
+				if err != nil {
+					t.Fatalf("awaiting %s: %v", typ, err)
+				}
+				var f frame
+				json.Unmarshal(b, &f)
+				if f.Type == typ {
+					return f
+				}
+			}
+		}
+		write := func(s string) {
+			if err := ws.Write(t.Context(), websocket.MessageText, []byte(s)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		write(`{"type":"hello","v":1,"name":"ann"}`)
+		await("welcome")
+		return ws, func(s string) frame {
+			if strings.HasPrefix(s, "{") {
+				write(s)
+				return frame{}
+			}
+			return await(s)
+		}
+	}
+
+	addr, stop := serve()
+	ws, do := dial(addr)
+	do(`{"type":"create","room":{"game":"memory","seats":2,"bots":[null,"easy"],"games":1}}`)
+	joined := do("joined")
+	do(`{"type":"start"}`)
+	st := do("state")
+	var view struct {
+		Version uint64 `json:"version"`
+	}
+	json.Unmarshal(st.View, &view)
+	// Read on, as a browser does, so that the close handshake completes.
+	ended := make(chan error, 1)
+	go func() {
+		for {
+			if _, _, err := ws.Read(t.Context()); err != nil {
+				ended <- err
+				return
+			}
+		}
+	}()
+	stop()
+	err := <-ended
+	if got := websocket.CloseStatus(err); got != websocket.StatusServiceRestart {
+		t.Fatalf("at the restart the connection ended with %v (status %d), want 1012", err, got)
+	}
+
+	addr, stop = serve()
+	defer stop()
+	ws, do = dial(addr)
+	defer ws.CloseNow()
+	do(`{"type":"resume","room":"` + joined.Room + `","token":"` + joined.Token + `"}`)
+	if j := do("joined"); j.Room != joined.Room || j.Seat != 0 {
+		t.Fatalf("resumed %+v", j)
+	}
+	again := do("state")
+	var after struct {
+		Version uint64 `json:"version"`
+	}
+	json.Unmarshal(again.View, &after)
+	if after.Version < view.Version {
+		t.Fatalf("the table after the restart is at version %d, before it at %d", after.Version, view.Version)
+	}
 }

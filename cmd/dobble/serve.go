@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/dobble-dev/dobble/journal"
 	"github.com/dobble-dev/dobble/room"
 	"github.com/dobble-dev/dobble/rules"
 	"github.com/dobble-dev/dobble/server"
@@ -26,7 +27,14 @@ const serveSynopsis = `dobble serve [--addr HOST:PORT] [--db FILE] [limits]
 Serves the browser client and referees games on HOST:PORT, storing finished
 games in the SQLite file FILE, and prints the URL to open. Every flag can
 also be set with the environment variable named in its description; a flag
-given on the command line wins. Stop it with Ctrl-C.
+given on the command line wins. Stop it with Ctrl-C (or SIGTERM).
+
+The rooms in play are kept in a journal in FILE: every action is written
+there before anyone hears of it, so that a server started again on FILE,
+after a crash, a kill or a restart, restores every room as its players
+last saw it, and they resume their seats. Stopping the server closes the
+players' connections with 1012 (service restart): the browser reconnects
+by itself.
 
 The per-address bounds count a client by its IPv4 address, or by the /64
 network of its IPv6 address, and do not bound the addresses of --exempt
@@ -124,6 +132,8 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	botRate := flt("bot-rate", "DOBBLE_BOT_RATE", def.BotRate, "actions a second the bots of a room may make on average; a bot's action beyond it is put off (counted in dobble_bot_actions_deferred_total)")
 	botBurst := num("bot-burst", "DOBBLE_BOT_BURST", def.BotBurst, "actions the bots of a room may make at once")
 	ping := dur("ping", "DOBBLE_PING", defaults.PingEvery, "how long a connection may be quiet before it is pinged; one that answers no ping, or takes no data, for twice that is closed")
+	useJournal := str("journal", "DOBBLE_JOURNAL", "on", "keep the rooms in play in a journal in the --db file, restored by the next server on it: on, or off (rooms in play are lost when the server stops)")
+	journalSync := str("journal-sync", "DOBBLE_JOURNAL_SYNC", "normal", "how far the journal of the rooms in play is written before players hear of an action: normal (safe against a crash or kill of the server; a power cut may lose the last moments) or full (synced to the disk: safe against a power cut too, at one fsync a batch)")
 	pprof := str("pprof", "DOBBLE_PPROF", "", "also serve Go's profiles (/debug/pprof/) on this loopback address, such as 127.0.0.1:6060")
 	if err := fs.parse(args); err != nil {
 		return nil, err
@@ -134,8 +144,15 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	if fs.NArg() > 0 {
 		return nil, usagef("serve: unexpected argument %q (see dobble serve --help)", fs.Arg(0))
 	}
+	sync, err := journal.ParseSync(*journalSync)
+	if err != nil {
+		return nil, usagef("serve: --journal-sync: %v", err)
+	}
+	if *useJournal != "on" && *useJournal != "off" {
+		return nil, usagef("serve: --journal %q: use on or off", *useJournal)
+	}
 	c := &serveConfig{addr: *addr, pprof: *pprof,
-		server: server.Config{DB: strings.TrimSpace(*db), MaxConns: *maxConns, PingEvery: *ping,
+		server: server.Config{DB: strings.TrimSpace(*db), Journal: *useJournal == "on", JournalSync: sync, MaxConns: *maxConns, PingEvery: *ping,
 			ReadTimeout: *readTimeout, WriteTimeout: *writeTimeout, IdleTimeout: *idleTimeout}}
 	if c.pprof != "" {
 		host, _, err := net.SplitHostPort(c.pprof)
@@ -190,7 +207,6 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	lim = web.Limits{MaxSockets: *maxSockets, MaxSocketsPerAddr: *maxSocketsPerAddr, MaxConnsPerAddr: *maxConnsPerAddr,
 		HelloTimeout: *helloTimeout, HandshakeRate: *handshakeRate, HandshakeBurst: *handshakeBurst,
 		AddrRate: *addrRate, AddrBurst: *addrBurst, MaxAddrs: *maxAddrs}
-	var err error
 	if lim.Exempt, err = web.ParseNets(*exempt); err != nil {
 		return nil, usagef("serve: --exempt: %v", err)
 	}
