@@ -49,7 +49,9 @@ export class Conn {
       this.ready = false;
       if (this.closed) return;
       this.onStatus("lost", e.reason);
-      const wait = Math.min(5000, 250 * 2 ** this.retry++);
+      // Back off, with jitter, so that the players of a restarted server
+      // do not all come back at the same moment.
+      const wait = Math.min(5000, 250 * 2 ** this.retry++) * (0.5 + Math.random() / 2);
       setTimeout(() => { if (!this.closed) this.open(); }, wait);
     };
   }
