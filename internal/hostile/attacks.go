@@ -110,7 +110,7 @@ const (
 // seats-1 instant bots. The person's cards never move, and with three
 // seats about one deal in five leaves a token only the person could
 // take: the bots discard and take piles for ever. (With four seats, the
-// spelling of issue 13, every token can be reached and the game ends.)
+// spelling in docs/SECURITY.md, every token can be reached and the game ends.)
 func runawaySpec(seats int) []byte {
 	bots := "null" + strings.Repeat(`,"instant"`, seats-1)
 	return []byte(`{"type":"create","room":{"game":"collect-symbols","seats":` + strconv.Itoa(seats) + `,"bots":[` + bots + `],"deck":"order-2","games":1}}`)

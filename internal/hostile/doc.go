@@ -1,6 +1,5 @@
 // Package hostile measures how a dobble server stands up to hostile
-// clients: the attacks of issue 13 ("a server you can put on the
-// internet"), each run against a real `dobble serve` process beside a
+// clients: the attacks docs/SECURITY.md guards against, each run against a real `dobble serve` process beside a
 // normal room of people playing the Tower.
 //
 // For every kind of attack Run starts its own server (the dobble binary,

@@ -46,7 +46,7 @@ func WriteMarkdown(w io.Writer, o Options, results []*Result) {
 	fmt.Fprintf(w, "players, reactions of %v to %v, every action timed to the update that settles it) and a\n", o.ReactionMin, o.ReactionMax)
 	fmt.Fprintf(w, "newcomer from %s opens a room every %v. Sizes: %d runaway rooms of %d seats, %d workers, %d\n", o.Newcomer, o.ProbeEvery, o.Runaway, o.RunawaySeats, o.Workers, o.Hoard)
 	fmt.Fprintf(w, "connections hoarded, %d kept alive, %d look-ups a connection. The server's memory is its resident\n", o.KeepAlive, o.Lookups)
-	fmt.Fprintf(w, "set (/proc), read ten times a second; the server is killed at %.0f MiB. A kind passes (issue 13)\n", mb(o.MemCap))
+	fmt.Fprintf(w, "set (/proc), read ten times a second; the server is killed at %.0f MiB. A kind passes (docs/SECURITY.md)\n", mb(o.MemCap))
 	fmt.Fprintf(w, "when the attack is bounded (what it takes is refused or let go, and the memory grows less than\n")
 	fmt.Fprintf(w, "%.0f MiB, less than %.0f MiB in the second half of the span), the server stays up, the newcomer\n", mb(o.Grow), mb(o.Grow/4))
 	fmt.Fprintf(w, "opens every room, and the normal room's action → update p99 stays under %.0f ms. The attacker\n", P99Target)

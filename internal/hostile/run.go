@@ -161,7 +161,7 @@ type kind struct {
 	judge func(r *Result, o *Options) (bounded bool, summary string)
 }
 
-// kinds are the attacks of issue 13, a to g.
+// kinds are the attacks of docs/SECURITY.md, a to g.
 var kinds = []kind{
 	{"a-runaway", "{Runaway} rooms of Collect the Symbols on order-2, the attacker and {RunawaySeats-1} instant bots, started and left idle, a rematch when a game ends", runaway, judgeRunaway},
 	{"b-ghosts", "dial, hello, create, close at once, in a loop, {Workers} at a time", ghosts, judgeGhosts},
@@ -270,7 +270,7 @@ type Result struct {
 	Rooms             Gauge `json:"rooms"`
 	Connections       Gauge `json:"connections"`
 	MetricsUnanswered int   `json:"metrics_unanswered"`
-	// Pass tells that issue 13 is met for this kind: the attack bounded,
+	// Pass tells that the server kept its promise (docs/SECURITY.md) for this kind: the attack bounded,
 	// the server up, the newcomer served every time, and the normal room
 	// playing with action → update p99 under 100 ms.
 	Pass bool `json:"pass"`
@@ -315,7 +315,7 @@ type Gauge struct {
 	End   float64 `json:"end"`
 }
 
-// P99Target is the normal room's action → update p99 that issue 13 asks
+// P99Target is the normal room's action → update p99 docs/SECURITY.md asks
 // to keep under every attack.
 const P99Target = 100.0 // ms
 

@@ -1,4 +1,4 @@
-// Command hostile runs the hostile clients of issue 13 against dobble
+// Command hostile runs the hostile clients of docs/SECURITY.md against dobble
 // serve, one kind of attack at a time, each beside a normal room, and
 // prints what each did to the server and to the room (package
 // internal/hostile). scripts/bench-hostile runs it and writes its
@@ -57,7 +57,7 @@ func run(args []string) error {
 	attacker := fs.String("attacker", d.Attacker.String(), "loopback source address of the attacks")
 	newcomer := fs.String("newcomer", d.Newcomer.String(), "loopback source address of the newcomer who opens a room every second")
 	runaway := fs.Int("runaway", d.Runaway, "runaway rooms of attack a")
-	runawaySeats := fs.Int("runaway-seats", d.RunawaySeats, "seats of each runaway room: the attacker and instant bots (4 is issue 13's spelling)")
+	runawaySeats := fs.Int("runaway-seats", d.RunawaySeats, "seats of each runaway room: the attacker and instant bots (4 is the spelling of docs/SECURITY.md)")
 	workers := fs.Int("workers", d.Workers, "connections or HTTP clients at work at once in attacks b, d (look-ups) and f")
 	hoard := fs.Int("hoard", d.Hoard, fmt.Sprintf("connections hoarded by attack c (at most %d)", hostile.MaxHeld))
 	keepAlive := fs.Int("keepalive", d.KeepAlive, fmt.Sprintf("keep-alive connections held by attack e (at most %d)", hostile.MaxHeld))
