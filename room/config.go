@@ -42,6 +42,9 @@ type Config struct {
 	Burst int
 	// FloodLimit is how many refused messages in a row close a connection.
 	FloodLimit int
+	// MaxRoomsPerAddr is the most rooms the connections of one client
+	// address (Peer.SetAddress) may have created and still open.
+	MaxRoomsPerAddr int
 	// Log is where the rooms' failures are written: finished games that
 	// cannot be stored, bots held back by their bound. Nil means
 	// slog.Default().
@@ -86,7 +89,7 @@ func DefaultConfig() Config {
 	return Config{
 		SeatHold: 120 * time.Second, MaxRooms: 1000, RoomQueue: 256, PeerQueue: 256,
 		Countdown: 3 * time.Second, PickTime: 60 * time.Second, BotPick: 2 * time.Second,
-		Lockout: 1000, Rate: 20, Burst: 40, FloodLimit: 200, SaveBacklog: 1000, DeckCache: 32, CardCache: 32 << 20,
+		Lockout: 1000, Rate: 20, Burst: 40, FloodLimit: 200, SaveBacklog: 1000, MaxRoomsPerAddr: 20, DeckCache: 32, CardCache: 32 << 20,
 		BotDelay: 250 * time.Millisecond, BotRate: 50, BotBurst: 100,
 	}
 }
@@ -105,6 +108,7 @@ func (c Config) withDefaults() Config {
 	c.Rate = cmp.Or(c.Rate, d.Rate)
 	c.Burst = cmp.Or(c.Burst, d.Burst)
 	c.FloodLimit = cmp.Or(c.FloodLimit, d.FloodLimit)
+	c.MaxRoomsPerAddr = cmp.Or(c.MaxRoomsPerAddr, d.MaxRoomsPerAddr)
 	if c.Log == nil {
 		c.Log = slog.Default()
 	}
@@ -144,6 +148,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("burst %d: use 1 to 100000", c.Burst)
 	case c.FloodLimit < 1 || c.FloodLimit > 1_000_000:
 		return fmt.Errorf("flood limit %d: use 1 to 1000000", c.FloodLimit)
+	case c.MaxRoomsPerAddr < 1 || c.MaxRoomsPerAddr > 1_000_000:
+		return fmt.Errorf("rooms per address %d: use 1 to 1000000", c.MaxRoomsPerAddr)
 	case c.DeckCache < 1 || c.DeckCache > 10_000:
 		return fmt.Errorf("deck cache %d decks: use 1 to 10000", c.DeckCache)
 	case c.CardCache < 1<<20 || c.CardCache > 1<<40:

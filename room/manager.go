@@ -35,6 +35,8 @@ type Manager struct {
 	rooms  map[string]*Room
 	peers  map[*Peer]struct{} // open connections, to close on shutdown
 	closed bool
+	// byAddr counts the open rooms each client address created.
+	byAddr map[string]int
 
 	wg    sync.WaitGroup // room goroutines
 	saves saveQueue      // finished games on their way to the store (saves.go)
@@ -60,7 +62,7 @@ func NewManager(cfg Config, saver Saver, decks *Decks, metrics *Metrics, server 
 		return nil, err
 	}
 	m := &Manager{cfg: cfg.withDefaults(), saver: saver, decks: decks, metrics: metrics, server: server,
-		rooms: map[string]*Room{}, peers: map[*Peer]struct{}{}, now: time.Now, seed: randomSeed}
+		rooms: map[string]*Room{}, peers: map[*Peer]struct{}{}, byAddr: map[string]int{}, now: time.Now, seed: randomSeed}
 	decks.limit(m.cfg.DeckCache, m.cfg.CardCache, metrics)
 	m.saves.log = m.cfg.Log
 	m.spawn = func(r *Room) {
@@ -235,6 +237,11 @@ func (m *Manager) remove(r *Room) {
 	if m.rooms[r.code] == r {
 		delete(m.rooms, r.code)
 		m.metrics.Rooms.Dec()
+		if r.addr != "" {
+			if m.byAddr[r.addr]--; m.byAddr[r.addr] <= 0 {
+				delete(m.byAddr, r.addr)
+			}
+		}
 	}
 	m.mu.Unlock()
 }
@@ -367,7 +374,7 @@ func (m *Manager) handle(in *input) *protocol.Error {
 		var r *Room
 		if in.Type == protocol.TypeCreate {
 			var perr *protocol.Error
-			if r, perr = m.create(in.Spec); perr != nil {
+			if r, perr = m.create(in.Spec, p.addr); perr != nil {
 				return perr
 			}
 		} else if r = m.Get(in.Code); r == nil {
@@ -394,8 +401,13 @@ func (m *Manager) keep(in *input) *input {
 	return in
 }
 
-// create checks a room specification and opens the room.
-func (m *Manager) create(spec *protocol.RoomSpec) (*Room, *protocol.Error) {
+// refusedRoomsPerAddr is the reason dobble_connections_refused_total
+// counts a room refused for MaxRoomsPerAddr.
+const refusedRoomsPerAddr = "max_rooms_per_addr"
+
+// create checks a room specification and opens the room, created by a
+// connection of the client address addr ("" for one not bounded).
+func (m *Manager) create(spec *protocol.RoomSpec, addr string) (*Room, *protocol.Error) {
 	cfg, decks, main, own, perr := m.prepare(spec)
 	if perr != nil {
 		return nil, perr
@@ -408,6 +420,10 @@ func (m *Manager) create(spec *protocol.RoomSpec) (*Room, *protocol.Error) {
 	if len(m.rooms) >= m.cfg.MaxRooms {
 		return nil, protocol.Errorf(protocol.CodeFull, "the server has its most rooms open (%d); try again later", m.cfg.MaxRooms)
 	}
+	if addr != "" && m.byAddr[addr] >= m.cfg.MaxRoomsPerAddr {
+		m.metrics.Refused.WithLabelValues(refusedRoomsPerAddr).Inc()
+		return nil, protocol.Errorf(protocol.CodeFull, "your address has %d rooms open, the most one address may; leave or finish one first", m.cfg.MaxRoomsPerAddr)
+	}
 	code := newCode()
 	for m.rooms[code] != nil {
 		code = newCode()
@@ -415,6 +431,10 @@ func (m *Manager) create(spec *protocol.RoomSpec) (*Room, *protocol.Error) {
 	r := newRoom(m, code, spec, cfg, decks, main, own)
 	r.jid = journalID(code, m.now())
 	r.open()
+	if addr != "" {
+		r.addr = addr
+		m.byAddr[addr]++
+	}
 	m.rooms[code] = r
 	m.metrics.Rooms.Inc()
 	m.spawn(r)

@@ -102,7 +102,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Bots' actions put off because their room had reached its bound on the bots' actions (--bot-rate)."}),
 		Sockets: prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_sockets", Help: "TCP connections open, HTTP and WebSocket (--max-sockets)."}),
 		Refused: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dobble_connections_refused_total",
-			Help: "Connections refused by a bound, by reason: max_sockets, max_sockets_per_addr, max_conns, max_conns_per_addr, handshake_rate, max_addrs."}, []string{"reason"}),
+			Help: "Connections refused by a bound, by reason: max_sockets, max_sockets_per_addr, max_conns, max_conns_per_addr, handshake_rate, max_addrs, max_rooms_per_addr (a room, not a connection)."}, []string{"reason"}),
 		HelloTimeouts: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_hello_timeouts_total", Help: "WebSocket connections closed for not saying hello within --hello-timeout."}),
 		RateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dobble_rate_limited_total",
 			Help: "Messages and control frames refused for a rate limit, by scope: connection (--rate) or address (--addr-rate)."}, []string{"scope"}),

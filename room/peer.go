@@ -56,6 +56,7 @@ type Peer struct {
 	last   time.Time
 	strike int
 	budget *Budget // shared with the other connections of the client's address, or nil
+	addr   string  // the client's address as the per-address bounds count it, or "" when exempt
 
 	onSlow func()
 }
@@ -65,6 +66,11 @@ type Peer struct {
 // address, which a new connection does not refill. It is called by the
 // goroutine that reads the connection, before its first message.
 func (p *Peer) ShareBudget(b *Budget) { p.budget = b }
+
+// SetAddress names the client's address (an IPv4 address or an IPv6 /64)
+// for the bound on the rooms one address may have open
+// (Config.MaxRoomsPerAddr); a connection without one is not bounded.
+func (p *Peer) SetAddress(addr string) { p.addr = addr }
 
 // Hello reports whether the connection has said hello; only the goroutine
 // reading the connection may ask.

@@ -90,6 +90,7 @@ type Room struct {
 	// the connections' numbers, and how far the room's clock is behind
 	// the Manager's after a restart. stopping is set when the server stops
 	// it, to be restored.
+	addr     string // the address of the connection that created it (Peer.SetAddress)
 	jid      string
 	seq      int64
 	cur      entry

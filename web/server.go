@@ -346,6 +346,9 @@ func (s *server) ws(w http.ResponseWriter, r *http.Request) {
 	if e != nil && e.msgs != nil {
 		cn.p.ShareBudget(e.msgs)
 	}
+	if e != nil {
+		cn.p.SetAddress(e.key.String())
+	}
 	s.o.Metrics.Connections.Inc()
 	s.watch(cn)
 	cn.p.SetWriter(func() { go cn.write() })

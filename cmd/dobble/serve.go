@@ -102,6 +102,7 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	db := str("db", "DOBBLE_DB", defaults.DB, "SQLite file of finished games, created if missing")
 	hold := dur("seat-hold", "DOBBLE_SEAT_HOLD", def.SeatHold, "how long a disconnected player's seat is held for them")
 	maxRooms := num("max-rooms", "DOBBLE_MAX_ROOMS", def.MaxRooms, "most rooms open at once")
+	maxRoomsPerAddr := num("max-rooms-per-addr", "DOBBLE_MAX_ROOMS_PER_ADDR", def.MaxRoomsPerAddr, "most rooms the connections of one client address may have created and still open (not bounded for --exempt)")
 	maxConns := num("max-conns", "DOBBLE_MAX_CONNS", defaults.MaxConns, "most WebSocket connections open at once")
 	lim := defaults.Limits
 	maxSockets := num("max-sockets", "DOBBLE_MAX_SOCKETS", 0, "most TCP connections open at once, HTTP and WebSocket together, each a file of the process; beyond that a new one is closed at once (0: --max-conns + "+strconv.Itoa(server.ExtraSockets)+", lowered to what the open-file limit allows)")
@@ -179,7 +180,7 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	for _, f := range []struct {
 		name string
 		n    int
-	}{{"max-conns", *maxConns}, {"max-rooms", *maxRooms}, {"room-queue", *roomQueue}, {"conn-queue", *connQueue}, {"save-backlog", *saveBacklog}, {"burst", *burst}, {"bot-burst", *botBurst}, {"deck-cache", *deckCache}, {"card-cache", *cardCache},
+	}{{"max-conns", *maxConns}, {"max-rooms", *maxRooms}, {"max-rooms-per-addr", *maxRoomsPerAddr}, {"room-queue", *roomQueue}, {"conn-queue", *connQueue}, {"save-backlog", *saveBacklog}, {"burst", *burst}, {"bot-burst", *botBurst}, {"deck-cache", *deckCache}, {"card-cache", *cardCache},
 		{"handshake-burst", *handshakeBurst}, {"addr-burst", *addrBurst}, {"max-addrs", *maxAddrs}} {
 		if f.n < 1 {
 			return nil, usagef("serve: --%s %d: use 1 or more", f.name, f.n)
@@ -227,7 +228,7 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 		lo = rules.NoLockout
 	}
 	c.server.Rooms = room.Config{SeatHold: *hold, MaxRooms: *maxRooms, RoomQueue: *roomQueue, PeerQueue: *connQueue,
-		Countdown: *countdown, PickTime: *pick, Lockout: lo, Rate: *rate, Burst: *burst, SaveBacklog: *saveBacklog,
+		Countdown: *countdown, PickTime: *pick, Lockout: lo, Rate: *rate, Burst: *burst, SaveBacklog: *saveBacklog, MaxRoomsPerAddr: *maxRoomsPerAddr,
 		BotDelay: *botDelay, BotRate: *botRate, BotBurst: *botBurst,
 		DeckCache: *deckCache, CardCache: int64(*cardCache) << 20}
 	if *rate <= 0 {
