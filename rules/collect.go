@@ -30,16 +30,17 @@ import (
 //
 // **Decision**: the game also ends when the tokens have stopped moving:
 // after three times as many discards and takes in a row as there are cards
-// in play (collectStall), none of them followed by a token taken. RULES.md
-// ends the game only with the last token, which assumes that everyone
-// plays: a token whose symbol is only on cards held by a player who does
-// not (who left the table, or is too slow ever to act while others flip
-// through their piles) would keep the others discarding and taking each
-// other's piles forever. Three rounds of the whole deck are far more than
-// a game of players who all play needs between two tokens (in simulated
-// games between bots of one level, never more than two and a half), so the
-// rule ends only a game that has stalled; the tokens left stay in the
-// centre, and the scores are the tokens taken.
+// in play (collectStall), none of them followed by a token taken
+// (docs/RULES.md §4.6). The sheet ends the game only with the last token,
+// which assumes that everyone plays: a token whose symbol is only on cards
+// held by a player who does not (who left the table, or is too slow ever
+// to act while others flip through their piles) would keep the others
+// discarding and taking each other's piles forever. Three rounds of the
+// whole deck are far more than a game of players who all play needs
+// between two tokens (in simulated games between bots of one level, never
+// more than two and a half), so the rule ends only a game that has
+// stalled; the tokens left stay in the centre, and the scores are the
+// tokens taken.
 //
 // Table: zone 2i is seat i's pile (only seat i sees its top card), zone
 // 2i+1 its discard pile (its top card face up for everyone). A claim names

@@ -35,9 +35,9 @@ import (
 // **Decision**: the game also ends when nobody plays any more: when every
 // seat has let its turn run out twice in a row, that is when the clock has
 // passed the turn twice as many times in a row as there are seats
-// (memoryIdleRounds), no card flipped in between. The sheet has no clock,
-// so its game waits for every player; with one, a table whose players have
-// all gone would pass the turn round for ever. One round of turns run out
+// (memoryIdleRounds), no card flipped in between (docs/RULES.md §4.4). The
+// sheet has no clock, so its game waits for every player; with one, a table
+// whose players have all gone would pass the turn round for ever. One round of turns run out
 // could be a moment's distraction at a table; two are not. A seat that
 // lets its turns run out while others play ends nothing: any card flipped
 // starts the count again. The cards left stay face down, and the scores
