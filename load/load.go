@@ -267,7 +267,10 @@ type Report struct {
 	ErrorKinds map[string]int64 `json:"error_kinds"`
 	// ServerClaims is the server's count of the seats' actions (every
 	// kind, every outcome), ServerGames its count of games, both from its
-	// metrics.
+	// metrics. The server's figures are those of the server running at
+	// the end: after a restart (Config.Resume) its counts began again,
+	// and the growth of a count over the run is taken as 0 where the
+	// count went down.
 	ServerClaims int64 `json:"server_claims"`
 	ServerGames  int64 `json:"server_games"`
 	// ServerMemory is the server's memory at the end of the measured

@@ -232,10 +232,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		P50Ms:             ms(all.quantile(0.50)), P90Ms: ms(all.quantile(0.90)), P99Ms: ms(all.quantile(0.99)),
 		MaxMs:        ms(time.Duration(all.max.Load()) * time.Microsecond),
 		Actions:      actions,
-		ServerClaims: int64(end.sum("dobble_claims_total") - base.sum("dobble_claims_total")),
-		ServerGames:  int64(end.sum("dobble_games_total") - base.sum("dobble_games_total")),
+		ServerClaims: int64(max(0, end.sum("dobble_claims_total")-base.sum("dobble_claims_total"))),
+		ServerGames:  int64(max(0, end.sum("dobble_games_total")-base.sum("dobble_games_total"))),
 		ServerMemory: int64(end.memory()),
-		ServerCPU:    end["process_cpu_seconds_total"] - lobby["process_cpu_seconds_total"],
+		ServerCPU:    max(0, end["process_cpu_seconds_total"]-lobby["process_cpu_seconds_total"]),
 		ClientCPU:    cpu.Seconds(),
 		ErrorKinds:   map[string]int64{},
 	}

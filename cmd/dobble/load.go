@@ -49,8 +49,10 @@ hello and resumes its seat with its room's code and token, for up to a
 minute, and plays on. The report then adds the connections dropped, the
 reconnections, the resumes that worked and failed (by error code), the
 resumes at a table behind what the client had seen acknowledged, and
-the time from a drop to being back in play (p50, p99, max). Without it a
-dropped connection is an error and its client plays no more.
+the time from a drop to being back in play (p50, p99, max); in JSON
+"resume":{"drops":…,"reconnects":…,"resumed":…,"failed":…,"fail_kinds":{…},
+"behind":…,"back_p50_ms":…,"back_p99_ms":…,…}. Without it a dropped
+connection is an error and its client plays no more.
 
 Only loopback URLs are accepted. The server must allow the connections
 and rooms: dobble serve --max-conns and --max-rooms. Ctrl-C ends the

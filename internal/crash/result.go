@@ -182,8 +182,12 @@ func (r *Result) WriteText(w io.Writer) {
 		r.Seed, r.Kills, r.Graceful, r.Rooms, r.Players, r.Seconds)
 	fmt.Fprintf(w, "restarts    %d rooms restored (the server's count), %d rooms with every player back; %d players resumed, %d failed (%s)\n",
 		r.RoomsRestored, r.RoomsBack, r.Resumed, r.ResumeFailures, kindList(r.FailKinds))
-	fmt.Fprintf(w, "back        restart → every player back in play p50 %.0f ms, p99 %.0f ms, max %.0f ms (%d restarts; %d without every player)\n",
-		r.AllBackP50Ms, r.AllBackP99Ms, r.AllBackMaxMs, len(r.AllBack), r.NotAllBack)
+	if len(r.AllBack) > 0 {
+		fmt.Fprintf(w, "back        server down → every player back in play p50 %.0f ms, p99 %.0f ms, max %.0f ms (%d restarts; %d without every player)\n",
+			r.AllBackP50Ms, r.AllBackP99Ms, r.AllBackMaxMs, len(r.AllBack), r.NotAllBack)
+	} else {
+		fmt.Fprintf(w, "back        no restart had every player back (%d restarts)\n", r.NotAllBack)
+	}
 	fmt.Fprintf(w, "actions     %d acknowledged (%d the players' own): %d lost; %d checked in finished games' records, %d in tables in play at the end, %d after the last restart unchecked\n",
 		r.Acknowledged, r.Own, r.Lost, r.Verified, r.InPlay, r.Unchecked)
 	fmt.Fprintf(w, "records     %d finished tables, %d stored twice, %d that do not replay; %d tables sent that differ from the record; %d rooms unfinished\n",
@@ -211,8 +215,12 @@ func (r *Result) WriteMarkdown(w io.Writer) {
 	row("**acknowledged actions lost**", "**%d**", r.Lost)
 	row("checked against finished games' records / tables in play at the end", "%d / %d", r.Verified, r.InPlay)
 	row("finished tables in the records (stored twice, not replaying)", "%d (%d, %d)", r.Tables, r.Duplicates, r.BadRecords)
-	row("server down → every player back in play, p50", "%.0f ms", r.AllBackP50Ms)
-	row("server down → every player back in play, p99", "%.0f ms", r.AllBackP99Ms)
+	if len(r.AllBack) > 0 {
+		row("server down → every player back in play, p50", "%.0f ms", r.AllBackP50Ms)
+		row("server down → every player back in play, p99", "%.0f ms", r.AllBackP99Ms)
+	} else {
+		row("server down → every player back in play, p50 and p99", "none: no restart had every player back")
+	}
 	row("restarts without every player back", "%d", r.NotAllBack)
 	row("test time", "%.0f s", r.Seconds)
 	if p := r.Problems(); len(p) > 0 {
