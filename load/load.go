@@ -102,9 +102,10 @@ type Config struct {
 	// jitter, says hello, sends resume with its room's code and its
 	// seat's token, and plays on from the lobby, state or countdown it is
 	// sent. It tries for ResumeWithin, and gives up when the server
-	// answers the resume three times in a row with an error that trying
-	// again cannot mend (noRoom, badToken: a server on its way down may
-	// answer so before the one replacing it is up). Report.Resume counts
+	// answers the resume with an error that trying again cannot mend
+	// (noRoom, badToken) three times in a row over two seconds at least:
+	// a server on its way down may answer so before the one replacing it
+	// is up. Report.Resume counts
 	// what came of it. Off, a dropped connection is an error and its
 	// client plays no more.
 	Resume bool

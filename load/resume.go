@@ -26,9 +26,11 @@ const (
 	reconnectFirst = 50 * time.Millisecond
 	reconnectMost  = 2 * time.Second
 	// refusalsFinal is how many answers in a row that the seat cannot be
-	// resumed (noRoom, badToken) end the tries: a server on its way down
-	// may still answer so before the one that replaces it is up.
+	// resumed (noRoom, badToken), the first of them refusalsFor ago at
+	// least, end the tries: a server on its way down may still answer so
+	// before the one that replaces it is up.
 	refusalsFinal = 3
+	refusalsFor   = 2 * time.Second
 )
 
 // resumeStats counts what came of the dropped connections.
@@ -141,14 +143,16 @@ func (c *client) back(now time.Time) {
 
 // reconnect brings the client back after its connection dropped at
 // dropped: it dials again, with a growing wait between tries, until it
-// has its seat back, the server refuses it refusalsFinal times in a row,
-// ResumeWithin has passed, or the run closes. It runs on its own goroutine, counted by
+// has its seat back, the server refuses it for good (refusalsFinal times
+// in a row, over refusalsFor at least), ResumeWithin has passed, or the
+// run closes. It runs on its own goroutine, counted by
 // r.bg.
 func (c *client) reconnect(dropped time.Time) {
 	r := c.r
 	defer r.bg.Done()
 	wait := reconnectFirst
 	refusals := 0
+	var firstRefusal time.Time
 	for {
 		d := wait/2 + rand.N(wait/2+1)
 		wait = min(2*wait, reconnectMost)
@@ -169,7 +173,10 @@ func (c *client) reconnect(dropped time.Time) {
 				refusals = 0
 				continue
 			}
-			if refusals++; refusals >= refusalsFinal {
+			if refusals++; refusals == 1 {
+				firstRefusal = time.Now()
+			}
+			if refusals >= refusalsFinal && time.Since(firstRefusal) >= refusalsFor {
 				c.giveUp(code)
 				return
 			}

@@ -358,7 +358,8 @@ func checkSights(t *testing.T, list []Seen, n int) {
 
 // TestResumeNoRoom moves the proxy to another server, which knows none of
 // the rooms, and drops every connection: every client reconnects, is
-// answered noRoom, and gives up after the third answer.
+// answered noRoom, and gives up once it has been three times in a row,
+// over two seconds.
 func TestResumeNoRoom(t *testing.T) {
 	first, second := startServer(t), startServer(t)
 	hostOf := func(s *server) string { return s.ws[len("ws://") : len(s.ws)-len("/ws")] }

@@ -46,7 +46,8 @@ With --resume the clients survive a restart of the server: a client whose
 connection drops while the rooms play (or is closed with 1012 or 1001)
 dials again with a back-off (50 ms doubling to 2 s, with jitter), says
 hello and resumes its seat with its room's code and token, for up to a
-minute, and plays on. The report then adds the connections dropped, the
+minute (or until the server has answered noRoom or badToken three times
+in a row, over two seconds), and plays on. The report then adds the connections dropped, the
 reconnections, the resumes that worked and failed (by error code), the
 resumes at a table behind what the client had seen acknowledged, and
 the time from a drop to being back in play (p50, p99, max); in JSON
