@@ -23,6 +23,7 @@ type message struct {
 	Reason  string          `json:"reason"`
 	Status  string          `json:"status"`
 	Room    json.RawMessage `json:"room"`
+	Token   string          `json:"token"`
 	Seat    int             `json:"seat"`
 	Table   int             `json:"table"`
 	Elapsed int64           `json:"elapsed"`
@@ -48,12 +49,15 @@ type lobbyRoom struct {
 // and a timer that sends its next action when its reaction time is up.
 type client struct {
 	r    *runner
-	conn *wsConn
-	ctl  chan *message // ramp-up answers: welcome, joined, errors
-	lost atomic.Bool   // the connection ended
+	n    int                    // the client's number, from 0
+	conn atomic.Pointer[wsConn] // the connection, replaced when it resumes
+	ctl  chan *message          // ramp-up answers: welcome, joined, errors
+	lost atomic.Bool            // the connection ended
 
 	mu    sync.Mutex
 	seat  int          // the session seat, from joined
+	code  string       // the room's code, from joined
+	token string       // the seat's token, from joined
 	table int          // the table being played
 	view  *rules.View  // the latest view of that table, nil between tables
 	start time.Time    // when the table began, by this machine's clock
@@ -78,12 +82,25 @@ type client struct {
 	id      string
 	sent    time.Time
 	ids     uint64
+	// With Config.Resume: the table and version of the last view the
+	// client was sent, and the fingerprint of that view (seen is false
+	// before the first); when it dropped; whether it waits to be back in
+	// play, and whether the next table it is sent is the one it resumed
+	// at.
+	seen        bool
+	seenTable   int
+	seenVersion uint64
+	seenView    uint64
+	dropped     time.Time
+	backPending bool
+	resumed     bool
 }
 
 // send writes one frame; a failure counts as an error unless the run is
-// closing.
+// closing or the connection is gone. With Config.Resume it is the
+// connection's reader that notices a connection gone, and comes back.
 func (c *client) send(b []byte) {
-	if err := c.conn.write(ws.OpText, b); err != nil && !c.r.closing.Load() && !c.lost.Load() {
+	if err := c.conn.Load().write(ws.OpText, b); err != nil && !c.r.closing.Load() && !c.lost.Load() && !c.r.cfg.Resume {
 		c.r.fail("write")
 	}
 }
@@ -109,34 +126,28 @@ func (c *client) await(typ string) (*message, string) {
 	}
 }
 
-// read reads the connection until it ends.
-func (c *client) read() {
-	defer close(c.ctl)
+// answer hands a ramp-up answer to await, unless the run closes first.
+func (c *client) answer(m *message) {
+	select {
+	case c.ctl <- m:
+	case <-c.r.quit:
+	}
+}
+
+// read reads conn until it ends; the first connection's reader closes
+// ctl when it returns, for the ramp-up's await.
+func (c *client) read(conn *wsConn, first bool) {
+	defer c.r.bg.Done()
+	if first {
+		defer close(c.ctl)
+	}
 	buf := make([]byte, 0, 2048)
 	var events []event
 	for {
 		var err error
-		buf, err = c.receive(buf[:0])
+		buf, err = conn.read(buf[:0])
 		if err != nil {
-			c.lost.Store(true)
-			c.mu.Lock()
-			pending := c.pending
-			c.pending = false
-			c.mu.Unlock()
-			if pending {
-				c.r.inFlight.Add(-1)
-			}
-			if !c.r.closing.Load() {
-				kind := "connection lost"
-				var ce *closeError
-				if errors.As(err, &ce) {
-					kind = "closed by the server: " + strconv.Itoa(ce.code) + " " + ce.reason
-				}
-				c.r.fail(kind)
-				if pending {
-					c.r.fail("unsettled")
-				}
-			}
+			c.drop(err)
 			return
 		}
 		now := time.Now()
@@ -152,25 +163,72 @@ func (c *client) read() {
 			c.r.fail("bad message")
 			continue
 		}
-		c.handle(&m, now)
+		c.handle(&m, buf, now)
 	}
 }
 
-// receive reads the next message, appending it to b.
-func (c *client) receive(b []byte) ([]byte, error) { return c.conn.read(b) }
+// drop ends the connection that failed with err: the action in flight is
+// unsettled, and with Config.Resume a client whose room plays tries to
+// come back (reconnect); otherwise the drop counts as an error.
+func (c *client) drop(err error) {
+	r := c.r
+	c.lost.Store(true)
+	resume := r.cfg.Resume && r.playing.Load() && !r.stopping.Load() && !r.closing.Load()
+	c.mu.Lock()
+	pending := c.pending
+	c.pending = false
+	resume = resume && c.token != ""
+	if resume {
+		c.plan++
+		c.next = nil
+		c.recycle(c.view)
+		c.view = nil
+	}
+	c.mu.Unlock()
+	if pending {
+		r.inFlight.Add(-1)
+	}
+	if r.closing.Load() {
+		return
+	}
+	kind := "connection lost"
+	if ce, ok := errors.AsType[*closeError](err); ok {
+		kind = "closed by the server: " + strconv.Itoa(ce.code) + " " + ce.reason
+	}
+	now := time.Now()
+	if r.playing.Load() {
+		c.watch(Seen{Kind: SeenDrop, At: now, Code: kind})
+	}
+	if !resume || !r.background() {
+		r.fail(kind)
+		if pending {
+			r.fail("unsettled")
+		}
+		return
+	}
+	r.res.mu.Lock()
+	r.res.drops[kind]++
+	r.res.mu.Unlock()
+	if pending {
+		r.res.unsettled.Add(1)
+	}
+	go c.reconnect(now)
+}
 
-// handle acts on one message received at now.
-func (c *client) handle(m *message, now time.Time) {
+// handle acts on one message, whose frame is b, received at now.
+func (c *client) handle(m *message, b []byte, now time.Time) {
 	r := c.r
 	if !r.playing.Load() {
 		switch m.Type {
 		case protocol.MsgJoined:
 			c.mu.Lock()
 			c.seat = m.Seat
+			json.Unmarshal(m.Room, &c.code)
+			c.token = m.Token
 			c.mu.Unlock()
-			c.ctl <- m
+			c.answer(m)
 		case protocol.MsgWelcome, protocol.MsgError:
-			c.ctl <- m
+			c.answer(m)
 		}
 		return
 	}
@@ -184,6 +242,9 @@ func (c *client) handle(m *message, now time.Time) {
 		if c.mind != nil {
 			c.mind.Reset()
 		}
+		if r.cfg.Resume || r.cfg.Watch != nil {
+			c.sawState(m, b, now)
+		}
 		if c.view != nil {
 			c.observe()
 		}
@@ -193,9 +254,13 @@ func (c *client) handle(m *message, now time.Time) {
 			c.recycle(m.View)
 			return
 		}
-		if c.pending && c.view != nil && len(m.Events) > 0 && m.Events[0].Seat == c.view.Seat && ownEvent(m.Events[0].Kind) {
+		own := c.view != nil && len(m.Events) > 0 && m.Events[0].Seat == c.view.Seat && ownEvent(m.Events[0].Kind)
+		if c.pending && own {
 			r.kinds[c.kind].accepted.Add(1)
 			c.settle(now)
+		}
+		if r.cfg.Resume || r.cfg.Watch != nil {
+			c.sawUpdate(m, b, own, now)
 		}
 		c.recycle(c.view)
 		c.view = m.View
@@ -228,11 +293,29 @@ func (c *client) handle(m *message, now time.Time) {
 		if c.seat == 0 {
 			r.games.Add(1)
 		}
+		c.watch(Seen{Kind: SeenOver, At: now, Table: m.Table})
 	case protocol.MsgLobby:
 		var l lobbyRoom
-		if json.Unmarshal(m.Room, &l) == nil && l.Phase == "over" && l.Host == c.seat && !r.stopping.Load() {
+		if json.Unmarshal(m.Room, &l) != nil {
+			r.fail("bad message")
+			return
+		}
+		if l.Phase == "lobby" || l.Phase == "over" {
+			// The room is between sessions: nothing more comes until
+			// its host starts.
+			c.back(now)
+		}
+		if l.Phase == "over" && l.Host == c.seat && !r.stopping.Load() {
 			go c.send(startFrame)
 		}
+	case protocol.MsgCountdown:
+		if c.resumed && c.seen && m.Table <= c.seenTable {
+			// The next table is one the client saw played: what it saw
+			// of that table is lost.
+			r.res.behind.Add(1)
+		}
+		c.resumed = false
+		c.back(now)
 	case protocol.MsgPick:
 		if m.Picker == c.seat && len(m.Choices) > 0 {
 			go c.send(protocol.AppendRequest(nil, &protocol.Request{Type: protocol.TypePick, Game: m.Choices[0]}))
@@ -245,7 +328,7 @@ func (c *client) handle(m *message, now time.Time) {
 		if m.Status != protocol.SavedStored {
 			r.fail("game not stored: " + m.Status)
 		}
-	case protocol.MsgCountdown, protocol.MsgPresence, protocol.MsgPong, protocol.MsgJoined, protocol.MsgWelcome:
+	case protocol.MsgPresence, protocol.MsgPong, protocol.MsgJoined, protocol.MsgWelcome:
 	default:
 		r.fail("unexpected message: " + m.Type)
 	}

@@ -18,6 +18,14 @@
 // before and after the first two phases, which gives the cost of an idle
 // connection and of a room, and once more at the end, under load. Only
 // the third phase is measured: the ramp-up is not timed.
+//
+// With Config.Resume the clients survive a restart of the server: a
+// client whose connection drops reconnects, resumes its seat with its
+// token and plays on, and the report says how many came back, how many
+// could not (and why), and how long it took. Config.Watch is told what
+// every client saw (each state and update, with fingerprints of what the
+// server wrote) and what became of its connection, for a harness that
+// checks nothing a client saw acknowledged was lost (internal/crash).
 package load
 
 import (
@@ -27,7 +35,10 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/rules"
 	"github.com/dobble-dev/dobble/session"
 )
@@ -84,7 +95,35 @@ type Config struct {
 	Dials int
 	// Progress, when set, is called with a line as each phase ends.
 	Progress func(line string)
+	// Resume makes the clients survive a restart of the server: a client
+	// whose connection drops while the rooms play (or that the server
+	// closes, with 1012 for a restart or 1001 for a shutdown) dials the
+	// same URL again with a back-off of 50 ms doubling to 2 s, with
+	// jitter, says hello, sends resume with its room's code and its
+	// seat's token, and plays on from the lobby, state or countdown it is
+	// sent. It tries for ResumeWithin, and gives up when the server
+	// answers the resume with an error that trying again cannot mend
+	// (noRoom, badToken) three times in a row over two seconds at least:
+	// a server on its way down may answer so before the one replacing it
+	// is up. Report.Resume counts
+	// what came of it. Off, a dropped connection is an error and its
+	// client plays no more.
+	Resume bool
+	// Name is what the clients' nicknames begin with: client i says
+	// hello as "Name i" ("load i" when empty), so that the seats of
+	// finished games tell whose they were. At most MaxName characters.
+	Name string
+	// Watch, when set, is told everything each client sees and what
+	// becomes of its connection (Seen), as it happens, each client's in
+	// the order it saw them. It is called from the clients' goroutines,
+	// some holding their client's lock: it must be quick and must not
+	// call into the run.
+	Watch func(Seen)
 }
+
+// MaxName is the longest Config.Name, in characters: a nickname is at
+// most protocol.MaxName, and the client's number takes up to seven.
+const MaxName = protocol.MaxName - 7
 
 // Games lists the games the load clients play: every registered game,
 // each played by its rules.Player.
@@ -126,6 +165,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--reaction %v-%v: use MIN-MAX with 0 ≤ MIN ≤ MAX ≤ %v, such as 700ms-2s", c.ReactionMin, c.ReactionMax, MaxReaction)
 	case c.Dials < 0 || c.Dials > MaxDials:
 		return fmt.Errorf("dials %d: use 1 to %d", c.Dials, MaxDials)
+	case utf8.RuneCountInString(c.Name) > MaxName || strings.ContainsFunc(c.Name, unicode.IsControl) || strings.HasPrefix(c.Name, protocol.BotPrefix):
+		return fmt.Errorf("name %q: use at most %d characters, no control characters, not beginning with %q", c.Name, MaxName, protocol.BotPrefix)
 	}
 	return nil
 }
@@ -227,7 +268,10 @@ type Report struct {
 	ErrorKinds map[string]int64 `json:"error_kinds"`
 	// ServerClaims is the server's count of the seats' actions (every
 	// kind, every outcome), ServerGames its count of games, both from its
-	// metrics.
+	// metrics. The server's figures are those of the server running at
+	// the end: after a restart (Config.Resume) its counts began again,
+	// and the growth of a count over the run is taken as 0 where the
+	// count went down.
 	ServerClaims int64 `json:"server_claims"`
 	ServerGames  int64 `json:"server_games"`
 	// ServerMemory is the server's memory at the end of the measured
@@ -244,6 +288,42 @@ type Report struct {
 	ClientCPU float64 `json:"client_cpu_s"`
 	ConnBytes int64   `json:"conn_bytes"`
 	RoomBytes int64   `json:"room_bytes"`
+	// Resume is what came of the clients' dropped connections, with
+	// Config.Resume; nil without.
+	Resume *ResumeReport `json:"resume,omitempty"`
+}
+
+// ResumeReport counts the connections that dropped while the rooms
+// played and what came of them, with Config.Resume.
+type ResumeReport struct {
+	// Drops counts the connections that dropped during play, DropKinds
+	// them by how ("connection lost", "closed by the server: 1012 …").
+	Drops     int64            `json:"drops"`
+	DropKinds map[string]int64 `json:"drop_kinds"`
+	// Reconnects counts the connections opened again (the WebSocket
+	// handshake made), Attempts the tries, failed ones included.
+	Reconnects int64 `json:"reconnects"`
+	Attempts   int64 `json:"attempts"`
+	// Resumed counts the clients that took their seat back and were
+	// back in play (sent the table, a countdown, or the room between
+	// sessions); Failed those that gave up, FailKinds them by the
+	// server's error code ("noRoom", "badToken") or "gave up after 1m0s".
+	Resumed   int64            `json:"resumed"`
+	Failed    int64            `json:"failed"`
+	FailKinds map[string]int64 `json:"fail_kinds"`
+	// Unsettled counts the actions in flight when their connection
+	// dropped: the server may or may not have taken them, and no client
+	// saw them acknowledged.
+	Unsettled int64 `json:"unsettled"`
+	// Behind counts the resumes whose table was behind what the client
+	// had seen acknowledged before it dropped: an earlier table, or an
+	// earlier version of the same table. Each is an acknowledged action
+	// lost.
+	Behind int64 `json:"behind"`
+	// From a drop to being back in play, in milliseconds.
+	BackP50Ms float64 `json:"back_p50_ms"`
+	BackP99Ms float64 `json:"back_p99_ms"`
+	BackMaxMs float64 `json:"back_max_ms"`
 }
 
 // ActionReport is what a run measured of one kind of action: the actions

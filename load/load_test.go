@@ -291,6 +291,9 @@ func TestValidate(t *testing.T) {
 		{func(c *Config) { c.Rooms, c.PlayersPerRoom = 100_000, 4 }, "at most 200000"},
 		{func(c *Config) { c.Duration = 0 }, "--duration 0s"},
 		{func(c *Config) { c.ReactionMin = 2 * time.Second }, "--reaction 2s-1s"},
+		{func(c *Config) { c.Name = "a name much too long, really" }, "use at most 17 characters"},
+		{func(c *Config) { c.Name = "tab\there" }, "no control characters"},
+		{func(c *Config) { c.Name = "bot:easy" }, `not beginning with "bot:"`},
 	} {
 		c := good
 		tc.change(&c)

@@ -41,6 +41,17 @@ type runner struct {
 
 	errMu  sync.Mutex
 	errors map[string]int64
+
+	// The goroutines Run waits for before it returns: the clients'
+	// readers and reconnections. Once bgClosed is set no more start.
+	bg       sync.WaitGroup
+	bgMu     sync.Mutex
+	bgClosed bool
+	// ctx ends, and quit is closed, when the run closes, ending the
+	// reconnections under way.
+	ctx  context.Context
+	quit chan struct{}
+	res  resumeStats // with Config.Resume
 }
 
 // kindCount is the number of action kinds, the clock's tick included.
@@ -78,9 +89,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	dial := sourceDialer(t, n)
 	tr := &http.Transport{DialContext: dial, MaxIdleConnsPerHost: 1}
 	defer tr.CloseIdleConnections()
+	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopRun()
 	r := &runner{
 		cfg: cfg, target: t, http: &http.Client{Transport: tr}, dial: dial,
-		errors: map[string]int64{},
+		errors: map[string]int64{}, ctx: runCtx, quit: make(chan struct{}),
+		res: resumeStats{drops: map[string]int64{}, failed: map[string]int64{}},
 	}
 	progress := func(format string, args ...any) {
 		if cfg.Progress != nil {
@@ -96,11 +110,17 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	clients := make([]*client, n)
 	defer func() {
 		r.closing.Store(true)
+		r.bgMu.Lock()
+		r.bgClosed = true
+		r.bgMu.Unlock()
+		close(r.quit)
+		stopRun()
 		for _, c := range clients {
 			if c != nil {
-				c.conn.close()
+				c.conn.Load().close()
 			}
 		}
+		r.bg.Wait()
 	}()
 
 	// Connect every client and say hello, at most Dials at a time.
@@ -153,6 +173,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 	// Play: every host starts, and starts again when its session ends.
 	r.playing.Store(true)
+	if cfg.Watch != nil {
+		cfg.Watch(Seen{Kind: SeenPlay, Client: -1, Room: -1, At: time.Now()})
+	}
 	start, cpuStart := time.Now(), cpuTime()
 	for i, ok := range seated {
 		if ok {
@@ -182,7 +205,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		r.errors["unsettled"] += u
 		r.errMu.Unlock()
 	}
-	end, err := scrape(context.WithoutCancel(ctx), r.http, t.metrics)
+	end, err := r.scrapeEnd(context.WithoutCancel(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -209,10 +232,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		P50Ms:             ms(all.quantile(0.50)), P90Ms: ms(all.quantile(0.90)), P99Ms: ms(all.quantile(0.99)),
 		MaxMs:        ms(time.Duration(all.max.Load()) * time.Microsecond),
 		Actions:      actions,
-		ServerClaims: int64(end.sum("dobble_claims_total") - base.sum("dobble_claims_total")),
-		ServerGames:  int64(end.sum("dobble_games_total") - base.sum("dobble_games_total")),
+		ServerClaims: int64(max(0, end.sum("dobble_claims_total")-base.sum("dobble_claims_total"))),
+		ServerGames:  int64(max(0, end.sum("dobble_games_total")-base.sum("dobble_games_total"))),
 		ServerMemory: int64(end.memory()),
-		ServerCPU:    end["process_cpu_seconds_total"] - lobby["process_cpu_seconds_total"],
+		ServerCPU:    max(0, end["process_cpu_seconds_total"]-lobby["process_cpu_seconds_total"]),
 		ClientCPU:    cpu.Seconds(),
 		ErrorKinds:   map[string]int64{},
 	}
@@ -234,6 +257,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if rooms > 0 {
 		rep.RoomBytes = int64((lobby.memory() - idle.memory()) / float64(rooms))
 	}
+	if cfg.Resume {
+		rep.Resume = r.res.report()
+	}
 	r.errMu.Lock()
 	for k, v := range r.errors {
 		rep.ErrorKinds[k] = v
@@ -241,6 +267,26 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	r.errMu.Unlock()
 	return rep, nil
+}
+
+// scrapeEnd reads the server's metrics at the end of the measured phase.
+// With Config.Resume the server may be restarting: it tries again for
+// stepTimeout, and a server still away then leaves the figures from its
+// metrics at 0, counted as the error "metrics: …".
+func (r *runner) scrapeEnd(ctx context.Context) (metrics, error) {
+	m, err := scrape(ctx, r.http, r.target.metrics)
+	if err == nil || !r.cfg.Resume {
+		return m, err
+	}
+	deadline := time.Now().Add(stepTimeout)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		time.Sleep(100 * time.Millisecond)
+		if m, err = scrape(ctx, r.http, r.target.metrics); err == nil {
+			return m, nil
+		}
+	}
+	r.fail(err.Error())
+	return metrics{}, nil
 }
 
 // errorSummary lists the errors counted so far, by kind.
@@ -319,9 +365,14 @@ func (r *runner) connect(ctx context.Context, i int) (*client, string) {
 		msg := err.Error()
 		return nil, "connect:" + msg[strings.LastIndex(msg, ": ")+1:]
 	}
-	c := &client{r: r, conn: conn, ctl: make(chan *message, 8), seat: -1, table: -1}
-	go c.read()
-	c.send(protocol.AppendRequest(nil, &protocol.Request{Type: protocol.TypeHello, V: protocol.Version, Name: "load " + strconv.Itoa(i), Lang: "en"}))
+	c := &client{r: r, n: i, ctl: make(chan *message, 8), seat: -1, table: -1}
+	c.conn.Store(conn)
+	if !r.background() {
+		conn.close()
+		return nil, "connect: the run is closing"
+	}
+	go c.read(conn, true)
+	c.send(protocol.AppendRequest(nil, &protocol.Request{Type: protocol.TypeHello, V: protocol.Version, Name: c.name(), Lang: "en"}))
 	if _, kind := c.await("welcome"); kind != "" {
 		c.lost.Store(true)
 		conn.close()

@@ -18,7 +18,8 @@ import (
 
 const loadSynopsis = `dobble load --url ws://127.0.0.1:PORT/ws [--rooms R] [--players-per-room P]
            [--game NAME] [--option NAME=VALUE]… [--deck DECK] [--duration D]
-           [--reaction MIN-MAX] [--dials N] [--format text|json] [--cpuprofile FILE]
+           [--reaction MIN-MAX] [--dials N] [--resume] [--format text|json]
+           [--cpuprofile FILE]
 
 Measures a dobble server on this machine under R×P players: opens R×P
 WebSocket clients (at most --dials connecting at once), creates R private
@@ -41,6 +42,19 @@ prints one object: {"connections":…,"claims_per_s":…,"games_per_s":…,
 "accepted":…,"late":…,"p50_ms":…,"p99_ms":…,"max_ms":…},…},"errors":…,
 "error_kinds":{…},…}, where claims counts the actions of every kind.
 
+With --resume the clients survive a restart of the server: a client whose
+connection drops while the rooms play (or is closed with 1012 or 1001)
+dials again with a back-off (50 ms doubling to 2 s, with jitter), says
+hello and resumes its seat with its room's code and token, for up to a
+minute (or until the server has answered noRoom or badToken three times
+in a row, over two seconds), and plays on. The report then adds the connections dropped, the
+reconnections, the resumes that worked and failed (by error code), the
+resumes at a table behind what the client had seen acknowledged, and
+the time from a drop to being back in play (p50, p99, max); in JSON
+"resume":{"drops":…,"reconnects":…,"resumed":…,"failed":…,"fail_kinds":{…},
+"behind":…,"back_p50_ms":…,"back_p99_ms":…,…}. Without it a dropped
+connection is an error and its client plays no more.
+
 Only loopback URLs are accepted. The server must allow the connections
 and rooms: dobble serve --max-conns and --max-rooms. Ctrl-C ends the
 measured phase early and still prints the report.`
@@ -58,6 +72,7 @@ func runLoad(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	duration := fs.Duration("duration", load.DefaultDuration, fmt.Sprintf("how long the rooms play once started (at most %v)", load.MaxDuration))
 	reaction := fs.String("reaction", (load.DefaultReactionMin).String()+"-"+load.DefaultReactionMax.String(), "a client's reaction time after each view, MIN-MAX (uniform)")
 	dials := fs.Int("dials", load.DefaultDials, fmt.Sprintf("connections and joins in flight at once during the ramp-up (1 to %d)", load.MaxDials))
+	resume := fs.Bool("resume", false, "reconnect and resume the seat when the server drops a connection (a restart), and report it")
 	format := fs.String("format", "text", "output format: text or json")
 	profile := fs.String("cpuprofile", "", "write a CPU profile of the load itself (all its clients) to this file, for go tool pprof")
 	if err := fs.parse(args); err != nil {
@@ -84,7 +99,7 @@ func runLoad(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	cfg := load.Config{URL: *url, Rooms: *rooms, PlayersPerRoom: *players, Game: *game, Deck: *deck, Options: opts, Duration: *duration,
-		ReactionMin: lo, ReactionMax: hi, Dials: *dials,
+		ReactionMin: lo, ReactionMax: hi, Dials: *dials, Resume: *resume,
 		Progress: func(line string) { fmt.Fprintln(stderr, "dobble: load: "+line) }}
 	if err := cfg.Validate(); err != nil {
 		return usagef("load: %v", err)
@@ -152,4 +167,23 @@ func writeLoadReport(w io.Writer, r *load.Report) {
 	perAction := func(s float64) float64 { return s * 1e6 / float64(max(r.Claims, 1)) }
 	fmt.Fprintf(w, "cpu          server %.1f s (%.0f µs an action), clients %.1f s (%.0f µs an action) while measuring\n",
 		r.ServerCPU, perAction(r.ServerCPU), r.ClientCPU, perAction(r.ClientCPU))
+	if res := r.Resume; res != nil {
+		fmt.Fprintf(w, "resume       %d connections dropped%s; %d reconnected (%d tries)\n", res.Drops, kindList(res.DropKinds), res.Reconnects, res.Attempts)
+		fmt.Fprintf(w, "             %d back in play, %d failed%s; %d behind what they had seen; %d actions unsettled at a drop\n",
+			res.Resumed, res.Failed, kindList(res.FailKinds), res.Behind, res.Unsettled)
+		fmt.Fprintf(w, "             drop → back in play p50 %.0f ms, p99 %.0f ms, max %.0f ms\n", res.BackP50Ms, res.BackP99Ms, res.BackMaxMs)
+	}
+}
+
+// kindList writes counts by kind as " (N kind, M kind)", or nothing for
+// none.
+func kindList(kinds map[string]int64) string {
+	if len(kinds) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(kinds)) {
+		parts = append(parts, fmt.Sprintf("%d %s", kinds[k], k))
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }

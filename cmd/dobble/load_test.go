@@ -125,6 +125,39 @@ func TestLoad(t *testing.T) {
 	}
 }
 
+// TestLoadResume runs the load with --resume against a server that stays
+// up: the report, as JSON and as text, says that no connection dropped
+// and none came back.
+func TestLoadResume(t *testing.T) {
+	url, _ := startServe(t)
+	code, out, errOut := runCLI(t, "", "load", "--url", url, "--rooms", "1", "--players-per-room", "2",
+		"--deck", "order-3", "--duration", "300ms", "--reaction", "1ms-3ms", "--resume", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	var rep struct {
+		Errors int64 `json:"errors"`
+		Resume *struct {
+			Drops   *int64   `json:"drops"`
+			Resumed *int64   `json:"resumed"`
+			Failed  *int64   `json:"failed"`
+			P99     *float64 `json:"back_p99_ms"`
+		} `json:"resume"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%q: %v", out, err)
+	}
+	if r := rep.Resume; rep.Errors != 0 || r == nil || r.Drops == nil || *r.Drops != 0 || r.Resumed == nil || r.Failed == nil || r.P99 == nil {
+		t.Fatalf("--resume: %s", out)
+	}
+	code, out, errOut = runCLI(t, "", "load", "--url", url, "--rooms", "1", "--players-per-room", "2",
+		"--deck", "order-3", "--duration", "300ms", "--reaction", "1ms-3ms", "--resume")
+	if code != 0 || !strings.Contains(out, "resume       0 connections dropped; 0 reconnected (0 tries)\n") ||
+		!strings.Contains(out, "drop → back in play p50 0 ms") {
+		t.Fatalf("--resume, text: exit %d, stderr %q:\n%s", code, errOut, out)
+	}
+}
+
 // TestLoadExtraGame plays Memory, a game of turns and flips, with an
 // option: every flip is accepted, as the server counts them.
 func TestLoadExtraGame(t *testing.T) {
@@ -229,7 +262,7 @@ func TestLoadNoServer(t *testing.T) {
 
 func TestLoadHelp(t *testing.T) {
 	code, out, _ := runCLI(t, "", "load", "--help")
-	for _, want := range []string{"dobble load --url ws://127.0.0.1:PORT/ws", "-rooms", "-players-per-room", "-game", "-duration", "-reaction", "-format", "loopback"} {
+	for _, want := range []string{"dobble load --url ws://127.0.0.1:PORT/ws", "-rooms", "-players-per-room", "-game", "-duration", "-reaction", "-resume", "-format", "loopback"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Fatalf("load --help: exit %d, missing %q:\n%s", code, want, out)
 		}

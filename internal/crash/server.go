@@ -1,0 +1,193 @@
+package crash
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Build compiles the dobble command into dir and returns the binary's
+// path. It runs the go command, and must be called from inside the
+// module's tree.
+func Build(ctx context.Context, dir string) (string, error) {
+	bin := filepath.Join(dir, "dobble")
+	out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/dobble-dev/dobble/cmd/dobble").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go build ./cmd/dobble: %v\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// startWithin bounds the wait for a server to serve.
+const startWithin = time.Minute
+
+// server is one dobble serve process.
+type server struct {
+	cmd  *exec.Cmd
+	addr string // the HOST:PORT it serves on
+
+	done chan struct{} // closed when the process has ended
+	err  error         // how it ended, once done is closed
+	log  *tail         // the end of what it wrote on stderr
+
+	http *http.Client
+}
+
+// startServer starts bin serve on addr (127.0.0.1:0 for a free port) with
+// the database db and the extra flags args, and waits until it serves. log
+// keeps the end of what it writes on stderr, across restarts.
+func startServer(ctx context.Context, bin, addr, db string, args []string, log *tail) (*server, error) {
+	argv := append([]string{"serve", "--addr", addr, "--db", db}, args...)
+	s := &server{done: make(chan struct{}), log: log, http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1}}}
+	serving := make(chan string, 1)
+	s.cmd = exec.Command(bin, argv...)
+	s.cmd.Stdout = &lineWatch{f: func(line string) {
+		// "dobble: serving on http://127.0.0.1:PORT/ (games stored in …)"
+		if _, rest, ok := strings.Cut(line, "serving on http://"); ok {
+			host, _, _ := strings.Cut(rest, "/")
+			select {
+			case serving <- host:
+			default:
+			}
+		}
+	}}
+	s.cmd.Stderr = log
+	if err := s.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("dobble serve: %w", err)
+	}
+	go func() {
+		s.err = s.cmd.Wait()
+		close(s.done)
+	}()
+	t := time.NewTimer(startWithin)
+	defer t.Stop()
+	select {
+	case s.addr = <-serving:
+		return s, nil
+	case <-s.done:
+		return nil, fmt.Errorf("dobble %s ended before it served: %v: %s", strings.Join(argv, " "), s.err, log)
+	case <-t.C:
+		s.kill()
+		return nil, fmt.Errorf("dobble serve did not serve within %v: %s", startWithin, log)
+	case <-ctx.Done():
+		s.kill()
+		return nil, ctx.Err()
+	}
+}
+
+// kill ends the process at once with SIGKILL, as a crash would, and waits
+// for it.
+func (s *server) kill() {
+	s.cmd.Process.Signal(syscall.SIGKILL)
+	<-s.done
+	s.http.CloseIdleConnections()
+}
+
+// stop asks the process to shut down with SIGTERM, as a deploy would, and
+// waits for it; it kills it if it has not ended within a minute, and says
+// so.
+func (s *server) stop() error {
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	t := time.NewTimer(time.Minute)
+	defer t.Stop()
+	defer s.http.CloseIdleConnections()
+	select {
+	case <-s.done:
+		if s.err != nil {
+			return fmt.Errorf("dobble serve ended with %v after SIGTERM: %s", s.err, s.log)
+		}
+		return nil
+	case <-t.C:
+		s.kill()
+		return fmt.Errorf("dobble serve had not ended a minute after SIGTERM, and was killed: %s", s.log)
+	}
+}
+
+// metrics are the samples of a Prometheus text exposition, by series
+// ("name" or "name{labels}").
+type metrics map[string]float64
+
+// scrape fetches and parses the server's metrics.
+func (s *server) scrape(ctx context.Context) (metrics, error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+s.addr+"/metrics", nil)
+	resp, err := s.http.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("metrics: %s", resp.Status)
+	}
+	m := metrics{}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		i := strings.LastIndexByte(line, ' ')
+		if i < 0 {
+			continue
+		}
+		if v, err := strconv.ParseFloat(line[i+1:], 64); err == nil {
+			m[line[:i]] = v
+		}
+	}
+	return m, sc.Err()
+}
+
+// tail keeps the last 8 KB written to it.
+type tail struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > 8192 {
+		t.b = append(t.b[:0], t.b[len(t.b)-8192:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(bytes.TrimSpace(t.b))
+}
+
+// lineWatch calls f with every line written to it.
+type lineWatch struct {
+	buf []byte
+	f   func(line string)
+}
+
+func (l *lineWatch) Write(p []byte) (int, error) {
+	l.buf = append(l.buf, p...)
+	for {
+		i := bytes.IndexByte(l.buf, '\n')
+		if i < 0 {
+			break
+		}
+		l.f(string(l.buf[:i]))
+		l.buf = l.buf[i+1:]
+	}
+	if len(l.buf) > 64<<10 {
+		l.buf = l.buf[:0]
+	}
+	return len(p), nil
+}
