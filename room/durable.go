@@ -41,6 +41,9 @@ type entry struct {
 	TokenHash string          `json:"tokenHash,omitempty"`
 	// Gone lists the connections that left.
 	Gone []int `json:"gone,omitempty"`
+	// Restart marks a server's start: every connection gone, every
+	// person's seat held, a countdown started again (Room.restart).
+	Restart bool `json:"restart,omitempty"`
 	// Draws are the random values the turn drew, in order: seeds in
 	// decimal, the hashes of new seats' tokens.
 	Draws []string `json:"draws,omitempty"`
@@ -187,8 +190,9 @@ func (r *Room) record(in *input) {
 	r.cur.Name = in.name
 	r.cur.At = in.at.UnixNano()
 	if in.Type == protocol.TypeResume {
-		// The token stays with its owner: the journal keeps its hash.
-		r.cur.Req, _ = json.Marshal(map[string]any{"type": "resume", "room": in.Code, "id": in.ID})
+		// The token stays with its owner: the journal keeps its hash, and
+		// the request a stand-in that decodes.
+		r.cur.Req, _ = json.Marshal(map[string]any{"type": "resume", "room": in.Code, "id": in.ID, "token": "-"})
 		r.cur.TokenHash = in.tokenHash
 		return
 	}
@@ -211,6 +215,8 @@ func (r *Room) replay(e *entry) error {
 		for _, n := range e.Gone {
 			r.leave(r.ghost(n), true, r.replayNow)
 		}
+	case e.Restart:
+		r.restart(r.replayNow)
 	}
 	if !r.closed {
 		r.tick(r.replayNow)
@@ -244,11 +250,24 @@ func (r *Room) resumeAfterReplay() {
 	now := r.m.now()
 	r.offset = now.Sub(r.last)
 	if next := r.nextTime(); !next.IsZero() && next.Sub(r.last) < restartGrace {
-		r.offset -= restartGrace - next.Sub(r.last)
+		r.offset += restartGrace - next.Sub(r.last)
 	}
+	// The restart is a turn of the room like any other, written to the
+	// journal, so that a later replay goes through it too.
 	clock := r.now()
+	r.cur = entry{Restart: true}
+	r.restart(clock)
+	r.out = nil
+	r.endTurn(clock)
+	r.publish()
+}
+
+// restart is what a server's start does to the room, at now on its clock:
+// every connection is gone, every person's seat is held for SeatHold, and
+// a countdown starts again.
+func (r *Room) restart(now time.Time) {
 	if r.phase == PhaseCountdown {
-		r.deadline = clock.Add(r.m.cfg.Countdown)
+		r.deadline = now.Add(r.m.cfg.Countdown)
 	}
 	for p := range r.members {
 		delete(r.members, p)
@@ -256,13 +275,9 @@ func (r *Room) resumeAfterReplay() {
 	}
 	for _, s := range r.seats {
 		if s.kind == protocol.KindHuman {
-			s.peer, s.held = nil, clock.Add(r.m.cfg.SeatHold)
+			s.peer, s.held = nil, now.Add(r.m.cfg.SeatHold)
 		}
 	}
-	r.ghosts = nil
-	r.out = nil
-	r.wake = r.wakeAt()
-	r.publish()
 }
 
 // wakeAt returns when something is next due, on the Manager's clock, or

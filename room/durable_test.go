@@ -101,4 +101,18 @@ func TestJournalRestoresRooms(t *testing.T) {
 			t.Fatalf("the first update after the restart: %v", u)
 		}
 	}
+	// A second crash: the journal now holds the resume too, and replays it.
+	version = r2.tab.State().Version()
+	h3 := newHarness(t, testConfig())
+	h3.now = h2.now.Add(time.Minute)
+	h3.useJournal(openJournal(t, path))
+	if n, err := h3.m.Restore(); n != 1 || err != nil {
+		t.Fatalf("the second restart restored %d rooms (%v), want 1", n, err)
+	}
+	if r3 := h3.room(); r3.tab.State().Version() != version {
+		t.Fatalf("after the second restart the table is at version %d, want %d", r3.tab.State().Version(), version)
+	}
+	third := h3.connect("host")
+	third.send(`{"type": "resume", "room": %q, "token": %q}`, code, token)
+	third.take("joined")
 }
