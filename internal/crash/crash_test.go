@@ -57,7 +57,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// TestCrash is the crash test of issue 14: rooms of the Tower and of
+// TestCrash is the crash test of docs/RELIABILITY.md: rooms of the Tower and of
 // Guess (a timed game) play against dobble serve, which is killed with
 // SIGKILL at random moments, 100 times (10 with -short), and started
 // again on the same file and port, then restarted once with SIGTERM.

@@ -1,5 +1,6 @@
-// Package crash is the crash test of issue 14, "durable games: nothing a
-// player saw accepted is ever lost — crash, restart or deploy". It plays
+// Package crash is the crash test of docs/RELIABILITY.md: nothing a player
+// saw accepted is ever lost, whether the server crashes, is killed or is
+// restarted for a deploy. It plays
 // rooms of people against a real `dobble serve` process, kills the
 // process with SIGKILL at random moments and starts it again on the same
 // database and port, and checks that no player lost anything it had seen

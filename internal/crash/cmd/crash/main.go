@@ -1,4 +1,4 @@
-// Command crash runs the crash test of issue 14 (package internal/crash):
+// Command crash runs the crash test of docs/RELIABILITY.md (package internal/crash):
 // rooms of people play against dobble serve, which is killed with SIGKILL
 // at random moments and started again on the same database and port,
 // then restarted with SIGTERM; it prints what came of the players and of
