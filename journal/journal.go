@@ -69,6 +69,12 @@ type Options struct {
 	// MaxBatch is the most entries written in one transaction; 0 means
 	// 4096.
 	MaxBatch int
+	// Window is how long the writer waits, after the first write of a
+	// batch, for more to join it: each transaction costs SQLite about as
+	// much as a hundred entries, so a busy server writes a few large
+	// batches rather than many small ones, for at most Window of latency.
+	// 0 means 2 ms; a negative Window does not wait.
+	Window time.Duration
 	// Busy is how long a write waits for a lock another connection to the
 	// file holds; 0 means 5 s.
 	Busy time.Duration
@@ -105,7 +111,9 @@ type request struct {
 	seq  int64
 	data []byte
 	drop bool
-	done func(error)
+	// flush is set for a Flush: the batch it joins is written at once.
+	flush bool
+	done  func(error)
 }
 
 // schema creates the journal's tables: the entries, in the order they
@@ -133,6 +141,9 @@ func Open(ctx context.Context, path string, o Options) (*Journal, error) {
 	}
 	if o.Busy <= 0 {
 		o.Busy = 5 * time.Second
+	}
+	if o.Window == 0 {
+		o.Window = 2 * time.Millisecond
 	}
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", o.Busy.Milliseconds()))
@@ -252,7 +263,7 @@ func (j *Journal) send(r request) {
 // Flush waits until every write asked for before it is durable or failed.
 func (j *Journal) Flush(ctx context.Context) error {
 	ch := make(chan error, 1)
-	j.send(request{done: func(err error) { ch <- err }})
+	j.send(request{flush: true, done: func(err error) { ch <- err }})
 	select {
 	case err := <-ch:
 		return err
@@ -282,20 +293,45 @@ func (j *Journal) Close() error {
 func (j *Journal) write() {
 	defer close(j.done)
 	batch := make([]request, 0, j.opts.MaxBatch)
+	window := time.NewTimer(time.Hour)
+	window.Stop()
 	for r := range j.reqs {
 		batch = append(batch[:0], r)
+		// Writes that come within the window join the batch; a Flush
+		// (or Close) is not kept waiting.
+		waiting := j.opts.Window > 0 && !r.flush
+		if waiting {
+			window.Reset(j.opts.Window)
+		}
 	more:
 		for len(batch) < j.opts.MaxBatch {
+			if !waiting {
+				select {
+				case r, ok := <-j.reqs:
+					if !ok {
+						break more
+					}
+					batch = append(batch, r)
+				default:
+					break more
+				}
+				continue
+			}
 			select {
 			case r, ok := <-j.reqs:
 				if !ok {
 					break more
 				}
 				batch = append(batch, r)
-			default:
-				break more
+				if r.flush {
+					waiting = false
+				}
+			case <-window.C:
+				waiting = false
 			}
 		}
+		// Since Go 1.23 a stopped timer delivers nothing stale.
+		window.Stop()
 		start := time.Now()
 		err := j.commit(batch)
 		if j.opts.Observe != nil {
