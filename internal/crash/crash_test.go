@@ -172,10 +172,12 @@ func TestDrops(t *testing.T) {
 		t.Errorf("with every room kept: %s", strings.Join(p, "\n"))
 	}
 	restarts := res.Kills + res.Graceful
+	// The server never restarts here, so it restores nothing
+	// (dobble_rooms_restored_total stays 0): every room lives on.
 	if res.Kills != 5 || res.Graceful != 1 || res.Resumed != restarts*res.Players || res.RoomsBack != restarts*res.Rooms ||
-		res.RoomsRestored != restarts*res.Rooms || len(res.AllBack) != restarts || res.InPlay+res.Verified == 0 {
-		t.Errorf("%d kills, %d graceful; %d players back of %d, %d rooms whole and %d restored of %d; %d restarts timed",
-			res.Kills, res.Graceful, res.Resumed, restarts*res.Players, res.RoomsBack, res.RoomsRestored, restarts*res.Rooms, len(res.AllBack))
+		res.RoomsRestored != 0 || len(res.AllBack) != restarts || res.InPlay+res.Verified == 0 {
+		t.Errorf("%d kills, %d graceful; %d players back of %d, %d rooms whole of %d and %d restored; %d restarts timed",
+			res.Kills, res.Graceful, res.Resumed, restarts*res.Players, res.RoomsBack, restarts*res.Rooms, res.RoomsRestored, len(res.AllBack))
 	}
 	for _, rep := range res.Loads {
 		if r := rep.Resume; r == nil || r.Drops != int64(restarts*rep.Rooms*rep.PlayersPerRoom) || r.Failed != 0 || r.Behind != 0 {
