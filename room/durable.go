@@ -11,6 +11,7 @@ import (
 
 	"github.com/dobble-dev/dobble/journal"
 	"github.com/dobble-dev/dobble/protocol"
+	"github.com/dobble-dev/dobble/store"
 )
 
 // This file makes rooms durable. A room is a state machine driven by its
@@ -68,6 +69,16 @@ func (r *Room) send(p *Peer, b []byte) {
 		return
 	}
 	r.out = append(r.out, outFrame{p, b})
+}
+
+// whenDurable stores the finished game g once the current turn is
+// durable (at once without a journal).
+func (r *Room) whenDurable(g *store.Game) {
+	if r.m.journal == nil {
+		r.m.save(g)
+		return
+	}
+	r.saves = append(r.saves, g)
 }
 
 // now returns the time on the room's clock: the Manager's, less the time
@@ -151,8 +162,8 @@ func (r *Room) commit(now time.Time) {
 	if r.m.journal == nil || r.replaying {
 		return
 	}
-	out := r.out
-	r.out = nil
+	out, saves := r.out, r.saves
+	r.out, r.saves = nil, nil
 	send := func(err error) {
 		if err != nil {
 			r.m.journalFailed(r, err)
@@ -161,6 +172,9 @@ func (r *Room) commit(now time.Time) {
 		}
 		for _, f := range out {
 			f.p.Send(f.b)
+		}
+		for _, g := range saves {
+			r.m.save(g)
 		}
 	}
 	switch {

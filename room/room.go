@@ -7,6 +7,7 @@ import (
 
 	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/session"
+	"github.com/dobble-dev/dobble/store"
 	"github.com/dobble-dev/dobble/table"
 )
 
@@ -96,6 +97,7 @@ type Room struct {
 	cur      entry
 	skip     bool
 	out      []outFrame
+	saves    []*store.Game // finished games to store once the turn is durable
 	peerNos  map[*Peer]int
 	nextPeer int
 	offset   time.Duration

@@ -149,9 +149,11 @@ func (r *Room) finishTable(now time.Time) {
 		r.m.cfg.Log.Warn("room: a table ended whose bots were held back by the room's bound on their actions",
 			"room", r.code, "table", r.tableNo, "game", st.Info().Name, "deferred", r.deferred, "actions", st.Version())
 	}
-	// A table replayed from the journal was stored when it ended.
+	// A table replayed from the journal was stored when it ended; a live
+	// one is stored once the turn that ended it is durable, so that the
+	// history never holds a game a crash took back.
 	if !r.replaying {
-		r.m.save(&store.Game{Summary: store.Summary{
+		r.whenDurable(&store.Game{Summary: store.Summary{
 			Room: r.storedCode(), Game: st.Info().Name, Table: r.tableNo, TieBreak: rec.tieBreak, Deck: rec.deck,
 			Seats: rec.seats, Scores: res.Scores, Unit: res.Unit, Winners: res.Winners, Actions: int(st.Version()),
 			Started: rec.started, Ended: now,
