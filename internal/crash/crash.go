@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dobble-dev/dobble/internal/serveproc"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -138,7 +139,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 	}
 	db := filepath.Join(opts.Dir, "dobble.db")
-	log := &tail{}
+	log := &serveproc.Tail{}
 	srv, err := startServer(ctx, opts.Dobble, "127.0.0.1:0", db, opts.ServeArgs, log)
 	if err != nil {
 		return nil, err

@@ -2,30 +2,20 @@ package crash
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
+	"github.com/dobble-dev/dobble/internal/serveproc"
 	"net/http"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 )
 
 // Build compiles the dobble command into dir and returns the binary's
-// path. It runs the go command, and must be called from inside the
-// module's tree.
-func Build(ctx context.Context, dir string) (string, error) {
-	bin := filepath.Join(dir, "dobble")
-	out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/dobble-dev/dobble/cmd/dobble").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("go build ./cmd/dobble: %v\n%s", err, out)
-	}
-	return bin, nil
-}
+// path (serveproc.Build).
+func Build(ctx context.Context, dir string) (string, error) { return serveproc.Build(ctx, dir) }
 
 // startWithin bounds the wait for a server to serve.
 const startWithin = time.Minute
@@ -35,9 +25,9 @@ type server struct {
 	cmd  *exec.Cmd
 	addr string // the HOST:PORT it serves on
 
-	done chan struct{} // closed when the process has ended
-	err  error         // how it ended, once done is closed
-	log  *tail         // the end of what it wrote on stderr
+	done chan struct{}   // closed when the process has ended
+	err  error           // how it ended, once done is closed
+	log  *serveproc.Tail // the end of what it wrote on stderr
 
 	http *http.Client
 }
@@ -45,12 +35,12 @@ type server struct {
 // startServer starts bin serve on addr (127.0.0.1:0 for a free port) with
 // the database db and the extra flags args, and waits until it serves. log
 // keeps the end of what it writes on stderr, across restarts.
-func startServer(ctx context.Context, bin, addr, db string, args []string, log *tail) (*server, error) {
+func startServer(ctx context.Context, bin, addr, db string, args []string, log *serveproc.Tail) (*server, error) {
 	argv := append([]string{"serve", "--addr", addr, "--db", db}, args...)
 	s := &server{done: make(chan struct{}), log: log, http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1}}}
 	serving := make(chan string, 1)
 	s.cmd = exec.Command(bin, argv...)
-	s.cmd.Stdout = &lineWatch{f: func(line string) {
+	s.cmd.Stdout = &serveproc.Lines{F: func(line string) {
 		// "dobble: serving on http://127.0.0.1:PORT/ (games stored in …)"
 		if _, rest, ok := strings.Cut(line, "serving on http://"); ok {
 			host, _, _ := strings.Cut(rest, "/")
@@ -146,48 +136,4 @@ func (s *server) scrape(ctx context.Context) (metrics, error) {
 		}
 	}
 	return m, sc.Err()
-}
-
-// tail keeps the last 8 KB written to it.
-type tail struct {
-	mu sync.Mutex
-	b  []byte
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if len(t.b) > 8192 {
-		t.b = append(t.b[:0], t.b[len(t.b)-8192:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(bytes.TrimSpace(t.b))
-}
-
-// lineWatch calls f with every line written to it.
-type lineWatch struct {
-	buf []byte
-	f   func(line string)
-}
-
-func (l *lineWatch) Write(p []byte) (int, error) {
-	l.buf = append(l.buf, p...)
-	for {
-		i := bytes.IndexByte(l.buf, '\n')
-		if i < 0 {
-			break
-		}
-		l.f(string(l.buf[:i]))
-		l.buf = l.buf[i+1:]
-	}
-	if len(l.buf) > 64<<10 {
-		l.buf = l.buf[:0]
-	}
-	return len(p), nil
 }

@@ -1,0 +1,77 @@
+// Package serveproc holds what the harnesses that run a real `dobble
+// serve` process (internal/crash, internal/hostile) share: building the
+// binary, and reading the process's output line by line while keeping its
+// last lines for a report.
+package serveproc
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"sync"
+)
+
+// Build compiles the dobble command into dir and returns the binary's
+// path. It runs the go command, and must be called from inside the
+// module's tree.
+func Build(ctx context.Context, dir string) (string, error) {
+	bin := filepath.Join(dir, "dobble")
+	out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/dobble-dev/dobble/cmd/dobble").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go build ./cmd/dobble: %v\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// tailSize is how much of a process's output a Tail keeps.
+const tailSize = 8192
+
+// Tail keeps the last 8 KB written to it. It is safe for concurrent use.
+type Tail struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+// Write keeps p, dropping what falls out of the last 8 KB.
+func (t *Tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > tailSize {
+		t.b = append(t.b[:0], t.b[len(t.b)-tailSize:]...)
+	}
+	return len(p), nil
+}
+
+// String returns what is kept, without surrounding space.
+func (t *Tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(bytes.TrimSpace(t.b))
+}
+
+// Lines calls F with every line written to it, without its newline; a
+// line longer than 64 KB is dropped.
+type Lines struct {
+	F   func(line string)
+	buf []byte
+}
+
+// Write passes on every whole line of p and keeps the rest.
+func (l *Lines) Write(p []byte) (int, error) {
+	l.buf = append(l.buf, p...)
+	for {
+		i := bytes.IndexByte(l.buf, '\n')
+		if i < 0 {
+			break
+		}
+		l.F(string(l.buf[:i]))
+		l.buf = l.buf[i+1:]
+	}
+	if len(l.buf) > 64<<10 {
+		l.buf = l.buf[:0]
+	}
+	return len(p), nil
+}
