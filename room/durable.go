@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/dobble-dev/dobble/journal"
@@ -75,10 +76,74 @@ func (r *Room) send(p *Peer, b []byte) {
 // durable (at once without a journal).
 func (r *Room) whenDurable(g *store.Game) {
 	if r.m.journal == nil {
-		r.m.save(g)
+		r.m.save(g, nil)
 		return
 	}
 	r.saves = append(r.saves, g)
+}
+
+// storeGame hands the finished game g to the store, counting it among
+// the room's games not stored yet.
+func (r *Room) storeGame(g *store.Game) {
+	r.unstored.add()
+	r.m.save(g, r.unstored.done)
+}
+
+// dropWhenStored drops the journal of the closed room once every game it
+// handed to the store is stored: until then, a crash leaves the journal
+// for the next server to replay and store them again. If a game was
+// given up, the journal is kept for the next server.
+func (r *Room) dropWhenStored() {
+	jid, j := r.jid, r.m.journal
+	r.unstored.whenStored(func() { j.Drop(jid, nil) })
+}
+
+// pendingSaves counts the finished games of a room handed to the store
+// and not stored yet, and runs a function once there are none.
+type pendingSaves struct {
+	mu   sync.Mutex
+	n    int
+	lost bool   // a game was given up: then never runs
+	then func() // runs once n is 0
+}
+
+// add counts one more game handed to the store.
+func (ps *pendingSaves) add() {
+	ps.mu.Lock()
+	ps.n++
+	ps.mu.Unlock()
+}
+
+// done takes note that a game was stored, or given up.
+func (ps *pendingSaves) done(stored bool) {
+	ps.mu.Lock()
+	ps.n--
+	ps.lost = ps.lost || !stored
+	var f func()
+	if ps.n == 0 && !ps.lost {
+		f, ps.then = ps.then, nil
+	}
+	ps.mu.Unlock()
+	if f != nil {
+		f()
+	}
+}
+
+// whenStored runs f once every game handed to the store is stored (at
+// once if none waits), and never if one was given up.
+func (ps *pendingSaves) whenStored(f func()) {
+	ps.mu.Lock()
+	if ps.lost {
+		ps.mu.Unlock()
+		return
+	}
+	if ps.n > 0 {
+		ps.then = f
+		ps.mu.Unlock()
+		return
+	}
+	ps.mu.Unlock()
+	f()
 }
 
 // now returns the time on the room's clock: the Manager's, less the time
@@ -164,6 +229,9 @@ func (r *Room) commit(now time.Time) {
 	}
 	out, saves := r.out, r.saves
 	r.out, r.saves = nil, nil
+	// A room that closes writes its last turn like any other, and drops
+	// its journal once its games are stored.
+	closing := r.closed && !r.stopping
 	send := func(err error) {
 		if err != nil {
 			r.m.journalFailed(r, err)
@@ -174,12 +242,13 @@ func (r *Room) commit(now time.Time) {
 			f.p.Send(f.b)
 		}
 		for _, g := range saves {
-			r.m.save(g)
+			r.storeGame(g)
+		}
+		if closing {
+			r.dropWhenStored()
 		}
 	}
 	switch {
-	case r.closed && !r.stopping:
-		r.m.journal.Drop(r.jid, send)
 	case r.skip:
 		r.m.journal.Append(r.jid, 0, nil, send)
 	default:
@@ -238,6 +307,16 @@ func (r *Room) replay(e *entry) error {
 	r.seq++
 	r.last = r.replayNow
 	return nil
+}
+
+// storeReplayed stores again the tables that ended during the replay: the
+// server before may have stopped before it stored them. The store keeps
+// each once, by its key.
+func (r *Room) storeReplayed() {
+	for _, g := range r.replayed {
+		r.storeGame(g)
+	}
+	r.replayed = nil
 }
 
 // ghost returns the stand-in of connection n during a replay: a Peer
@@ -370,12 +449,15 @@ func (m *Manager) restoreRoom(jid string, es []journal.Entry) (*Room, error) {
 		}
 		if r.closed {
 			// It closed, but the server stopped before its journal
-			// was dropped.
-			m.journal.Drop(jid, nil)
+			// was dropped: its games may not all be stored.
+			r.replaying = false
+			r.storeReplayed()
+			r.dropWhenStored()
 			return nil, nil
 		}
 	}
 	r.resumeAfterReplay()
+	r.storeReplayed()
 	m.mu.Lock()
 	if m.rooms[r.code] != nil {
 		m.mu.Unlock()

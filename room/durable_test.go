@@ -2,11 +2,13 @@ package room
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/dobble-dev/dobble/journal"
+	"github.com/dobble-dev/dobble/store"
 )
 
 // openJournal opens the journal in the SQLite file at path for the test.
@@ -115,4 +117,66 @@ func TestJournalRestoresRooms(t *testing.T) {
 	third := h3.connect("host")
 	third.send(`{"type": "resume", "room": %q, "token": %q}`, code, token)
 	third.take("joined")
+}
+
+// refusingSaver fails every save, as a store that cannot be reached does.
+type refusingSaver struct{}
+
+func (refusingSaver) Save(context.Context, *store.Game) (int64, error) {
+	return 0, errors.New("store: the disk is full")
+}
+
+// TestRestoreStoresUnstoredGames ends a Tower whose game the store cannot
+// take, so that it is durable in the journal and nowhere else, and crashes;
+// the next server, on a store that works, restores the room and stores the
+// game; one more restart stores it no second time.
+func TestRestoreStoresUnstoredGames(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "dobble.db")
+	h := newHarness(t, testConfig())
+	h.m.saver = refusingSaver{}
+	h.useJournal(openJournal(t, path))
+	host := startRoom(h, `{"game": "tower", "seats": 2, "bots": [null, "easy"], "deck": "order-2", "games": 2}`)[0]
+	r := h.room()
+	h.advanceUntil("the first table ends", 500*time.Millisecond, 10*time.Minute, func() bool {
+		if st := r.tab.State(); !st.Over() {
+			if moves := st.Moves(0, nil); len(moves) > 0 {
+				host.act(moves[0], 0)
+			}
+		}
+		return r.tableNo > 0 || r.tab.State().Over()
+	})
+	host.await("over")
+
+	stored := func(s *store.Store) int {
+		t.Helper()
+		games, err := s.List(context.Background(), 0, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(games)
+	}
+	if n := stored(h.store); n != 0 {
+		t.Fatalf("%d games stored by a store that refuses them", n)
+	}
+	for restart := 1; restart <= 2; restart++ {
+		h2 := newHarness(t, testConfig())
+		h2.store.Close()
+		st, err := store.Open(context.Background(), filepath.Join(dir, "history.db"), time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		h2.m.saver = st
+		h2.now = h.now.Add(time.Duration(restart) * time.Minute)
+		h2.useJournal(openJournal(t, path))
+		if n, err := h2.m.Restore(); n != 1 || err != nil {
+			t.Fatalf("restart %d restored %d rooms (%v), want 1", restart, n, err)
+		}
+		h2.m.saves.Wait()
+		if n := stored(st); n != 1 {
+			t.Fatalf("after restart %d, %d games stored; want the 1 that ended", restart, n)
+		}
+		h2.m.Close()
+	}
 }

@@ -98,6 +98,7 @@ type Room struct {
 	skip     bool
 	out      []outFrame
 	saves    []*store.Game // finished games to store once the turn is durable
+	unstored pendingSaves  // finished games handed to the store and not stored yet
 	peerNos  map[*Peer]int
 	nextPeer int
 	offset   time.Duration
@@ -109,6 +110,7 @@ type Room struct {
 	draws     []string
 	ghosts    map[int]*Peer
 	last      time.Time
+	replayed  []*store.Game // the tables that ended during the replay
 }
 
 func newRoom(m *Manager, code string, spec *protocol.RoomSpec, cfg session.Config, decks session.Decks, main *Deck, own map[string]*Deck) *Room {

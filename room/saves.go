@@ -55,6 +55,9 @@ type saveQueue struct {
 // waitingGame is a finished game waiting to be stored.
 type waitingGame struct {
 	g *store.Game
+	// done, if not nil, is called once the game is stored (true) or
+	// given up (false).
+	done func(stored bool)
 	// told is set once its room has been told that it is not stored yet.
 	told bool
 }
@@ -92,10 +95,13 @@ func (q *saveQueue) logger() *slog.Logger {
 	return slog.Default()
 }
 
-// save hands a finished game to the store, in the background.
-func (m *Manager) save(g *store.Game) {
-	m.metrics.Games.Inc()
+// save hands a finished game to the store, in the background, and calls
+// done (if not nil) once it is stored or given up.
+func (m *Manager) save(g *store.Game, done func(stored bool)) {
 	if m.saver == nil {
+		if done != nil {
+			done(true)
+		}
 		return
 	}
 	q := &m.saves
@@ -109,10 +115,13 @@ func (m *Manager) save(g *store.Game) {
 			"room", g.Room, "table", g.Table, "game", g.Game, "backlog", m.cfg.SaveBacklog, "err", lastErr)
 		m.tell(g, protocol.Saved{Status: protocol.SavedLost,
 			Reason: "the server cannot store games at the moment (" + store.Cause(lastErr) + "), and too many wait already"})
+		if done != nil {
+			done(false)
+		}
 		return
 	}
 	// While the saves fail, the game's room hears at once that it waits.
-	q.waiting = append(q.waiting, &waitingGame{g: g, told: failing})
+	q.waiting = append(q.waiting, &waitingGame{g: g, done: done, told: failing})
 	m.metrics.SaveBacklog.Set(float64(len(q.waiting)))
 	if !q.running {
 		q.running, q.done = true, make(chan struct{})
@@ -167,6 +176,9 @@ func (m *Manager) storeGames(done chan struct{}) {
 				q.logger().Info("store: a finished game kept waiting is stored", "room", w.g.Room, "table", w.g.Table, "game", w.g.Game, "id", id)
 				m.tell(w.g, protocol.Saved{Status: protocol.SavedStored, ID: id})
 			}
+			if w.done != nil {
+				w.done(true)
+			}
 			pause = first
 			continue
 		}
@@ -191,6 +203,9 @@ func (m *Manager) storeGames(done chan struct{}) {
 				q.logger().Error("store: a finished game is lost: it could not be stored before the server stopped",
 					"room", l.g.Room, "table", l.g.Table, "game", l.g.Game, "err", err)
 				m.tell(l.g, protocol.Saved{Status: protocol.SavedLost, Reason: "the server stopped before it could store the game (" + cause + ")"})
+				if l.done != nil {
+					l.done(false)
+				}
 			}
 			continue
 		}

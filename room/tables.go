@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/dobble-dev/dobble/bot"
@@ -149,15 +150,21 @@ func (r *Room) finishTable(now time.Time) {
 		r.m.cfg.Log.Warn("room: a table ended whose bots were held back by the room's bound on their actions",
 			"room", r.code, "table", r.tableNo, "game", st.Info().Name, "deferred", r.deferred, "actions", st.Version())
 	}
-	// A table replayed from the journal was stored when it ended; a live
-	// one is stored once the turn that ended it is durable, so that the
-	// history never holds a game a crash took back.
-	if !r.replaying {
-		r.whenDurable(&store.Game{Summary: store.Summary{
-			Room: r.storedCode(), Game: st.Info().Name, Table: r.tableNo, TieBreak: rec.tieBreak, Deck: rec.deck,
-			Seats: rec.seats, Scores: res.Scores, Unit: res.Unit, Winners: res.Winners, Actions: int(st.Version()),
-			Started: rec.started, Ended: now,
-		}, Record: slices.Clone(rec.buf.Bytes())})
+	// A live table is stored once the turn that ended it is durable, so
+	// that the history never holds a game a crash took back. A table
+	// replayed from the journal may have ended just before the crash,
+	// unstored: it is stored again once the room is restored, under its
+	// key, which the store keeps once.
+	g := &store.Game{Summary: store.Summary{
+		Room: r.storedCode(), Game: st.Info().Name, Table: r.tableNo, TieBreak: rec.tieBreak, Deck: rec.deck,
+		Seats: rec.seats, Scores: res.Scores, Unit: res.Unit, Winners: res.Winners, Actions: int(st.Version()),
+		Started: rec.started, Ended: now,
+	}, Record: slices.Clone(rec.buf.Bytes()), Key: r.jid + "/" + strconv.Itoa(r.tableNo)}
+	if r.replaying {
+		r.replayed = append(r.replayed, g)
+	} else {
+		r.m.metrics.Games.Inc()
+		r.whenDurable(g)
 	}
 	r.broadcast(protocol.Encode(&protocol.Over{Table: r.tableNo, Game: st.Info().Name, Players: r.at, Result: res, Session: r.sessionInfo()}), nil)
 	switch r.play.Phase() {

@@ -56,6 +56,11 @@ type Game struct {
 	Summary
 	// Record is the game's record, JSON lines as docs/RECORD.md describes.
 	Record []byte `json:"-"`
+	// Key, when set, names the game for good (its room's journal name and
+	// its table number): a game saved again under a key already stored
+	// is not stored twice, so that a server restored from its journal
+	// can save again every game it is not sure was stored.
+	Key string `json:"-"`
 }
 
 // Store is an open history database. It is safe for concurrent use.
@@ -85,6 +90,8 @@ var migrations = []string{
 		record   TEXT    NOT NULL
 	)`,
 	`CREATE INDEX games_room ON games(room)`,
+	`ALTER TABLE games ADD COLUMN key TEXT`,
+	`CREATE UNIQUE INDEX games_key ON games(key) WHERE key IS NOT NULL`,
 }
 
 // Open opens (creating it if needed) the database at path and migrates it
@@ -217,7 +224,8 @@ func (s *Store) Version(ctx context.Context) (int, error) {
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
 
-// Save stores a finished game and returns its id.
+// Save stores a finished game and returns its id. A game with the Key of
+// a game stored already is not stored again: Save returns that game's id.
 func (s *Store) Save(ctx context.Context, g *Game) (int64, error) {
 	js := func(v any) string {
 		b, _ := json.Marshal(v)
@@ -227,16 +235,27 @@ func (s *Store) Save(ctx context.Context, g *Game) (int64, error) {
 	if g.TieBreak {
 		tb = 1
 	}
+	var key any
+	if g.Key != "" {
+		key = g.Key
+	}
 	res, err := s.db.ExecContext(ctx, `INSERT INTO games
-		(room, game, tbl, tiebreak, deck, seats, scores, unit, winners, actions, started, ended, record)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		(room, game, tbl, tiebreak, deck, seats, scores, unit, winners, actions, started, ended, record, key)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (key) WHERE key IS NOT NULL DO NOTHING`,
 		g.Room, g.Game, g.Table, tb, g.Deck, js(nonNil(g.Seats)), js(nonNilInts(g.Scores)), g.Unit, js(nonNilInts(g.Winners)),
-		g.Actions, g.Started.UnixMilli(), g.Ended.UnixMilli(), string(g.Record))
+		g.Actions, g.Started.UnixMilli(), g.Ended.UnixMilli(), string(g.Record), key)
 	if err != nil {
 		return 0, fmt.Errorf("store: save: %s: %w", Cause(err), err)
 	}
-	id, err := res.LastInsertId()
-	if err != nil {
+	var id int64
+	if n, err := res.RowsAffected(); err == nil && n == 0 && g.Key != "" {
+		// Stored already, by this server or one before it.
+		err = s.db.QueryRowContext(ctx, `SELECT id FROM games WHERE key = ?`, g.Key).Scan(&id)
+		if err != nil {
+			return 0, fmt.Errorf("store: save: %s: %w", Cause(err), err)
+		}
+	} else if id, err = res.LastInsertId(); err != nil {
 		return 0, fmt.Errorf("store: save: %w", err)
 	}
 	g.ID = id

@@ -235,3 +235,35 @@ func TestListLeavesOutPrivateGames(t *testing.T) {
 		t.Fatalf("get 2: %+v %v", g, err)
 	}
 }
+
+// TestSaveKeyStoresOnce saves one game three times under its key and
+// another without one twice: the keyed game is stored once, and each
+// save of it returns that game's id; games without a key are all stored.
+func TestSaveKeyStoresOnce(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "k.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	game := func(key string) *Game {
+		return &Game{Summary: Summary{Room: "R", Game: "tower", Seats: []string{"ann"}}, Record: []byte("{}\n"), Key: key}
+	}
+	var ids []int64
+	for _, key := range []string{"R/x/1", "", "R/x/1", "R/x/2", "", "R/x/1"} {
+		id, err := s.Save(ctx, game(key))
+		if err != nil {
+			t.Fatalf("save %q: %v", key, err)
+		}
+		ids = append(ids, id)
+	}
+	// Ids grow with each game stored; a save stored already returns the
+	// first one's.
+	if ids[2] != ids[0] || ids[5] != ids[0] || !(ids[0] < ids[1] && ids[1] < ids[3] && ids[3] < ids[4]) {
+		t.Fatalf("ids %v; want the 1st, 3rd and 6th equal, the others growing", ids)
+	}
+	var n int
+	if err := s.db.QueryRow("SELECT count(*) FROM games").Scan(&n); err != nil || n != 4 {
+		t.Fatalf("%d games stored (%v); want 4", n, err)
+	}
+}
