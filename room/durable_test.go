@@ -148,7 +148,7 @@ func TestRestoreStoresUnstoredGames(t *testing.T) {
 	})
 	host.await("over")
 
-	stored := func(s *store.Store) int {
+	stored := func(s store.Store) int {
 		t.Helper()
 		games, err := s.List(context.Background(), 0, 100)
 		if err != nil {
