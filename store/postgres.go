@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"strings"
 	"syscall"
 	"time"
 
@@ -67,7 +66,7 @@ func OpenPostgres(ctx context.Context, dsn string) (*Postgres, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: %s is not a PostgreSQL URL this server understands (%v); use postgres://USER@HOST[:PORT]/DATABASE", where, err)
 	}
-	if !strings.Contains(dsn, "connect_timeout=") {
+	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = postgresConnectTimeout
 	}
 	if _, ok := cfg.ConnConfig.RuntimeParams["application_name"]; !ok {
