@@ -9,6 +9,7 @@ import (
 
 	"github.com/dobble-dev/dobble/journal"
 	"github.com/dobble-dev/dobble/store"
+	"github.com/dobble-dev/dobble/store/storetest"
 )
 
 // openJournal opens the journal in the SQLite file at path for the test.
@@ -129,10 +130,15 @@ func (refusingSaver) Save(context.Context, *store.Game) (int64, error) {
 // TestRestoreStoresUnstoredGames ends a Tower whose game the store cannot
 // take, so that it is durable in the journal and nowhere else, and crashes;
 // the next server, on a store that works, restores the room and stores the
-// game; one more restart stores it no second time.
+// game; one more restart stores it no second time. The history is a
+// SQLite file or a PostgreSQL database, the journal a file of its own.
 func TestRestoreStoresUnstoredGames(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "dobble.db")
+	storetest.ForEach(t, restoreStoresUnstoredGames)
+}
+
+func restoreStoresUnstoredGames(t *testing.T, kind storetest.Kind) {
+	history := kind.New(t)
+	path := filepath.Join(t.TempDir(), "dobble.db")
 	h := newHarness(t, testConfig())
 	h.m.saver = refusingSaver{}
 	h.useJournal(openJournal(t, path))
@@ -162,7 +168,7 @@ func TestRestoreStoresUnstoredGames(t *testing.T) {
 	for restart := 1; restart <= 2; restart++ {
 		h2 := newHarness(t, testConfig())
 		h2.store.Close()
-		st, err := store.Open(context.Background(), filepath.Join(dir, "history.db"), time.Second)
+		st, err := store.Open(context.Background(), history, time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
