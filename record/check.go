@@ -48,7 +48,9 @@ func (e *CheckError) Error() string {
 // the result line, is the one the table and the events give. It returns
 // the first inconsistency as a *CheckError. A format 1 record, which does
 // not state the table as set up nor the shuffles' outcomes, cannot be
-// checked so: Replay it.
+// checked so: Replay it. A table played in a session has its session line
+// checked too (the mini-game it settled and the standings after it; see
+// Session).
 func (rec *Record) Check() error {
 	c, err := newChecker(rec)
 	if err != nil {
@@ -62,7 +64,12 @@ func (rec *Record) Check() error {
 	}
 	if rec.End != nil {
 		c.line = rec.endLine()
-		return c.end(rec.End)
+		if err := c.end(rec.End); err != nil {
+			return err
+		}
+	}
+	if rec.Session != nil {
+		return c.checkSession(rec.Session)
 	}
 	return nil
 }
