@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dobble-dev/dobble/journal"
+	"github.com/dobble-dev/dobble/record"
 	"github.com/dobble-dev/dobble/store"
 )
 
@@ -357,5 +359,49 @@ func TestRestoreCutsABadTail(t *testing.T) {
 				t.Fatalf("room %s: entry %d is numbered %d", code, i+1, e.Seq)
 			}
 		}
+	}
+}
+
+// TestRoomRecordsSession plays a session of two mini-games in a room of a
+// person and two hard bots on the order-2 deck, one of whose mini-games
+// ends in a tie that a tie-break breaks (as the harness's seeds deal it);
+// the person claims nothing, and lets its time to pick run out should it
+// pick. The three stored games each end with their session line, and
+// together, in the order of their tables, check as a session
+// (record.CheckSession).
+func TestRoomRecordsSession(t *testing.T) {
+	h := newHarness(t, testConfig())
+	startRoom(h, `{"game": "tower", "seats": 3, "bots": [null, "hard", "hard"], "deck": "order-2", "games": 2}`)
+	r := h.room()
+	h.advanceUntil("the session's end", 250*time.Millisecond, 10*time.Minute, func() bool { return r.phase == PhaseOver })
+	h.m.saves.Wait()
+	games, err := h.store.List(context.Background(), 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := make([]*record.Record, len(games))
+	tieBreaks := 0
+	for _, sum := range games {
+		g, err := h.store.Get(context.Background(), sum.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs, err := record.ReadAll(bytesReader(g.Record))
+		if err != nil || len(rs) != 1 || rs[0].Session == nil || sum.Table >= len(recs) {
+			t.Fatalf("the record of table %d: %d records, %v", sum.Table, len(rs), err)
+		}
+		recs[sum.Table] = rs[0]
+		if sum.TieBreak {
+			tieBreaks++
+		}
+	}
+	if len(recs) != 3 || tieBreaks != 1 {
+		t.Fatalf("%d tables stored, %d tie-breaks; the test wants a tie broken", len(recs), tieBreaks)
+	}
+	if err := record.CheckSession(recs); err != nil {
+		t.Fatal(err)
+	}
+	if last := recs[2].Session; !last.Over || !slices.Equal(last.Standings.Winners, r.play.Standings().Winners) {
+		t.Fatalf("the last session line: over %v, winners %v; the room's winners %v", last.Over, last.Standings.Winners, r.play.Standings().Winners)
 	}
 }
