@@ -144,9 +144,9 @@ func (c *checker) checkSession(line *Session) error {
 	}
 	result := c.rec.End.Result
 	if line.TieBreak == nil {
-		if p.Table != line.Table || p.Game != c.game || len(p.TieBreaks) != 0 || !sameJSON(p.Result, result) || !slices.Equal(line.Seats, seq(n)) {
-			return c.fail("the mini-game settled is %s at table %d with %d tie-breaks; this table, %d, played %s among every seat, with another result or seats",
-				p.Game, p.Table, len(p.TieBreaks), line.Table, c.game)
+		if p.Table != line.Table || p.Game != c.game || p.Picker != line.Picker || len(p.TieBreaks) != 0 || !sameJSON(p.Result, result) || !slices.Equal(line.Seats, seq(n)) {
+			return c.fail("the mini-game settled is %s at table %d, picked by seat %d, with %d tie-breaks; this table, %d, played %s among every seat, picked by seat %d, with another result or seats",
+				p.Game, p.Table, p.Picker, len(p.TieBreaks), line.Table, c.game, line.Picker)
 		}
 	} else {
 		last := len(p.TieBreaks) - 1
@@ -155,8 +155,13 @@ func (c *checker) checkSession(line *Session) error {
 			return c.fail("the mini-game settled at table %d does not end with this table's tie-break (%s, seats %v, and its result)", p.Table, c.game, line.Seats)
 		}
 	}
-	if p.Result == nil || len(p.Result.Places) != n || len(p.Tallies) != n {
-		return c.fail("the mini-game settled holds a result or tallies not of %d seats", n)
+	if !ranked(p.Result, n) || len(p.Tallies) != n {
+		return c.fail("the mini-game settled holds tallies, or a result, not of %d seats or whose ranking does not follow from its scores", n)
+	}
+	for i, tb := range p.TieBreaks {
+		if !ranked(tb.Result, len(tb.Seats)) {
+			return c.fail("tie-break %d holds a result not of its %d seats or whose ranking does not follow from its scores", i, len(tb.Seats))
+		}
 	}
 	winners, places, err := settledPlaces(p)
 	if err != nil {
@@ -264,7 +269,7 @@ func settledPlaces(p *session.Played) (winners, places []int, err error) {
 	}
 	var behind [][]int
 	for i, tb := range p.TieBreaks {
-		if !slices.Equal(tb.Seats, tied) || tb.Result == nil || len(tb.Result.Places) != len(tied) {
+		if !slices.Equal(tb.Seats, tied) {
 			return nil, nil, fmt.Errorf("tie-break %d seats %v; the seats tied are %v", i, tb.Seats, tied)
 		}
 		tr := tb.Result
@@ -312,6 +317,16 @@ func sessionLoser(places []int, st *session.Standings) int {
 		}
 	}
 	return loser
+}
+
+// ranked reports whether r is a result of n seats whose winners, ranking
+// and places follow from its scores.
+func ranked(r *rules.Result, n int) bool {
+	if r == nil || len(r.Scores) != n {
+		return false
+	}
+	want := rank(r.Scores, r.HigherWins)
+	return slices.Equal(r.Winners, want.Winners) && slices.Equal(r.Ranking, want.Ranking) && slices.Equal(r.Places, want.Places)
 }
 
 // seq returns 0, 1, …, n-1.

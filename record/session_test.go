@@ -3,6 +3,8 @@ package record_test
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,7 +90,11 @@ func TestCheckSession(t *testing.T) {
 			s := v["before"].(map[string]any)["seats"].([]any)[2].(map[string]any)
 			s["points"] = s["points"].(float64) + 1
 		}, ""},
-		{"picker", 2, func(v map[string]any) { v["picker"] = 1.0 }, "picks"},
+		{"picker", 2, func(v map[string]any) { v["picker"] = 1.0 }, "picked by seat 1"},
+		{"picker of the game", 2, func(v map[string]any) {
+			v["picker"] = 1.0
+			v["settled"].(map[string]any)["picker"] = 1.0
+		}, "its loser, seat 2, picks"},
 		{"table", 2, func(v map[string]any) { v["table"] = 3.0 }, "this table, 3"},
 		{"played", 2, func(v map[string]any) { v["played"] = 1.0 }, ""},
 		{"over", 1, func(v map[string]any) { v["over"] = true }, "over"},
@@ -140,4 +146,66 @@ func TestSessionLineRead(t *testing.T) {
 	if err := json.Unmarshal([]byte(ls[i]), &v); err != nil || v.Format != record.SessionFormat {
 		t.Fatalf("the session line's format: %d (%v)", v.Format, err)
 	}
+}
+
+// TestCheckSessionMutated changes one number of a session line at random,
+// five hundred times, and checks that CheckSession never fails other than
+// with an error (no panic, whatever the line holds), and finds nine
+// changes in ten at least.
+func TestCheckSessionMutated(t *testing.T) {
+	text := sessionText(t, session.ByPoints)
+	ls := strings.Split(strings.TrimSpace(text), "\n")
+	var lines []int
+	for i, l := range ls {
+		if strings.HasPrefix(l, `{"type":"session"`) {
+			lines = append(lines, i)
+		}
+	}
+	rng := rand.New(rand.NewPCG(7, 7))
+	found, tries := 0, 500
+	for range tries {
+		i := lines[rng.IntN(len(lines))]
+		var v any
+		if err := json.Unmarshal([]byte(ls[i]), &v); err != nil {
+			t.Fatal(err)
+		}
+		// Every number of the line, as a place to change it.
+		var places []func(float64) float64
+		var walk func(x any)
+		walk = func(x any) {
+			switch x := x.(type) {
+			case map[string]any:
+				for k, y := range x {
+					if f, ok := y.(float64); ok && k != "format" {
+						places = append(places, func(d float64) float64 { x[k] = f + d; return f })
+					}
+					walk(y)
+				}
+			case []any:
+				for k, y := range x {
+					if f, ok := y.(float64); ok {
+						places = append(places, func(d float64) float64 { x[k] = f + d; return f })
+					}
+					walk(y)
+				}
+			}
+		}
+		walk(v)
+		places[rng.IntN(len(places))](float64(rng.IntN(4) + 1))
+		b, _ := json.Marshal(v)
+		changed := slices.Clone(ls)
+		changed[i] = string(b)
+		recs, err := record.ReadAll(strings.NewReader(strings.Join(changed, "\n")))
+		if err != nil {
+			found++
+			continue
+		}
+		if record.CheckSession(recs) != nil {
+			found++
+		}
+	}
+	if found < tries*9/10 {
+		t.Fatalf("CheckSession found %d changes of %d", found, tries)
+	}
+	t.Logf("CheckSession found %d changes of %d", found, tries)
 }
