@@ -5,7 +5,9 @@
 // tells each room once its entries are durable, so that the room tells its
 // clients only what a crash cannot take back. When a room ends, its entries
 // are dropped. At start, Load returns the entries of every room that had not
-// ended, in order, for the server to rebuild them.
+// ended, in order, for the server to rebuild them; a room whose entries end
+// in some that cannot be replayed has them deleted (Truncate) and goes on
+// from the last good one.
 //
 // Durability. The journal shares the SQLite file of finished games (package
 // store), in write-ahead-log mode. With SyncNormal (the default) a batch is
