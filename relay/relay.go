@@ -1,0 +1,773 @@
+package relay
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/dobble-dev/dobble/protocol"
+	"github.com/dobble-dev/dobble/room"
+)
+
+// Bucket is the JetStream key-value bucket of the room directory: the key
+// is a room code, the value names the node that holds the room (Entry).
+const Bucket = "dobble_rooms"
+
+// Entry is the value of a room's key in the room directory.
+type Entry struct {
+	// Node is the name of the node that holds the room.
+	Node string `json:"node"`
+	// Journal names the room's journal (the durability of the rooms in
+	// play); the relay does not read it.
+	Journal string `json:"journal,omitempty"`
+}
+
+// The headers of the relay's messages.
+const (
+	// HeaderKind is what a message is: open, frame, gone or close.
+	HeaderKind = "Dobble-Kind"
+	// HeaderEntry names the node the connection was made to.
+	HeaderEntry = "Dobble-Entry"
+	// HeaderOwner names the node that holds the connection's room.
+	HeaderOwner = "Dobble-Owner"
+	// HeaderConn is the connection's id, unique on its entry node.
+	HeaderConn = "Dobble-Conn"
+	// HeaderName and HeaderLang are the nickname and language of an open
+	// connection's hello.
+	HeaderName = "Dobble-Name"
+	HeaderLang = "Dobble-Lang"
+	// HeaderStatus and HeaderReason are a close's WebSocket status and
+	// reason.
+	HeaderStatus = "Dobble-Status"
+	HeaderReason = "Dobble-Reason"
+	// HeaderRefused, in the answer to an open, says why the owner refused
+	// the connection; an answer without it accepts it.
+	HeaderRefused = "Dobble-Refused"
+)
+
+// The kinds of messages (HeaderKind).
+const (
+	kindOpen  = "open"  // entry → owner, a request: a connection's first frame for the room
+	kindFrame = "frame" // either way: one frame of the connection
+	kindGone  = "gone"  // entry → owner: the connection has ended
+	kindClose = "close" // owner → entry: the owner closed the connection
+)
+
+// inSubject is where node's remote Peers' frames go, outSubject where the
+// frames for the connections entered at node go, and aliveSubject where
+// node's heartbeat goes.
+func inSubject(node string) string    { return "dobble.node." + node + ".in" }
+func outSubject(node string) string   { return "dobble.node." + node + ".out" }
+func aliveSubject(node string) string { return "dobble.alive." + node }
+
+// Config is how a Relay runs.
+type Config struct {
+	// Node is this node's name, unique in the cluster: letters, digits,
+	// '-' and '_'.
+	Node string
+	// Heartbeat is how often the node publishes its heartbeat; Timeout is
+	// how long a node may be silent before it is taken for dead.
+	Heartbeat, Timeout time.Duration
+	// OpenTimeout is how long an entry node waits for the owner to accept
+	// a connection.
+	OpenTimeout time.Duration
+	// MaxRemote is the most remote Peers the node holds at once.
+	MaxRemote int
+	// Log is where failures are logged; nil logs nothing.
+	Log *slog.Logger
+}
+
+// DefaultConfig returns a heartbeat every second, a node taken for dead
+// after 5 s without one, 2 s to open a connection on its owner and 20,000
+// remote Peers; Node is to be set.
+func DefaultConfig() Config {
+	return Config{Heartbeat: time.Second, Timeout: 5 * time.Second, OpenTimeout: 2 * time.Second, MaxRemote: 20000}
+}
+
+// Validate reports what is wrong with c, if anything.
+func (c Config) Validate() error {
+	if !validName(c.Node) {
+		return fmt.Errorf("relay: node name %q: use 1 to 64 letters, digits, '-' or '_'", c.Node)
+	}
+	switch {
+	case c.Heartbeat <= 0 || c.Timeout <= 0 || c.OpenTimeout <= 0:
+		return errors.New("relay: the heartbeat, the timeout and the open timeout must be positive durations")
+	case c.Timeout < 2*c.Heartbeat:
+		return fmt.Errorf("relay: a timeout of %v takes a node for dead before it missed two heartbeats of %v; make it 2 heartbeats at least", c.Timeout, c.Heartbeat)
+	case c.MaxRemote < 1:
+		return fmt.Errorf("relay: max remote peers %d: use 1 or more", c.MaxRemote)
+	}
+	return nil
+}
+
+// validName reports whether s may name a node: one NATS subject token of
+// letters, digits, '-' and '_'.
+func validName(s string) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// validCode reports whether s may be a room code, and so a key of the
+// directory: letters and digits, no longer than a room code.
+func validCode(s string) bool {
+	if len(s) == 0 || len(s) > room.CodeLen {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// Metrics are the relay's Prometheus metrics.
+type Metrics struct {
+	// Frames counts the frames relayed, by way: "to_owner" (published by
+	// an entry node) or "to_entry" (published by an owner).
+	Frames *prometheus.CounterVec
+	// RemotePeers is the number of remote Peers this node holds.
+	RemotePeers prometheus.Gauge
+	// Routed is the number of this node's connections routed to others.
+	Routed prometheus.Gauge
+	// Errors counts the relay's failures, by reason.
+	Errors *prometheus.CounterVec
+}
+
+// The reasons Metrics.Errors counts.
+const (
+	errLookup       = "lookup"            // the directory could not be read
+	errNoResponders = "no_responders"     // the owner named in the directory does not listen
+	errOpenTimeout  = "open_timeout"      // the owner did not answer an open in time
+	errRefused      = "max_remote_peers"  // the owner held its most remote Peers
+	errPublish      = "publish"           // a message could not be published
+	errUnknown      = "unknown_conn"      // a message for a connection the node no longer has
+	errEntryLost    = "entry_lost"        // an entry node stopped its heartbeat
+	errOwnerLost    = "owner_lost"        // an owner stopped its heartbeat
+	errOwnerChanged = "owner_changed"     // another node took a routed room over
+	errDisconnected = "nats_disconnected" // the node lost its NATS connection
+)
+
+// NewMetrics returns the relay's metrics, registered in reg, every reason
+// of failure at 0.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		Frames: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dobble_relay_frames_total",
+			Help: "Frames relayed between nodes, by way: to_owner (from an entry node) or to_entry (from a room's owner)."}, []string{"way"}),
+		RemotePeers: prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_relay_remote_peers",
+			Help: "Connections made to other nodes that this node holds for its rooms."}),
+		Routed: prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_relay_routed_connections",
+			Help: "Connections to this node routed to the rooms of other nodes."}),
+		Errors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dobble_relay_errors_total",
+			Help: "Failures of the relay between nodes, by reason."}, []string{"reason"}),
+	}
+	reg.MustRegister(m.Frames, m.RemotePeers, m.Routed, m.Errors)
+	m.Frames.WithLabelValues("to_owner")
+	m.Frames.WithLabelValues("to_entry")
+	for _, r := range []string{errLookup, errNoResponders, errOpenTimeout, errRefused, errPublish, errUnknown,
+		errEntryLost, errOwnerLost, errOwnerChanged, errDisconnected} {
+		m.Errors.WithLabelValues(r)
+	}
+	return m
+}
+
+// Relay routes the connections of one node to the rooms other nodes hold,
+// and holds the connections other nodes route to its rooms. It is the
+// room.Router of its Manager.
+type Relay struct {
+	cfg     Config
+	m       *room.Manager
+	nc      *nats.Conn
+	js      jetstream.JetStream
+	metrics *Metrics
+	log     *slog.Logger
+	boot    string        // tells this run's connection ids from an earlier run's
+	next    atomic.Uint64 // the last connection id given
+	toOwner prometheus.Counter
+	toEntry prometheus.Counter
+
+	kvMu sync.Mutex
+	kv   jetstream.KeyValue // the directory, once it exists
+
+	mu      sync.Mutex
+	links   map[string]*link              // the connections routed to other nodes, by id
+	byPeer  map[*room.Peer]*link          // the same, by Peer
+	remotes map[string]map[string]*remote // the remote Peers, by entry node and connection id
+	nremote int
+	seen    map[string]time.Time // when each node was last heard from
+	down    time.Time            // when the NATS connection was lost, zero while it is up
+
+	// hmu is held while a remote Peer's frame or departure is handed to
+	// the Manager, which takes them from one goroutine at a time.
+	hmu sync.Mutex
+
+	subs   []*nats.Subscription
+	ctx    context.Context // done once the relay is closed
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// link is a connection of this node routed to the owner of its room.
+type link struct {
+	id, owner, code string
+	p               *room.Peer
+}
+
+// remote is a remote Peer: a connection of another node, the entry.
+type remote struct {
+	entry, id string
+	p         *room.Peer
+}
+
+// New starts the relay of node cfg.Node on nc, for the rooms of m, and
+// makes it m's Router; metrics count what it does.
+func New(nc *nats.Conn, m *room.Manager, cfg Config, metrics *Metrics) (*Relay, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, fmt.Errorf("relay: %w", err)
+	}
+	log := cfg.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	r := &Relay{cfg: cfg, m: m, nc: nc, js: js, metrics: metrics, log: log,
+		boot:    strconv.FormatInt(time.Now().UnixNano(), 36),
+		toOwner: metrics.Frames.WithLabelValues("to_owner"), toEntry: metrics.Frames.WithLabelValues("to_entry"),
+		links: map[string]*link{}, byPeer: map[*room.Peer]*link{}, remotes: map[string]map[string]*remote{}, seen: map[string]time.Time{}}
+	for subj, h := range map[string]nats.MsgHandler{inSubject(cfg.Node): r.in, outSubject(cfg.Node): r.out, aliveSubject("*"): r.alive} {
+		s, err := nc.Subscribe(subj, h)
+		if err != nil {
+			r.unsubscribe()
+			return nil, fmt.Errorf("relay: subscribe to %s: %w", subj, err)
+		}
+		// A node keeps up with its messages or falls behind in memory,
+		// never drops them: frames lost would break the rooms' order.
+		s.SetPendingLimits(-1, -1)
+		r.subs = append(r.subs, s)
+	}
+	if err := nc.Flush(); err != nil {
+		r.unsubscribe()
+		return nil, fmt.Errorf("relay: %w", err)
+	}
+	r.ctx, r.cancel = context.WithCancel(context.Background())
+	r.wg.Add(1)
+	go r.beat(r.ctx)
+	m.SetRouter(r)
+	return r, nil
+}
+
+// unsubscribe ends the relay's subscriptions.
+func (r *Relay) unsubscribe() {
+	for _, s := range r.subs {
+		s.Unsubscribe()
+	}
+	r.subs = nil
+}
+
+// Close stops the heartbeat and the subscriptions; the Manager is closed
+// first, so that its remote Peers' close frames have gone out.
+func (r *Relay) Close() {
+	r.cancel()
+	r.wg.Wait()
+	r.nc.Flush()
+	r.unsubscribe()
+}
+
+// Health returns what keeps the relay from working, or nil: the NATS
+// connection down.
+func (r *Relay) Health() error {
+	if r.nc.IsConnected() {
+		return nil
+	}
+	r.mu.Lock()
+	down := r.down
+	r.mu.Unlock()
+	if down.IsZero() {
+		return fmt.Errorf("the NATS connection is %v", r.nc.Status())
+	}
+	return fmt.Errorf("the NATS connection is %v since %s: players cannot reach the rooms of other nodes", r.nc.Status(), down.UTC().Format(time.RFC3339))
+}
+
+// Disconnected tells the relay that its NATS connection is lost: the
+// connections it routes are closed with 1012, to reconnect to a node that
+// reaches the room. It is nats.Options.DisconnectedErrCB's work.
+func (r *Relay) Disconnected(err error) {
+	r.mu.Lock()
+	if r.down.IsZero() {
+		r.down = time.Now()
+	}
+	links := make([]*link, 0, len(r.links))
+	for _, l := range r.links {
+		links = append(links, l)
+	}
+	r.mu.Unlock()
+	r.metrics.Errors.WithLabelValues(errDisconnected).Inc()
+	r.log.Warn("relay: lost the NATS connection; closing the connections routed to other nodes", "node", r.cfg.Node, "err", err, "routed", len(links))
+	for _, l := range links {
+		l.p.Close(room.StatusRestart, "the server lost its way to the room's node; reconnect and resume your seat")
+	}
+}
+
+// Reconnected tells the relay that its NATS connection is back.
+func (r *Relay) Reconnected() {
+	r.mu.Lock()
+	r.down = time.Time{}
+	r.mu.Unlock()
+	r.log.Info("relay: the NATS connection is back", "node", r.cfg.Node)
+}
+
+// Route opens p's connection on the owner of room code, named by the
+// directory, with frame (a join, watch or resume) as its first frame.
+func (r *Relay) Route(p *room.Peer, code string, frame []byte) *protocol.Error {
+	code = strings.ToUpper(strings.TrimSpace(code))
+	noRoom := protocol.Errorf(protocol.CodeNoRoom, "no open room has the code %q", code)
+	if !validCode(code) {
+		return noRoom
+	}
+	owner, err := r.owner(code)
+	switch {
+	case errors.Is(err, jetstream.ErrKeyNotFound):
+		return noRoom
+	case err != nil:
+		r.metrics.Errors.WithLabelValues(errLookup).Inc()
+		r.log.Warn("relay: cannot read the room directory", "node", r.cfg.Node, "room", code, "err", err)
+		return protocol.Errorf(protocol.CodeBusy, "the servers cannot tell where room %s is (%v); try again", code, err)
+	case owner == r.cfg.Node:
+		// The directory still names this node for a room it has closed.
+		return noRoom
+	}
+	l := &link{id: r.boot + "." + strconv.FormatUint(r.next.Add(1), 36), owner: owner, code: code, p: p}
+	r.mu.Lock()
+	r.links[l.id], r.byPeer[p] = l, l
+	r.mu.Unlock()
+	msg := r.message(inSubject(owner), kindOpen, l.id, owner, frame)
+	msg.Header.Set(HeaderName, p.Name())
+	msg.Header.Set(HeaderLang, p.Lang())
+	reply, err := r.nc.RequestMsg(msg, r.cfg.OpenTimeout)
+	if err == nil && reply.Header.Get(HeaderRefused) != "" {
+		r.drop(l)
+		r.metrics.Errors.WithLabelValues(errRefused).Inc()
+		r.log.Warn("relay: the room's node refused a connection", "node", r.cfg.Node, "owner", owner, "room", code, "reason", reply.Header.Get(HeaderRefused))
+		return protocol.Errorf(protocol.CodeFull, "the server of room %s has its most connections open (%s); try again later", code, reply.Header.Get(HeaderRefused))
+	}
+	if err != nil {
+		r.drop(l)
+		why := errPublish
+		switch {
+		case errors.Is(err, nats.ErrNoResponders):
+			why = errNoResponders
+		case errors.Is(err, nats.ErrTimeout):
+			why = errOpenTimeout
+		}
+		r.metrics.Errors.WithLabelValues(why).Inc()
+		r.log.Warn("relay: the room's node does not answer", "node", r.cfg.Node, "owner", owner, "room", code, "err", err)
+		// The room is on its way to another node, or will be: the
+		// browser reconnects and resumes.
+		p.Close(room.StatusRestart, "the server of room "+code+" does not answer; reconnect and resume your seat")
+		return nil
+	}
+	r.mu.Lock()
+	r.seen[owner] = time.Now()
+	r.mu.Unlock()
+	r.metrics.Routed.Inc()
+	r.toOwner.Inc()
+	return nil
+}
+
+// drop forgets a link whose open failed.
+func (r *Relay) drop(l *link) {
+	r.mu.Lock()
+	delete(r.links, l.id)
+	delete(r.byPeer, l.p)
+	r.mu.Unlock()
+}
+
+// message returns a message of kind for connection id to subject, from
+// or to owner, holding data.
+func (r *Relay) message(subject, kind, id, owner string, data []byte) *nats.Msg {
+	msg := nats.NewMsg(subject)
+	msg.Header.Set(HeaderKind, kind)
+	msg.Header.Set(HeaderEntry, r.cfg.Node)
+	msg.Header.Set(HeaderOwner, owner)
+	msg.Header.Set(HeaderConn, id)
+	msg.Data = data
+	return msg
+}
+
+// Relay sends a frame of p's connection to its room's owner.
+func (r *Relay) Relay(p *room.Peer, frame []byte) {
+	r.mu.Lock()
+	l := r.byPeer[p]
+	r.mu.Unlock()
+	if l == nil {
+		return
+	}
+	if err := r.nc.PublishMsg(r.message(inSubject(l.owner), kindFrame, l.id, l.owner, frame)); err != nil {
+		r.metrics.Errors.WithLabelValues(errPublish).Inc()
+		r.log.Warn("relay: cannot send a frame to the room's node", "node", r.cfg.Node, "owner", l.owner, "room", l.code, "err", err)
+		p.Close(room.StatusRestart, "the server lost its way to the room's node; reconnect and resume your seat")
+		return
+	}
+	r.toOwner.Inc()
+}
+
+// Left tells the owner that p's connection has ended.
+func (r *Relay) Left(p *room.Peer) {
+	r.mu.Lock()
+	l := r.byPeer[p]
+	if l != nil {
+		delete(r.byPeer, p)
+		delete(r.links, l.id)
+	}
+	r.mu.Unlock()
+	if l == nil {
+		return
+	}
+	r.metrics.Routed.Dec()
+	if err := r.nc.PublishMsg(r.message(inSubject(l.owner), kindGone, l.id, l.owner, nil)); err != nil {
+		// The owner takes the connection for gone when this node's
+		// heartbeat stops; until then it holds it.
+		r.metrics.Errors.WithLabelValues(errPublish).Inc()
+		r.log.Warn("relay: cannot tell the room's node a connection has ended", "node", r.cfg.Node, "owner", l.owner, "room", l.code, "err", err)
+	}
+}
+
+// out takes a message from an owner for a connection of this node.
+func (r *Relay) out(msg *nats.Msg) {
+	id, owner := msg.Header.Get(HeaderConn), msg.Header.Get(HeaderOwner)
+	r.mu.Lock()
+	l := r.links[id]
+	r.mu.Unlock()
+	if l == nil {
+		if msg.Header.Get(HeaderKind) == kindFrame && validName(owner) {
+			// The connection ended here and the owner missed it.
+			r.metrics.Errors.WithLabelValues(errUnknown).Inc()
+			r.nc.PublishMsg(r.message(inSubject(owner), kindGone, id, owner, nil))
+		}
+		return
+	}
+	switch msg.Header.Get(HeaderKind) {
+	case kindFrame:
+		l.p.Send(msg.Data)
+	case kindClose:
+		code, err := strconv.Atoi(msg.Header.Get(HeaderStatus))
+		if err != nil {
+			code = room.StatusRestart
+		}
+		// The connection ends, and Left tells the owner, which forgets
+		// its remote Peer then.
+		l.p.Close(code, msg.Header.Get(HeaderReason))
+	}
+}
+
+// in takes a message from an entry node for a remote Peer of this node.
+func (r *Relay) in(msg *nats.Msg) {
+	entry, id := msg.Header.Get(HeaderEntry), msg.Header.Get(HeaderConn)
+	if !validName(entry) || id == "" {
+		r.metrics.Errors.WithLabelValues(errUnknown).Inc()
+		r.log.Warn("relay: a message without its entry node or connection", "node", r.cfg.Node, "subject", msg.Subject)
+		return
+	}
+	switch msg.Header.Get(HeaderKind) {
+	case kindOpen:
+		r.open(msg, entry, id)
+	case kindFrame:
+		r.mu.Lock()
+		rm := r.remotes[entry][id]
+		r.mu.Unlock()
+		if rm == nil {
+			// This node no longer holds the connection (it restarted, or
+			// took the entry node for dead): the entry closes it, and the
+			// browser reconnects and resumes.
+			r.metrics.Errors.WithLabelValues(errUnknown).Inc()
+			r.closeRemote(entry, id, room.StatusRestart, "the room's server lost this connection; reconnect and resume your seat")
+			return
+		}
+		r.hmu.Lock()
+		r.m.Handle(rm.p, msg.Data, time.Now())
+		r.hmu.Unlock()
+	case kindGone:
+		r.mu.Lock()
+		rm := r.remotes[entry][id]
+		if rm != nil {
+			r.forget(rm)
+		}
+		r.mu.Unlock()
+		if rm != nil {
+			r.hmu.Lock()
+			r.m.Gone(rm.p)
+			r.hmu.Unlock()
+		}
+	}
+}
+
+// open makes a remote Peer for a connection of entry, unless this node
+// holds its most, and hands it its first frame.
+func (r *Relay) open(msg *nats.Msg, entry, id string) {
+	answer := nats.NewMsg(msg.Reply)
+	r.mu.Lock()
+	r.seen[entry] = time.Now()
+	if r.remotes[entry][id] != nil {
+		r.mu.Unlock()
+		return
+	}
+	if r.nremote >= r.cfg.MaxRemote {
+		r.mu.Unlock()
+		r.metrics.Errors.WithLabelValues(errRefused).Inc()
+		r.log.Warn("relay: refused a connection from another node (--max-remote-peers)", "node", r.cfg.Node, "entry", entry, "max", r.cfg.MaxRemote)
+		answer.Header.Set(HeaderRefused, "--max-remote-peers "+strconv.Itoa(r.cfg.MaxRemote))
+		msg.RespondMsg(answer)
+		return
+	}
+	rm := &remote{entry: entry, id: id, p: r.m.NewRemotePeer(msg.Header.Get(HeaderName), msg.Header.Get(HeaderLang))}
+	if r.remotes[entry] == nil {
+		r.remotes[entry] = map[string]*remote{}
+	}
+	r.remotes[entry][id] = rm
+	r.nremote++
+	r.mu.Unlock()
+	r.metrics.RemotePeers.Inc()
+	rm.p.SetWriter(func() { go r.write(rm) })
+	if err := msg.RespondMsg(answer); err != nil {
+		r.metrics.Errors.WithLabelValues(errPublish).Inc()
+	}
+	r.hmu.Lock()
+	r.m.Handle(rm.p, msg.Data, time.Now())
+	r.hmu.Unlock()
+}
+
+// forget drops a remote Peer from the relay's tables; r.mu is held.
+func (r *Relay) forget(rm *remote) {
+	peers := r.remotes[rm.entry]
+	delete(peers, rm.id)
+	if len(peers) == 0 {
+		delete(r.remotes, rm.entry)
+	}
+	r.nremote--
+	r.metrics.RemotePeers.Dec()
+}
+
+// write is the writer of a remote Peer: it publishes its frames to the
+// entry node, and its close once it is closed.
+func (r *Relay) write(rm *remote) {
+	msg := r.message(outSubject(rm.entry), kindFrame, rm.id, r.cfg.Node, nil)
+	msg.Header.Set(HeaderEntry, rm.entry)
+	var held [8][]byte
+	batch := held[:0]
+	for {
+		var last bool
+		batch, last = rm.p.Take(batch)
+		if last {
+			code, reason := rm.p.CloseStatus()
+			r.closeRemote(rm.entry, rm.id, code, reason)
+			return
+		}
+		if len(batch) == 0 {
+			return
+		}
+		for _, b := range batch {
+			msg.Data = b
+			if err := r.nc.PublishMsg(msg); err != nil {
+				r.metrics.Errors.WithLabelValues(errPublish).Inc()
+				r.log.Warn("relay: cannot send a frame to a connection's node", "node", r.cfg.Node, "entry", rm.entry, "err", err)
+				rm.p.Close(room.StatusRestart, "the room's server lost its way to this connection; reconnect and resume your seat")
+				break
+			}
+			r.toEntry.Inc()
+		}
+	}
+}
+
+// closeRemote tells entry to close its connection id with a WebSocket
+// status and reason.
+func (r *Relay) closeRemote(entry, id string, code int, reason string) {
+	msg := r.message(outSubject(entry), kindClose, id, r.cfg.Node, nil)
+	msg.Header.Set(HeaderEntry, entry)
+	msg.Header.Set(HeaderStatus, strconv.Itoa(code))
+	msg.Header.Set(HeaderReason, reason)
+	if err := r.nc.PublishMsg(msg); err != nil {
+		r.metrics.Errors.WithLabelValues(errPublish).Inc()
+		r.log.Warn("relay: cannot close a connection of another node", "node", r.cfg.Node, "entry", entry, "err", err)
+	}
+}
+
+// alive takes a node's heartbeat.
+func (r *Relay) alive(msg *nats.Msg) {
+	node := strings.TrimPrefix(msg.Subject, "dobble.alive.")
+	r.mu.Lock()
+	r.seen[node] = time.Now()
+	r.mu.Unlock()
+}
+
+// owner returns the node the directory names for room code.
+func (r *Relay) owner(code string) (string, error) {
+	kv, err := r.bucket()
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		// No node has opened a room yet.
+		return "", jetstream.ErrKeyNotFound
+	}
+	if err != nil {
+		return "", err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.OpenTimeout)
+	defer cancel()
+	e, err := kv.Get(ctx, code)
+	if err != nil {
+		return "", err
+	}
+	var v Entry
+	if err := json.Unmarshal(e.Value(), &v); err != nil || !validName(v.Node) {
+		return "", fmt.Errorf("the directory's entry for room %s is not {\"node\": NAME, ...}: %.100q", code, e.Value())
+	}
+	return v.Node, nil
+}
+
+// bucket returns the directory, and starts watching it for the rooms
+// another node takes over, once it exists.
+func (r *Relay) bucket() (jetstream.KeyValue, error) {
+	r.kvMu.Lock()
+	defer r.kvMu.Unlock()
+	if r.kv != nil {
+		return r.kv, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.OpenTimeout)
+	defer cancel()
+	kv, err := r.js.KeyValue(ctx, Bucket)
+	if err != nil {
+		return nil, err
+	}
+	w, err := kv.WatchAll(context.Background(), jetstream.UpdatesOnly(), jetstream.IgnoreDeletes())
+	if err != nil {
+		return nil, err
+	}
+	r.kv = kv
+	r.wg.Add(1)
+	go r.watch(w)
+	return kv, nil
+}
+
+// watch closes, with 1012, the connections routed to a room that another
+// node has taken over from their owner, so that they resume there.
+func (r *Relay) watch(w jetstream.KeyWatcher) {
+	defer r.wg.Done()
+	defer w.Stop()
+	for {
+		var e jetstream.KeyValueEntry
+		var ok bool
+		select {
+		case e, ok = <-w.Updates():
+		case <-r.ctx.Done():
+			return
+		}
+		if !ok {
+			return
+		}
+		if e == nil {
+			continue
+		}
+		var v Entry
+		if json.Unmarshal(e.Value(), &v) != nil {
+			continue
+		}
+		var moved []*link
+		r.mu.Lock()
+		for _, l := range r.links {
+			if l.code == e.Key() && l.owner != v.Node {
+				moved = append(moved, l)
+			}
+		}
+		r.mu.Unlock()
+		for _, l := range moved {
+			r.metrics.Errors.WithLabelValues(errOwnerChanged).Inc()
+			r.log.Info("relay: another node took a room over; its routed players reconnect", "node", r.cfg.Node, "room", l.code, "from", l.owner, "to", v.Node)
+			l.p.Close(room.StatusRestart, "room "+l.code+" moved to another server; reconnect and resume your seat")
+		}
+	}
+}
+
+// beat publishes the node's heartbeat every Heartbeat, and takes the
+// nodes silent for Timeout for dead: the remote Peers of a dead entry node
+// are gone, and the connections routed to a dead owner are closed with
+// 1012.
+func (r *Relay) beat(ctx context.Context) {
+	defer r.wg.Done()
+	t := time.NewTicker(r.cfg.Heartbeat)
+	defer t.Stop()
+	for {
+		r.nc.Publish(aliveSubject(r.cfg.Node), nil)
+		r.sweep(time.Now())
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// sweep finds the nodes silent since before now - Timeout.
+func (r *Relay) sweep(now time.Time) {
+	if !r.nc.IsConnected() {
+		// The silence is this node's: the others are judged once it
+		// hears them again.
+		return
+	}
+	dead := func(node string) bool { return now.Sub(r.seen[node]) > r.cfg.Timeout }
+	var gone []*remote
+	var lost []*link
+	r.mu.Lock()
+	for entry, peers := range r.remotes {
+		if dead(entry) {
+			for _, rm := range peers {
+				gone = append(gone, rm)
+			}
+		}
+	}
+	for _, rm := range gone {
+		r.forget(rm)
+	}
+	for _, l := range r.links {
+		if dead(l.owner) {
+			lost = append(lost, l)
+		}
+	}
+	r.mu.Unlock()
+	if len(gone) > 0 {
+		r.metrics.Errors.WithLabelValues(errEntryLost).Inc()
+		r.log.Warn("relay: an entry node is silent; its connections are gone, their seats held", "node", r.cfg.Node,
+			"entry", gone[0].entry, "connections", len(gone), "silent_for", r.cfg.Timeout)
+		r.hmu.Lock()
+		for _, rm := range gone {
+			r.m.Gone(rm.p)
+		}
+		r.hmu.Unlock()
+	}
+	if len(lost) > 0 {
+		r.metrics.Errors.WithLabelValues(errOwnerLost).Inc()
+		r.log.Warn("relay: a room's node is silent; its routed players reconnect", "node", r.cfg.Node,
+			"owner", lost[0].owner, "connections", len(lost), "silent_for", r.cfg.Timeout)
+		for _, l := range lost {
+			l.p.Close(room.StatusRestart, "the server of room "+l.code+" is silent; reconnect and resume your seat")
+		}
+	}
+}
