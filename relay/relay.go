@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -84,6 +85,9 @@ type Config struct {
 	OpenTimeout time.Duration
 	// MaxRemote is the most remote Peers the node holds at once.
 	MaxRemote int
+	// Bucket is the room directory's bucket: Bucket, but in tests that
+	// keep their own.
+	Bucket string
 	// Log is where failures are logged; nil logs nothing.
 	Log *slog.Logger
 }
@@ -92,7 +96,7 @@ type Config struct {
 // after 5 s without one, 2 s to open a connection on its owner and 20,000
 // remote Peers; Node is to be set.
 func DefaultConfig() Config {
-	return Config{Heartbeat: time.Second, Timeout: 5 * time.Second, OpenTimeout: 2 * time.Second, MaxRemote: 20000}
+	return Config{Heartbeat: time.Second, Timeout: 5 * time.Second, OpenTimeout: 2 * time.Second, MaxRemote: 20000, Bucket: Bucket}
 }
 
 // Validate reports what is wrong with c, if anything.
@@ -107,6 +111,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("relay: a timeout of %v takes a node for dead before it missed two heartbeats of %v; make it 2 heartbeats at least", c.Timeout, c.Heartbeat)
 	case c.MaxRemote < 1:
 		return fmt.Errorf("relay: max remote peers %d: use 1 or more", c.MaxRemote)
+	case c.Bucket == "":
+		return errors.New("relay: no directory bucket named")
 	}
 	return nil
 }
@@ -415,33 +421,46 @@ func (r *Relay) message(subject, kind, id, owner string, data []byte) *nats.Msg 
 	return msg
 }
 
-// Relay sends a frame of p's connection to its room's owner.
-func (r *Relay) Relay(p *room.Peer, frame []byte) {
+// Relay sends a frame of p's connection to its room's owner, and returns
+// true, or returns false when the connection is no longer routed.
+func (r *Relay) Relay(p *room.Peer, frame []byte) bool {
 	r.mu.Lock()
 	l := r.byPeer[p]
 	r.mu.Unlock()
 	if l == nil {
-		return
+		return false
 	}
 	if err := r.nc.PublishMsg(r.message(inSubject(l.owner), kindFrame, l.id, l.owner, frame)); err != nil {
 		r.metrics.Errors.WithLabelValues(errPublish).Inc()
 		r.log.Warn("relay: cannot send a frame to the room's node", "node", r.cfg.Node, "owner", l.owner, "room", l.code, "err", err)
 		p.Close(room.StatusRestart, "the server lost its way to the room's node; reconnect and resume your seat")
-		return
+		return true
 	}
 	r.toOwner.Inc()
+	return true
 }
 
 // Left tells the owner that p's connection has ended.
 func (r *Relay) Left(p *room.Peer) {
 	r.mu.Lock()
 	l := r.byPeer[p]
+	r.mu.Unlock()
 	if l != nil {
-		delete(r.byPeer, p)
+		r.detach(l)
+	}
+}
+
+// detach ends the routing of l's connection, once, and tells the owner,
+// which forgets its remote Peer.
+func (r *Relay) detach(l *link) {
+	r.mu.Lock()
+	ours := r.links[l.id] == l
+	if ours {
+		delete(r.byPeer, l.p)
 		delete(r.links, l.id)
 	}
 	r.mu.Unlock()
-	if l == nil {
+	if !ours {
 		return
 	}
 	r.metrics.Routed.Dec()
@@ -452,6 +471,10 @@ func (r *Relay) Left(p *room.Peer) {
 		r.log.Warn("relay: cannot tell the room's node a connection has ended", "node", r.cfg.Node, "owner", l.owner, "room", l.code, "err", err)
 	}
 }
+
+// closedPrefix begins the message closed (protocol.Closed), which a room
+// sends a connection it lets go.
+var closedPrefix = []byte(`{"type":"` + protocol.MsgClosed + `"`)
 
 // out takes a message from an owner for a connection of this node.
 func (r *Relay) out(msg *nats.Msg) {
@@ -469,6 +492,13 @@ func (r *Relay) out(msg *nats.Msg) {
 	}
 	switch msg.Header.Get(HeaderKind) {
 	case kindFrame:
+		if bytes.HasPrefix(msg.Data, closedPrefix) {
+			// The room let the connection go (it left, the room
+			// closed, its seat was resumed elsewhere); it stays open for
+			// another room, which may be anywhere: its next frames are
+			// answered here, and routed again by their own request.
+			r.detach(l)
+		}
 		l.p.Send(msg.Data)
 	case kindClose:
 		code, err := strconv.Atoi(msg.Header.Get(HeaderStatus))
@@ -653,7 +683,7 @@ func (r *Relay) bucket() (jetstream.KeyValue, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.OpenTimeout)
 	defer cancel()
-	kv, err := r.js.KeyValue(ctx, Bucket)
+	kv, err := r.js.KeyValue(ctx, r.cfg.Bucket)
 	if err != nil {
 		return nil, err
 	}

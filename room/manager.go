@@ -280,8 +280,10 @@ func (m *Manager) Handle(p *Peer, frame []byte, at time.Time) {
 	}
 	p.strike = 0
 	if p.routed {
-		m.router.Relay(p, frame)
-		return
+		if m.router.Relay(p, frame) {
+			return
+		}
+		p.routed = false
 	}
 	in := &input{peer: p, at: at, raw: frame}
 	perr := protocol.Decode(frame, &in.Request)

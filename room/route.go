@@ -22,8 +22,10 @@ type Router interface {
 	// answered with otherwise: noRoom when no node holds the room.
 	Route(p *Peer, code string, frame []byte) *protocol.Error
 	// Relay carries a later frame of a connection that Route took; it
-	// keeps no reference to frame.
-	Relay(p *Peer, frame []byte)
+	// keeps no reference to frame. It returns false when the connection
+	// is no longer routed (its room on the other node closed it, or it
+	// left): the frame, and the connection's next, are answered here.
+	Relay(p *Peer, frame []byte) bool
 	// Left tells that the connection of p, which Route took, has ended.
 	Left(p *Peer)
 }
