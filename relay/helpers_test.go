@@ -33,14 +33,14 @@ const natsURL = "nats://127.0.0.1:4222"
 // node names and its directory bucket are its own, so that tests running
 // at the same time on the same server do not meet.
 type cluster struct {
-	t      *testing.T
+	t      testing.TB
 	prefix string             // of the node names
 	bucket string             // the directory's bucket
 	kv     jetstream.KeyValue // the directory, written by the test
 }
 
 // newCluster makes the test's directory bucket, deleted when it ends.
-func newCluster(t *testing.T) *cluster {
+func newCluster(t testing.TB) *cluster {
 	t.Helper()
 	var b [4]byte
 	rand.Read(b[:])
@@ -64,7 +64,7 @@ func newCluster(t *testing.T) *cluster {
 }
 
 // connect connects to NATS until the test ends.
-func connect(t *testing.T) *nats.Conn {
+func connect(t testing.TB) *nats.Conn {
 	t.Helper()
 	nc, err := nats.Connect(natsURL, nats.MaxReconnects(-1))
 	if err != nil {
@@ -93,7 +93,7 @@ func (c *cluster) put(code, name string) {
 // node is one node of a cluster: a Manager, its web handler on a real
 // listener, and its relay, on a NATS connection of its own.
 type node struct {
-	t       *testing.T
+	t       testing.TB
 	name    string
 	m       *room.Manager
 	r       *Relay
@@ -181,7 +181,7 @@ func (n *node) get(path string) (int, string) {
 func value(c prometheus.Collector) float64 { return testutil.ToFloat64(c) }
 
 // eventually polls cond until it holds or the deadline passes.
-func eventually(t *testing.T, what string, cond func() bool) {
+func eventually(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for !cond() {
@@ -200,7 +200,7 @@ func (m msg) num(k string) int    { f, _ := m[k].(float64); return int(f) }
 
 // client is a real WebSocket client.
 type client struct {
-	t      *testing.T
+	t      testing.TB
 	c      *websocket.Conn
 	in     chan msg
 	closed chan struct{}
@@ -339,7 +339,7 @@ func (cl *client) create(spec msg) string {
 }
 
 // decodeView reads the "view" of a state or update message.
-func decodeView(t *testing.T, m msg) rules.View {
+func decodeView(t testing.TB, m msg) rules.View {
 	t.Helper()
 	b, _ := json.Marshal(m["view"])
 	var v rules.View
@@ -435,7 +435,7 @@ func (cl *client) playAsync() <-chan msg {
 }
 
 // wait returns what a playAsync channel yields, failing after a deadline.
-func wait(t *testing.T, done <-chan msg) msg {
+func wait(t testing.TB, done <-chan msg) msg {
 	t.Helper()
 	select {
 	case m := <-done:
