@@ -91,7 +91,8 @@ func (c *cluster) put(code, name string) {
 }
 
 // node is one node of a cluster: a Manager, its web handler on a real
-// listener, and its relay, on a NATS connection of its own.
+// listener, and its relay, on a NATS connection of its own (nc), whose
+// name has a dot, as a host's may.
 type node struct {
 	t       testing.TB
 	name    string
@@ -114,7 +115,7 @@ func fastRooms() room.Config {
 // machine's pause reaches.
 func (c *cluster) testRelay(name string) Config {
 	cfg := DefaultConfig()
-	cfg.Node, cfg.Bucket = c.prefix+"-"+name, c.bucket
+	cfg.Node, cfg.Bucket = c.prefix+"."+name, c.bucket
 	cfg.Heartbeat, cfg.Timeout = 100*time.Millisecond, 3*time.Second
 	return cfg
 }
@@ -139,12 +140,12 @@ func (c *cluster) start(name string, rc room.Config, edit func(*Config)) *node {
 	if edit != nil {
 		edit(&cfg)
 	}
-	nc := connect(t)
 	rm := NewMetrics(reg)
-	r, err := New(nc, m, cfg, rm)
+	r, err := Dial(natsURL, m, cfg, rm)
 	if err != nil {
 		t.Fatal(err)
 	}
+	nc := r.nc
 	h, err := web.Handler(web.Options{Manager: m, Store: st, Decks: decks, Gatherer: reg, Metrics: metrics, MaxConns: 100,
 		PingEvery: time.Second, Checks: []func() error{r.Health}})
 	if err != nil {

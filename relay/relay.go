@@ -68,14 +68,18 @@ const (
 // inSubject is where node's remote Peers' frames go, outSubject where the
 // frames for the connections entered at node go, and aliveSubject where
 // node's heartbeat goes.
-func inSubject(node string) string    { return "dobble.node." + node + ".in" }
-func outSubject(node string) string   { return "dobble.node." + node + ".out" }
-func aliveSubject(node string) string { return "dobble.alive." + node }
+func inSubject(node string) string    { return "dobble.node." + token(node) + ".in" }
+func outSubject(node string) string   { return "dobble.node." + token(node) + ".out" }
+func aliveSubject(node string) string { return "dobble.alive." + token(node) }
+
+// token writes a node's name as one token of a subject: its dots, which
+// would separate tokens, as %2E (a name has no '%').
+func token(node string) string { return strings.ReplaceAll(node, ".", "%2E") }
 
 // Config is how a Relay runs.
 type Config struct {
 	// Node is this node's name, unique in the cluster: letters, digits,
-	// '-' and '_'.
+	// '.', '-' and '_'.
 	Node string
 	// Heartbeat is how often the node publishes its heartbeat; Timeout is
 	// how long a node may be silent before it is taken for dead.
@@ -101,8 +105,8 @@ func DefaultConfig() Config {
 
 // Validate reports what is wrong with c, if anything.
 func (c Config) Validate() error {
-	if !validName(c.Node) {
-		return fmt.Errorf("relay: node name %q: use 1 to 64 letters, digits, '-' or '_'", c.Node)
+	if !ValidName(c.Node) {
+		return fmt.Errorf("relay: node name %q: use 1 to 64 letters, digits, '.', '-' or '_'", c.Node)
 	}
 	switch {
 	case c.Heartbeat <= 0 || c.Timeout <= 0 || c.OpenTimeout <= 0:
@@ -117,14 +121,14 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// validName reports whether s may name a node: one NATS subject token of
-// letters, digits, '-' and '_'.
-func validName(s string) bool {
+// ValidName reports whether s may name a node: letters, digits, '.', '-'
+// and '_'.
+func ValidName(s string) bool {
 	if len(s) == 0 || len(s) > 64 {
 		return false
 	}
 	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_') {
 			return false
 		}
 	}
@@ -229,6 +233,7 @@ type Relay struct {
 	ctx    context.Context // done once the relay is closed
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	owned  bool // the relay made nc (Dial), and closes it
 }
 
 // link is a connection of this node routed to the owner of its room.
@@ -283,6 +288,39 @@ func New(nc *nats.Conn, m *room.Manager, cfg Config, metrics *Metrics) (*Relay, 
 	return r, nil
 }
 
+// Dial connects to the NATS server at url and starts there the relay of
+// node cfg.Node for the rooms of m (New); the relay closes the connection
+// when it is closed. A lost connection closes the connections it routes
+// (Disconnected), and NATS is reconnected to for as long as it takes.
+func Dial(url string, m *room.Manager, cfg Config, metrics *Metrics) (*Relay, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	var started atomic.Pointer[Relay]
+	nc, err := nats.Connect(url, nats.Name("dobble relay "+cfg.Node), nats.MaxReconnects(-1),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if r := started.Load(); r != nil {
+				r.Disconnected(err)
+			}
+		}),
+		nats.ReconnectHandler(func(*nats.Conn) {
+			if r := started.Load(); r != nil {
+				r.Reconnected()
+			}
+		}))
+	if err != nil {
+		return nil, fmt.Errorf("relay: NATS at %s: %w", url, err)
+	}
+	r, err := New(nc, m, cfg, metrics)
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	r.owned = true
+	started.Store(r)
+	return r, nil
+}
+
 // unsubscribe ends the relay's subscriptions.
 func (r *Relay) unsubscribe() {
 	for _, s := range r.subs {
@@ -291,13 +329,17 @@ func (r *Relay) unsubscribe() {
 	r.subs = nil
 }
 
-// Close stops the heartbeat and the subscriptions; the Manager is closed
-// first, so that its remote Peers' close frames have gone out.
+// Close stops the heartbeat and the subscriptions, and the NATS
+// connection that Dial made; the Manager is closed first, so that its
+// remote Peers' close frames have gone out.
 func (r *Relay) Close() {
 	r.cancel()
 	r.wg.Wait()
 	r.nc.Flush()
 	r.unsubscribe()
+	if r.owned {
+		r.nc.Close()
+	}
 }
 
 // Health returns what keeps the relay from working, or nil: the NATS
@@ -367,6 +409,7 @@ func (r *Relay) Route(p *room.Peer, code string, frame []byte) *protocol.Error {
 	r.mu.Lock()
 	r.links[l.id], r.byPeer[p] = l, l
 	r.mu.Unlock()
+	r.metrics.Routed.Inc()
 	msg := r.message(inSubject(owner), kindOpen, l.id, owner, frame)
 	msg.Header.Set(HeaderName, p.Name())
 	msg.Header.Set(HeaderLang, p.Lang())
@@ -396,7 +439,6 @@ func (r *Relay) Route(p *room.Peer, code string, frame []byte) *protocol.Error {
 	r.mu.Lock()
 	r.seen[owner] = time.Now()
 	r.mu.Unlock()
-	r.metrics.Routed.Inc()
 	r.toOwner.Inc()
 	return nil
 }
@@ -407,6 +449,7 @@ func (r *Relay) drop(l *link) {
 	delete(r.links, l.id)
 	delete(r.byPeer, l.p)
 	r.mu.Unlock()
+	r.metrics.Routed.Dec()
 }
 
 // message returns a message of kind for connection id to subject, from
@@ -483,7 +526,7 @@ func (r *Relay) out(msg *nats.Msg) {
 	l := r.links[id]
 	r.mu.Unlock()
 	if l == nil {
-		if msg.Header.Get(HeaderKind) == kindFrame && validName(owner) {
+		if msg.Header.Get(HeaderKind) == kindFrame && ValidName(owner) {
 			// The connection ended here and the owner missed it.
 			r.metrics.Errors.WithLabelValues(errUnknown).Inc()
 			r.nc.PublishMsg(r.message(inSubject(owner), kindGone, id, owner, nil))
@@ -514,7 +557,7 @@ func (r *Relay) out(msg *nats.Msg) {
 // in takes a message from an entry node for a remote Peer of this node.
 func (r *Relay) in(msg *nats.Msg) {
 	entry, id := msg.Header.Get(HeaderEntry), msg.Header.Get(HeaderConn)
-	if !validName(entry) || id == "" {
+	if !ValidName(entry) || id == "" {
 		r.metrics.Errors.WithLabelValues(errUnknown).Inc()
 		r.log.Warn("relay: a message without its entry node or connection", "node", r.cfg.Node, "subject", msg.Subject)
 		return
@@ -644,7 +687,7 @@ func (r *Relay) closeRemote(entry, id string, code int, reason string) {
 
 // alive takes a node's heartbeat.
 func (r *Relay) alive(msg *nats.Msg) {
-	node := strings.TrimPrefix(msg.Subject, "dobble.alive.")
+	node := strings.ReplaceAll(strings.TrimPrefix(msg.Subject, "dobble.alive."), "%2E", ".")
 	r.mu.Lock()
 	r.seen[node] = time.Now()
 	r.mu.Unlock()
@@ -667,7 +710,7 @@ func (r *Relay) owner(code string) (string, error) {
 		return "", err
 	}
 	var v Entry
-	if err := json.Unmarshal(e.Value(), &v); err != nil || !validName(v.Node) {
+	if err := json.Unmarshal(e.Value(), &v); err != nil || !ValidName(v.Node) {
 		return "", fmt.Errorf("the directory's entry for room %s is not {\"node\": NAME, ...}: %.100q", code, e.Value())
 	}
 	return v.Node, nil

@@ -263,16 +263,28 @@ func TestOwnerBoundsRemotePeers(t *testing.T) {
 	}
 }
 
-// TestHealthz reports a node cut off from NATS.
-func TestHealthz(t *testing.T) {
+// TestCutOff closes with 1012 the routed connections of a node that lost
+// NATS, which /healthz reports.
+func TestCutOff(t *testing.T) {
 	c := newCluster(t)
-	b := c.start("b", fastRooms(), nil)
+	a, b := c.start("a", fastRooms(), nil), c.start("b", fastRooms(), nil)
 	if code, body := b.get("/healthz"); code != 200 {
 		t.Fatalf("healthz %d %s", code, body)
 	}
+	host := a.connect("host")
+	code := host.create(tower)
+	c.own(code, a)
+	guest := b.connect("guest")
+	guest.enter(msg{"type": "join", "room": code})
 	b.nc.Close()
-	code, body := b.get("/healthz")
-	if code != 503 || !strings.Contains(body, "NATS") {
-		t.Fatalf("healthz of a node without NATS: %d %s", code, body)
+	if code, reason := guest.waitClosed(); code != room.StatusRestart || !strings.Contains(reason, "resume") {
+		t.Fatalf("closed with %d %q, want 1012 and a word to resume", code, reason)
+	}
+	if value(b.metrics.Errors.WithLabelValues(errDisconnected)) != 1 {
+		t.Fatal("the lost connection is not counted")
+	}
+	status, body := b.get("/healthz")
+	if status != 503 || !strings.Contains(body, "NATS") {
+		t.Fatalf("healthz of a node without NATS: %d %s", status, body)
 	}
 }
