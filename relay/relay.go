@@ -234,6 +234,9 @@ type Relay struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	owned  bool // the relay made nc (Dial), and closes it
+
+	notesMu sync.Mutex
+	notes   map[string]*note // the failures logged, by kind (fail)
 }
 
 // link is a connection of this node routed to the owner of its room.
@@ -265,7 +268,7 @@ func New(nc *nats.Conn, m *room.Manager, cfg Config, metrics *Metrics) (*Relay, 
 	r := &Relay{cfg: cfg, m: m, nc: nc, js: js, metrics: metrics, log: log,
 		boot:    strconv.FormatInt(time.Now().UnixNano(), 36),
 		toOwner: metrics.Frames.WithLabelValues("to_owner"), toEntry: metrics.Frames.WithLabelValues("to_entry"),
-		links: map[string]*link{}, byPeer: map[*room.Peer]*link{}, remotes: map[string]map[string]*remote{}, seen: map[string]time.Time{}}
+		links: map[string]*link{}, byPeer: map[*room.Peer]*link{}, remotes: map[string]map[string]*remote{}, seen: map[string]time.Time{}, notes: map[string]*note{}}
 	for subj, h := range map[string]nats.MsgHandler{inSubject(cfg.Node): r.in, outSubject(cfg.Node): r.out, aliveSubject("*"): r.alive} {
 		s, err := nc.Subscribe(subj, h)
 		if err != nil {
@@ -370,9 +373,9 @@ func (r *Relay) Disconnected(err error) {
 		links = append(links, l)
 	}
 	r.mu.Unlock()
-	r.metrics.Errors.WithLabelValues(errDisconnected).Inc()
-	r.log.Warn("relay: lost the NATS connection; closing the connections routed to other nodes", "node", r.cfg.Node, "err", err, "routed", len(links))
+	r.fail(errDisconnected, "relay: lost the NATS connection; closing the connections routed to other nodes", "err", err, "routed", len(links))
 	for _, l := range links {
+		r.detach(l, false)
 		l.p.Close(room.StatusRestart, "the server lost its way to the room's node; reconnect and resume your seat")
 	}
 }
@@ -398,8 +401,7 @@ func (r *Relay) Route(p *room.Peer, code string, frame []byte) *protocol.Error {
 	case errors.Is(err, jetstream.ErrKeyNotFound):
 		return noRoom
 	case err != nil:
-		r.metrics.Errors.WithLabelValues(errLookup).Inc()
-		r.log.Warn("relay: cannot read the room directory", "node", r.cfg.Node, "room", code, "err", err)
+		r.fail(errLookup, "relay: cannot read the room directory", "room", code, "err", err)
 		return protocol.Errorf(protocol.CodeBusy, "the servers cannot tell where room %s is (%v); try again", code, err)
 	case owner == r.cfg.Node:
 		// The directory still names this node for a room it has closed.
@@ -416,8 +418,7 @@ func (r *Relay) Route(p *room.Peer, code string, frame []byte) *protocol.Error {
 	reply, err := r.nc.RequestMsg(msg, r.cfg.OpenTimeout)
 	if err == nil && reply.Header.Get(HeaderRefused) != "" {
 		r.drop(l)
-		r.metrics.Errors.WithLabelValues(errRefused).Inc()
-		r.log.Warn("relay: the room's node refused a connection", "node", r.cfg.Node, "owner", owner, "room", code, "reason", reply.Header.Get(HeaderRefused))
+		r.fail(errRefused, "relay: the room's node refused a connection", "owner", owner, "room", code, "reason", reply.Header.Get(HeaderRefused))
 		return protocol.Errorf(protocol.CodeFull, "the server of room %s has its most connections open (%s); try again later", code, reply.Header.Get(HeaderRefused))
 	}
 	if err != nil {
@@ -429,8 +430,7 @@ func (r *Relay) Route(p *room.Peer, code string, frame []byte) *protocol.Error {
 		case errors.Is(err, nats.ErrTimeout):
 			why = errOpenTimeout
 		}
-		r.metrics.Errors.WithLabelValues(why).Inc()
-		r.log.Warn("relay: the room's node does not answer", "node", r.cfg.Node, "owner", owner, "room", code, "err", err)
+		r.fail(why, "relay: the room's node does not answer", "owner", owner, "room", code, "err", err)
 		// The room is on its way to another node, or will be: the
 		// browser reconnects and resumes.
 		p.Close(room.StatusRestart, "the server of room "+code+" does not answer; reconnect and resume your seat")
@@ -441,6 +441,42 @@ func (r *Relay) Route(p *room.Peer, code string, frame []byte) *protocol.Error {
 	r.mu.Unlock()
 	r.toOwner.Inc()
 	return nil
+}
+
+// noteEvery is how often a kind of failure is logged at most: one line,
+// with the number of the same failures since the last.
+const noteEvery = 10 * time.Second
+
+// fail counts a failure of kind why and logs it, msg with args, unless
+// one of its kind was logged within noteEvery.
+func (r *Relay) fail(why, msg string, args ...any) {
+	r.metrics.Errors.WithLabelValues(why).Inc()
+	now := time.Now()
+	r.notesMu.Lock()
+	k := r.notes[why]
+	if k == nil {
+		k = &note{}
+		r.notes[why] = k
+	}
+	if !k.last.IsZero() && now.Sub(k.last) < noteEvery {
+		k.skipped++
+		r.notesMu.Unlock()
+		return
+	}
+	skipped := k.skipped
+	k.last, k.skipped = now, 0
+	r.notesMu.Unlock()
+	args = append([]any{"node", r.cfg.Node, "reason", why}, args...)
+	if skipped > 0 {
+		args = append(args, "more_since_last_line", skipped)
+	}
+	r.log.Warn(msg, args...)
+}
+
+// note is the state of the log of one kind of failure.
+type note struct {
+	last    time.Time
+	skipped int
 }
 
 // drop forgets a link whose open failed.
@@ -474,8 +510,7 @@ func (r *Relay) Relay(p *room.Peer, frame []byte) bool {
 		return false
 	}
 	if err := r.nc.PublishMsg(r.message(inSubject(l.owner), kindFrame, l.id, l.owner, frame)); err != nil {
-		r.metrics.Errors.WithLabelValues(errPublish).Inc()
-		r.log.Warn("relay: cannot send a frame to the room's node", "node", r.cfg.Node, "owner", l.owner, "room", l.code, "err", err)
+		r.fail(errPublish, "relay: cannot send a frame to the room's node", "owner", l.owner, "room", l.code, "err", err)
 		p.Close(room.StatusRestart, "the server lost its way to the room's node; reconnect and resume your seat")
 		return true
 	}
@@ -489,13 +524,13 @@ func (r *Relay) Left(p *room.Peer) {
 	l := r.byPeer[p]
 	r.mu.Unlock()
 	if l != nil {
-		r.detach(l)
+		r.detach(l, true)
 	}
 }
 
-// detach ends the routing of l's connection, once, and tells the owner,
-// which forgets its remote Peer.
-func (r *Relay) detach(l *link) {
+// detach ends the routing of l's connection, once, and tells the owner
+// when tell is set, which forgets its remote Peer then.
+func (r *Relay) detach(l *link, tell bool) {
 	r.mu.Lock()
 	ours := r.links[l.id] == l
 	if ours {
@@ -507,11 +542,13 @@ func (r *Relay) detach(l *link) {
 		return
 	}
 	r.metrics.Routed.Dec()
+	if !tell {
+		return
+	}
 	if err := r.nc.PublishMsg(r.message(inSubject(l.owner), kindGone, l.id, l.owner, nil)); err != nil {
 		// The owner takes the connection for gone when this node's
 		// heartbeat stops; until then it holds it.
-		r.metrics.Errors.WithLabelValues(errPublish).Inc()
-		r.log.Warn("relay: cannot tell the room's node a connection has ended", "node", r.cfg.Node, "owner", l.owner, "room", l.code, "err", err)
+		r.fail(errPublish, "relay: cannot tell the room's node a connection has ended", "owner", l.owner, "room", l.code, "err", err)
 	}
 }
 
@@ -528,7 +565,7 @@ func (r *Relay) out(msg *nats.Msg) {
 	if l == nil {
 		if msg.Header.Get(HeaderKind) == kindFrame && ValidName(owner) {
 			// The connection ended here and the owner missed it.
-			r.metrics.Errors.WithLabelValues(errUnknown).Inc()
+			r.fail(errUnknown, "relay: a frame for a connection that has ended here; telling its room's node", "owner", owner)
 			r.nc.PublishMsg(r.message(inSubject(owner), kindGone, id, owner, nil))
 		}
 		return
@@ -540,7 +577,7 @@ func (r *Relay) out(msg *nats.Msg) {
 			// closed, its seat was resumed elsewhere); it stays open for
 			// another room, which may be anywhere: its next frames are
 			// answered here, and routed again by their own request.
-			r.detach(l)
+			r.detach(l, true)
 		}
 		l.p.Send(msg.Data)
 	case kindClose:
@@ -558,8 +595,7 @@ func (r *Relay) out(msg *nats.Msg) {
 func (r *Relay) in(msg *nats.Msg) {
 	entry, id := msg.Header.Get(HeaderEntry), msg.Header.Get(HeaderConn)
 	if !ValidName(entry) || id == "" {
-		r.metrics.Errors.WithLabelValues(errUnknown).Inc()
-		r.log.Warn("relay: a message without its entry node or connection", "node", r.cfg.Node, "subject", msg.Subject)
+		r.fail(errUnknown, "relay: a message without its entry node or connection", "subject", msg.Subject)
 		return
 	}
 	switch msg.Header.Get(HeaderKind) {
@@ -573,7 +609,7 @@ func (r *Relay) in(msg *nats.Msg) {
 			// This node no longer holds the connection (it restarted, or
 			// took the entry node for dead): the entry closes it, and the
 			// browser reconnects and resumes.
-			r.metrics.Errors.WithLabelValues(errUnknown).Inc()
+			r.fail(errUnknown, "relay: a frame for a connection this node no longer holds; closing it", "entry", entry)
 			r.closeRemote(entry, id, room.StatusRestart, "the room's server lost this connection; reconnect and resume your seat")
 			return
 		}
@@ -607,8 +643,7 @@ func (r *Relay) open(msg *nats.Msg, entry, id string) {
 	}
 	if r.nremote >= r.cfg.MaxRemote {
 		r.mu.Unlock()
-		r.metrics.Errors.WithLabelValues(errRefused).Inc()
-		r.log.Warn("relay: refused a connection from another node (--max-remote-peers)", "node", r.cfg.Node, "entry", entry, "max", r.cfg.MaxRemote)
+		r.fail(errRefused, "relay: refused a connection from another node (--max-remote-peers)", "entry", entry, "max", r.cfg.MaxRemote)
 		answer.Header.Set(HeaderRefused, "--max-remote-peers "+strconv.Itoa(r.cfg.MaxRemote))
 		msg.RespondMsg(answer)
 		return
@@ -623,7 +658,7 @@ func (r *Relay) open(msg *nats.Msg, entry, id string) {
 	r.metrics.RemotePeers.Inc()
 	rm.p.SetWriter(func() { go r.write(rm) })
 	if err := msg.RespondMsg(answer); err != nil {
-		r.metrics.Errors.WithLabelValues(errPublish).Inc()
+		r.fail(errPublish, "relay: cannot answer an open", "entry", entry, "err", err)
 	}
 	r.hmu.Lock()
 	r.m.Handle(rm.p, msg.Data, time.Now())
@@ -662,8 +697,7 @@ func (r *Relay) write(rm *remote) {
 		for _, b := range batch {
 			msg.Data = b
 			if err := r.nc.PublishMsg(msg); err != nil {
-				r.metrics.Errors.WithLabelValues(errPublish).Inc()
-				r.log.Warn("relay: cannot send a frame to a connection's node", "node", r.cfg.Node, "entry", rm.entry, "err", err)
+				r.fail(errPublish, "relay: cannot send a frame to a connection's node", "entry", rm.entry, "err", err)
 				rm.p.Close(room.StatusRestart, "the room's server lost its way to this connection; reconnect and resume your seat")
 				break
 			}
@@ -680,8 +714,7 @@ func (r *Relay) closeRemote(entry, id string, code int, reason string) {
 	msg.Header.Set(HeaderStatus, strconv.Itoa(code))
 	msg.Header.Set(HeaderReason, reason)
 	if err := r.nc.PublishMsg(msg); err != nil {
-		r.metrics.Errors.WithLabelValues(errPublish).Inc()
-		r.log.Warn("relay: cannot close a connection of another node", "node", r.cfg.Node, "entry", entry, "err", err)
+		r.fail(errPublish, "relay: cannot close a connection of another node", "entry", entry, "err", err)
 	}
 }
 
@@ -772,8 +805,8 @@ func (r *Relay) watch(w jetstream.KeyWatcher) {
 		}
 		r.mu.Unlock()
 		for _, l := range moved {
-			r.metrics.Errors.WithLabelValues(errOwnerChanged).Inc()
-			r.log.Info("relay: another node took a room over; its routed players reconnect", "node", r.cfg.Node, "room", l.code, "from", l.owner, "to", v.Node)
+			r.fail(errOwnerChanged, "relay: another node took a room over; its routed players reconnect", "room", l.code, "from", l.owner, "to", v.Node)
+			r.detach(l, true)
 			l.p.Close(room.StatusRestart, "room "+l.code+" moved to another server; reconnect and resume your seat")
 		}
 	}
@@ -806,40 +839,41 @@ func (r *Relay) sweep(now time.Time) {
 		return
 	}
 	dead := func(node string) bool { return now.Sub(r.seen[node]) > r.cfg.Timeout }
-	var gone []*remote
-	var lost []*link
+	gone := map[string][]*remote{}
+	lost := map[string][]*link{}
 	r.mu.Lock()
 	for entry, peers := range r.remotes {
 		if dead(entry) {
 			for _, rm := range peers {
-				gone = append(gone, rm)
+				gone[entry] = append(gone[entry], rm)
 			}
 		}
 	}
-	for _, rm := range gone {
-		r.forget(rm)
+	for _, peers := range gone {
+		for _, rm := range peers {
+			r.forget(rm)
+		}
 	}
 	for _, l := range r.links {
 		if dead(l.owner) {
-			lost = append(lost, l)
+			lost[l.owner] = append(lost[l.owner], l)
 		}
 	}
 	r.mu.Unlock()
-	if len(gone) > 0 {
-		r.metrics.Errors.WithLabelValues(errEntryLost).Inc()
-		r.log.Warn("relay: an entry node is silent; its connections are gone, their seats held", "node", r.cfg.Node,
-			"entry", gone[0].entry, "connections", len(gone), "silent_for", r.cfg.Timeout)
+	for entry, peers := range gone {
+		r.fail(errEntryLost, "relay: an entry node is silent; its connections are gone, their seats held",
+			"entry", entry, "connections", len(peers), "silent_for", r.cfg.Timeout)
 		r.hmu.Lock()
-		for _, rm := range gone {
+		for _, rm := range peers {
 			r.m.Gone(rm.p)
 		}
 		r.hmu.Unlock()
 	}
-	if len(lost) > 0 {
-		r.metrics.Errors.WithLabelValues(errOwnerLost).Inc()
-		r.log.Warn("relay: a room's node is silent; its routed players reconnect", "node", r.cfg.Node,
-			"owner", lost[0].owner, "connections", len(lost), "silent_for", r.cfg.Timeout)
-		for _, l := range lost {
+	for owner, links := range lost {
+		r.fail(errOwnerLost, "relay: a room's node is silent; its routed players reconnect",
+			"owner", owner, "connections", len(links), "silent_for", r.cfg.Timeout)
+		for _, l := range links {
+			r.detach(l, false)
 			l.p.Close(room.StatusRestart, "the server of room "+l.code+" is silent; reconnect and resume your seat")
 		}
 	}
