@@ -45,9 +45,11 @@ const (
 	// HeaderConn is the connection's id, unique on its entry node.
 	HeaderConn = "Dobble-Conn"
 	// HeaderName and HeaderLang are the nickname and language of an open
-	// connection's hello.
+	// connection's hello, HeaderAddr its client's address as the
+	// per-address bounds count it (absent when exempt).
 	HeaderName = "Dobble-Name"
 	HeaderLang = "Dobble-Lang"
+	HeaderAddr = "Dobble-Addr"
 	// HeaderStatus and HeaderReason are a close's WebSocket status and
 	// reason.
 	HeaderStatus = "Dobble-Status"
@@ -75,6 +77,13 @@ func aliveSubject(node string) string { return "dobble.alive." + token(node) }
 // token writes a node's name as one token of a subject: its dots, which
 // would separate tokens, as %2E (a name has no '%').
 func token(node string) string { return strings.ReplaceAll(node, ".", "%2E") }
+
+// pendingMsgs and pendingBytes bound the messages a subscription of the
+// relay keeps waiting for its goroutine.
+const (
+	pendingMsgs  = 1 << 20
+	pendingBytes = 256 << 20
+)
 
 // Config is how a Relay runs.
 type Config struct {
@@ -174,6 +183,8 @@ const (
 	errOwnerLost    = "owner_lost"        // an owner stopped its heartbeat
 	errOwnerChanged = "owner_changed"     // another node took a routed room over
 	errDisconnected = "nats_disconnected" // the node lost its NATS connection
+	errSlow         = "slow_consumer"     // NATS dropped messages the node did not take in time
+	errNATS         = "nats_error"        // NATS reported another error
 )
 
 // NewMetrics returns the relay's metrics, registered in reg, every reason
@@ -193,7 +204,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m.Frames.WithLabelValues("to_owner")
 	m.Frames.WithLabelValues("to_entry")
 	for _, r := range []string{errLookup, errNoResponders, errOpenTimeout, errRefused, errPublish, errUnknown,
-		errEntryLost, errOwnerLost, errOwnerChanged, errDisconnected} {
+		errEntryLost, errOwnerLost, errOwnerChanged, errDisconnected, errSlow, errNATS} {
 		m.Errors.WithLabelValues(r)
 	}
 	return m
@@ -275,9 +286,11 @@ func New(nc *nats.Conn, m *room.Manager, cfg Config, metrics *Metrics) (*Relay, 
 			r.unsubscribe()
 			return nil, fmt.Errorf("relay: subscribe to %s: %w", subj, err)
 		}
-		// A node keeps up with its messages or falls behind in memory,
-		// never drops them: frames lost would break the rooms' order.
-		s.SetPendingLimits(-1, -1)
+		// A node that falls behind its messages keeps them in memory, up
+		// to a bound far above what its connections' rate limits let
+		// through; beyond it NATS drops them, and the relay counts and
+		// logs it (slow_consumer).
+		s.SetPendingLimits(pendingMsgs, pendingBytes)
 		r.subs = append(r.subs, s)
 	}
 	if err := nc.Flush(); err != nil {
@@ -309,6 +322,16 @@ func Dial(url string, m *room.Manager, cfg Config, metrics *Metrics) (*Relay, er
 		nats.ReconnectHandler(func(*nats.Conn) {
 			if r := started.Load(); r != nil {
 				r.Reconnected()
+			}
+		}),
+		nats.ErrorHandler(func(_ *nats.Conn, s *nats.Subscription, err error) {
+			r := started.Load()
+			switch {
+			case r == nil:
+			case errors.Is(err, nats.ErrSlowConsumer):
+				r.fail(errSlow, "relay: NATS dropped messages this node did not take in time", "subject", s.Subject, "err", err)
+			default:
+				r.fail(errNATS, "relay: NATS reported an error", "err", err)
 			}
 		}))
 	if err != nil {
@@ -415,6 +438,9 @@ func (r *Relay) Route(p *room.Peer, code string, frame []byte) *protocol.Error {
 	msg := r.message(inSubject(owner), kindOpen, l.id, owner, frame)
 	msg.Header.Set(HeaderName, p.Name())
 	msg.Header.Set(HeaderLang, p.Lang())
+	if a := p.Address(); a != "" {
+		msg.Header.Set(HeaderAddr, a)
+	}
 	reply, err := r.nc.RequestMsg(msg, r.cfg.OpenTimeout)
 	if err == nil && reply.Header.Get(HeaderRefused) != "" {
 		r.drop(l)
@@ -648,7 +674,7 @@ func (r *Relay) open(msg *nats.Msg, entry, id string) {
 		msg.RespondMsg(answer)
 		return
 	}
-	rm := &remote{entry: entry, id: id, p: r.m.NewRemotePeer(msg.Header.Get(HeaderName), msg.Header.Get(HeaderLang))}
+	rm := &remote{entry: entry, id: id, p: r.m.NewRemotePeer(msg.Header.Get(HeaderName), msg.Header.Get(HeaderLang), msg.Header.Get(HeaderAddr))}
 	if r.remotes[entry] == nil {
 		r.remotes[entry] = map[string]*remote{}
 	}

@@ -36,15 +36,20 @@ type Router interface {
 func (m *Manager) SetRouter(r Router) { m.router = r }
 
 // NewRemotePeer returns a Peer for a connection made to another node of
-// the cluster, which said hello there as name in lang: it has the
-// Manager's queue length and rate limit, like a Peer of its own, and is
-// never routed further. Its frames are handed to Handle by the one
+// the cluster, which said hello there as name in lang, from the client
+// address addr as the per-address bounds count it ("" when exempt): it
+// has the Manager's queue length and rate limit, like a Peer of its own,
+// and is never routed further. Its frames are handed to Handle by the one
 // goroutine that reads the connection's frames from the other node.
-func (m *Manager) NewRemotePeer(name, lang string) *Peer {
+func (m *Manager) NewRemotePeer(name, lang, addr string) *Peer {
 	p := m.NewPeer()
-	p.hello, p.name, p.lang, p.remote = true, name, lang, true
+	p.hello, p.name, p.lang, p.addr, p.remote = true, name, lang, addr, true
 	return p
 }
+
+// Address returns the client's address as the per-address bounds count
+// it, or "" when it is exempt.
+func (p *Peer) Address() string { return p.addr }
 
 // route hands p and its request to the Router, when the Manager has one
 // and p is not a remote Peer already; it returns nil when the Router took
