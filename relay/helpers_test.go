@@ -111,14 +111,18 @@ func fastRooms() room.Config {
 }
 
 // testRelay is the relay's configuration in tests: a heartbeat every
-// 100 ms, and a node taken for dead after 3 s of silence, which no busy
-// machine's pause reaches.
+// 100 ms, and a node taken for dead after a minute of silence, which no
+// busy machine's pause reaches; the tests of a node's death shorten it
+// for the node that sees the death (quick).
 func (c *cluster) testRelay(name string) Config {
 	cfg := DefaultConfig()
 	cfg.Node, cfg.Bucket = c.prefix+"."+name, c.bucket
-	cfg.Heartbeat, cfg.Timeout = 100*time.Millisecond, 3*time.Second
+	cfg.Heartbeat, cfg.Timeout = 100*time.Millisecond, time.Minute
 	return cfg
 }
+
+// quick takes a node silent for 3 s for dead.
+func quick(cfg *Config) { cfg.Timeout = 3 * time.Second }
 
 // start runs node name with the rooms' configuration rc, its relay's
 // configuration changed by edit when it is not nil, until the test ends.

@@ -126,7 +126,7 @@ func TestResumeThroughAnotherNode(t *testing.T) {
 // through another node.
 func TestEntryNodeDies(t *testing.T) {
 	c := newCluster(t)
-	a, b, s := c.start("a", fastRooms(), nil), c.start("b", fastRooms(), nil), c.start("c", fastRooms(), nil)
+	a, b, s := c.start("a", fastRooms(), quick), c.start("b", fastRooms(), nil), c.start("c", fastRooms(), nil)
 	host := a.connect("host")
 	code := host.create(tower)
 	c.own(code, a)
@@ -150,7 +150,7 @@ func TestEntryNodeDies(t *testing.T) {
 // went silent, so that the browser reconnects and resumes.
 func TestOwnerDies(t *testing.T) {
 	c := newCluster(t)
-	a, b := c.start("a", fastRooms(), nil), c.start("b", fastRooms(), nil)
+	a, b := c.start("a", fastRooms(), nil), c.start("b", fastRooms(), quick)
 	host := a.connect("host")
 	code := host.create(tower)
 	c.own(code, a)
