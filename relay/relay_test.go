@@ -139,6 +139,16 @@ func TestEntryNodeDies(t *testing.T) {
 	eventually(t, "the owner takes the silent entry node's connection for gone", func() bool {
 		return value(a.metrics.RemotePeers) == 0 && value(a.metrics.Errors.WithLabelValues(errEntryLost)) == 1
 	})
+	// The room holds the seat for its player, as for a dropped connection.
+	for {
+		rm, _ := host.expect("lobby")["room"].(map[string]any)
+		seats, _ := rm["seats"].([]any)
+		if len(seats) == 2 {
+			if g := msg(seats[1].(map[string]any)); g.str("kind") == "human" && g["connected"] == false {
+				break
+			}
+		}
+	}
 	again := s.connect("guest")
 	again.enter(msg{"type": "resume", "room": code, "token": guest.token})
 	if again.seat != 1 {
