@@ -412,8 +412,8 @@ func (r *Relay) Reconnected() {
 }
 
 // Route opens p's connection on the owner of room code, named by the
-// directory, with frame (a join, watch or resume) as its first frame.
-func (r *Relay) Route(p *room.Peer, code string, frame []byte) *protocol.Error {
+// directory, with frame (a join, watch or resume: typ) as its first frame.
+func (r *Relay) Route(p *room.Peer, typ protocol.Type, code string, frame []byte) *protocol.Error {
 	code = strings.ToUpper(strings.TrimSpace(code))
 	noRoom := protocol.Errorf(protocol.CodeNoRoom, "no open room has the code %q", code)
 	if !validCode(code) {
@@ -427,8 +427,15 @@ func (r *Relay) Route(p *room.Peer, code string, frame []byte) *protocol.Error {
 		r.fail(errLookup, "relay: cannot read the room directory", "room", code, "err", err)
 		return protocol.Errorf(protocol.CodeBusy, "the servers cannot tell where room %s is (%v); try again", code, err)
 	case owner == r.cfg.Node:
-		// The directory still names this node for a room it has closed.
-		return noRoom
+		// The directory names this node for a room it does not hold: a
+		// room it is taking over and has not restored yet, or one it
+		// has just closed, whose key goes next. A seat's owner comes
+		// back to resume; others are told to try again.
+		if typ == protocol.TypeResume {
+			p.Close(room.StatusRestart, "room "+code+" is not ready on this server yet; reconnect and resume your seat")
+			return nil
+		}
+		return protocol.Errorf(protocol.CodeBusy, "room %s is not ready on this server yet; try again in a moment", code)
 	}
 	l := &link{id: r.boot + "." + strconv.FormatUint(r.next.Add(1), 36), owner: owner, code: code, p: p}
 	r.mu.Lock()

@@ -206,10 +206,16 @@ func TestNoSuchRoom(t *testing.T) {
 		cl.send(msg{"type": "join", "room": code})
 		cl.expectError("noRoom")
 	}
-	// The directory still names b for a room it closed.
+	// The directory names b for a room it does not hold (yet, or any
+	// more).
 	c.put("BBBBBBBB", b.name)
 	cl.send(msg{"type": "watch", "room": "BBBBBBBB"})
-	cl.expectError("noRoom")
+	cl.expectError("busy")
+	back := b.connect("back")
+	back.send(msg{"type": "resume", "room": "BBBBBBBB", "token": strings.Repeat("0", 32)})
+	if code, _ := back.waitClosed(); code != room.StatusRestart {
+		t.Fatalf("a resume of a room the directory gives this node, not restored: closed with %d, want 1012", code)
+	}
 	// The directory names a node that is not there (yet).
 	c.put("CCCCCCCC", c.prefix+"-nowhere")
 	cl.send(msg{"type": "join", "room": "CCCCCCCC"})

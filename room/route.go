@@ -13,14 +13,14 @@ import "github.com/dobble-dev/dobble/protocol"
 
 // Router carries the connections of the rooms that other nodes hold.
 type Router interface {
-	// Route is given a join, watch or resume (frame, as the client sent
-	// it; Route keeps no reference to it) naming the room code, which
-	// this node does not hold. It returns nil when it has taken the
+	// Route is given a join, watch or resume (typ; frame, as the client
+	// sent it, of which Route keeps no reference) naming the room code,
+	// which this node does not hold. It returns nil when it has taken the
 	// connection: the request and every later frame of p go to the node
 	// that holds the room (Relay), until the connection ends (Left); the
 	// Router may close p itself. It returns the error the client is
 	// answered with otherwise: noRoom when no node holds the room.
-	Route(p *Peer, code string, frame []byte) *protocol.Error
+	Route(p *Peer, typ protocol.Type, code string, frame []byte) *protocol.Error
 	// Relay carries a later frame of a connection that Route took; it
 	// keeps no reference to frame. It returns false when the connection
 	// is no longer routed (its room on the other node closed it, or it
@@ -59,7 +59,7 @@ func (m *Manager) route(in *input) *protocol.Error {
 	if m.router == nil || p.remote {
 		return protocol.Errorf(protocol.CodeNoRoom, "no open room has the code %q", in.Code)
 	}
-	if perr := m.router.Route(p, in.Code, in.raw); perr != nil {
+	if perr := m.router.Route(p, in.Type, in.Code, in.raw); perr != nil {
 		return perr
 	}
 	p.routed = true
