@@ -252,12 +252,17 @@ func (n *node) connect(name string) *client {
 // send sends one JSON message.
 func (cl *client) send(m msg) {
 	cl.t.Helper()
+	if err := cl.try(m); err != nil {
+		cl.t.Fatalf("%s: write: %v", cl.name, err)
+	}
+}
+
+// try sends one JSON message and returns what failed, if anything.
+func (cl *client) try(m msg) error {
 	b, _ := json.Marshal(m)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := cl.c.Write(ctx, websocket.MessageText, b); err != nil {
-		cl.t.Fatalf("%s: write: %v", cl.name, err)
-	}
+	return cl.c.Write(ctx, websocket.MessageText, b)
 }
 
 // next returns the next message, failing the test after a deadline.

@@ -387,6 +387,10 @@ func (r *Relay) Health() error {
 // connections it routes are closed with 1012, to reconnect to a node that
 // reaches the room. It is nats.Options.DisconnectedErrCB's work.
 func (r *Relay) Disconnected(err error) {
+	if r.ctx.Err() != nil {
+		// The relay closed its connection itself.
+		return
+	}
 	r.mu.Lock()
 	if r.down.IsZero() {
 		r.down = time.Now()

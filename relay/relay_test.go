@@ -270,8 +270,11 @@ func TestOwnerBoundsRemotePeers(t *testing.T) {
 	c.own(code, a)
 	guest := b.connect("guest")
 	guest.enter(msg{"type": "join", "room": code})
+	// The server may close the connection before the last of them.
 	for range 40 {
-		guest.send(msg{"type": "ping"})
+		if guest.try(msg{"type": "ping"}) != nil {
+			break
+		}
 	}
 	guest.expectError("rateLimited")
 	if code, reason := guest.waitClosed(); code != websocket.StatusPolicyViolation || !strings.HasPrefix(reason, "flood") {
