@@ -726,6 +726,7 @@ func (r *Relay) write(rm *remote) {
 		if last {
 			code, reason := rm.p.CloseStatus()
 			r.closeRemote(rm.entry, rm.id, code, reason)
+			r.closed(rm)
 			return
 		}
 		if len(batch) == 0 {
@@ -740,6 +741,25 @@ func (r *Relay) write(rm *remote) {
 			}
 			r.toEntry.Inc()
 		}
+	}
+}
+
+// closed forgets a remote Peer once its close has gone to its entry node,
+// as a connection of this node's own is forgotten once its close frame is
+// written: its room sees it leave, and a server shutting down does not
+// wait for the entry node to answer. The entry node's gone, when it
+// comes, finds nothing left to do.
+func (r *Relay) closed(rm *remote) {
+	r.mu.Lock()
+	ours := r.remotes[rm.entry][rm.id] == rm
+	if ours {
+		r.forget(rm)
+	}
+	r.mu.Unlock()
+	if ours {
+		r.hmu.Lock()
+		r.m.Gone(rm.p)
+		r.hmu.Unlock()
 	}
 }
 

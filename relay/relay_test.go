@@ -1,8 +1,10 @@
 package relay
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -305,5 +307,29 @@ func TestCutOff(t *testing.T) {
 	status, body := b.get("/healthz")
 	if status != 503 || !strings.Contains(body, "NATS") {
 		t.Fatalf("healthz of a node without NATS: %d %s", status, body)
+	}
+}
+
+// TestOwnerShutsDown: an owner shutting down closes its remote peers
+// (1012: their rooms are kept for the next server) and forgets them once
+// their close has gone, without waiting for their entry nodes to answer.
+func TestOwnerShutsDown(t *testing.T) {
+	c := newCluster(t)
+	a, b := c.start("a", fastRooms(), nil), c.start("b", fastRooms(), nil)
+	host := a.connect("host")
+	code := host.create(tower)
+	c.own(code, a)
+	guest := b.connect("guest")
+	guest.enter(msg{"type": "join", "room": code})
+	// b says nothing more: its answer cannot be what a waits for.
+	b.r.Close()
+	a.m.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := a.m.WaitGone(ctx); err != nil {
+		t.Fatalf("the owner still holds a connection of another node after shutting down: %v", err)
+	}
+	if value(a.metrics.RemotePeers) != 0 {
+		t.Fatalf("%v remote peers after the shutdown", value(a.metrics.RemotePeers))
 	}
 }
