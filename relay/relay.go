@@ -429,6 +429,11 @@ func (r *Relay) Route(p *room.Peer, typ protocol.Type, code string, frame []byte
 		return noRoom
 	case err != nil:
 		r.fail(errLookup, "relay: cannot read the room directory", "room", code, "err", err)
+		if typ == protocol.TypeResume {
+			// The browser comes back, maybe to a node that can read it.
+			p.Close(room.StatusRestart, "this server cannot tell where room "+code+" is; reconnect and resume your seat")
+			return nil
+		}
 		return protocol.Errorf(protocol.CodeBusy, "the servers cannot tell where room %s is (%v); try again", code, err)
 	case owner == r.cfg.Node:
 		// The directory names this node for a room it does not hold: a
