@@ -308,6 +308,16 @@ func TestCutOff(t *testing.T) {
 	if status != 503 || !strings.Contains(body, "NATS") {
 		t.Fatalf("healthz of a node without NATS: %d %s", status, body)
 	}
+	// Without NATS the directory cannot be read: a join is to try again,
+	// a resume to reconnect, maybe to another node.
+	other := b.connect("other")
+	other.send(msg{"type": "join", "room": code})
+	other.expectError("busy")
+	back := b.connect("guest")
+	back.send(msg{"type": "resume", "room": code, "token": guest.token})
+	if code, _ := back.waitClosed(); code != room.StatusRestart {
+		t.Fatalf("a resume without the directory: closed with %d, want 1012", code)
+	}
 }
 
 // TestOwnerShutsDown: an owner shutting down closes its remote peers
