@@ -39,7 +39,9 @@
 // The files follow these jobs: room.go is the room's loop and timer,
 // seats.go membership, seats and tokens, requests.go the requests,
 // tables.go a table's life with its driver and record, broadcast.go the
-// messages and their broadcast.
+// messages and their broadcast, route.go the hand-over of a connection to
+// the node of a cluster that holds its room (a Router, package relay) and
+// the remote Peers of the connections other nodes hand over.
 //
 // Each broadcast is encoded once per distinct view: one encoding per seat
 // at the table and one shared by spectators and by seats that sit out a

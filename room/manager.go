@@ -46,6 +46,10 @@ type Manager struct {
 	journal    *journal.Journal
 	journalErr atomic.Pointer[journalError]
 
+	// router carries the connections of rooms other nodes hold
+	// (route.go); nil answers noRoom for them.
+	router Router
+
 	// now is the rooms' clock, seed draws a session's seed and spawn
 	// starts a new room's goroutine: time.Now, crypto/rand and Room.run,
 	// but for the tests that drive rooms by hand.
@@ -253,6 +257,9 @@ func (m *Manager) Gone(p *Peer) {
 	m.mu.Lock()
 	delete(m.peers, p)
 	m.mu.Unlock()
+	if p.routed {
+		m.router.Left(p)
+	}
 	if r := p.Room(); r != nil {
 		r.gone(p)
 	}
@@ -272,6 +279,12 @@ func (m *Manager) Handle(p *Peer, frame []byte, at time.Time) {
 		return
 	}
 	p.strike = 0
+	if p.routed {
+		if m.router.Relay(p, frame) {
+			return
+		}
+		p.routed = false
+	}
 	in := &input{peer: p, at: at, raw: frame}
 	perr := protocol.Decode(frame, &in.Request)
 	switch {
@@ -378,7 +391,7 @@ func (m *Manager) handle(in *input) *protocol.Error {
 				return perr
 			}
 		} else if r = m.Get(in.Code); r == nil {
-			return protocol.Errorf(protocol.CodeNoRoom, "no open room has the code %q", in.Code)
+			return m.route(in)
 		}
 		return r.submit(m.keep(in))
 	}

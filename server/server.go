@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/dobble-dev/dobble/journal"
+	"github.com/dobble-dev/dobble/relay"
 	"github.com/dobble-dev/dobble/room"
 	"github.com/dobble-dev/dobble/store"
 	"github.com/dobble-dev/dobble/web"
@@ -41,6 +42,13 @@ type Config struct {
 	// DefaultJournalFile when DB is PostgreSQL: the journal of one
 	// server's rooms stays on its machine.
 	JournalFile string
+	// NATS, when set, is the URL of the NATS server of a cluster this
+	// server is a node of, named Node: a player connected here plays in
+	// the rooms of the other nodes too (package relay), and this node
+	// holds at most MaxRemotePeers connections made to other nodes.
+	NATS           string
+	Node           string
+	MaxRemotePeers int
 	// Rooms are the rooms' limits and timings.
 	Rooms room.Config
 	// MaxConns is the most WebSocket connections open at once.
@@ -156,10 +164,27 @@ func Serve(ctx context.Context, ln net.Listener, cfg Config, ready func(url stri
 			cfg.Log.Info("rooms in play restored from the journal", "rooms", n, "took", time.Since(start))
 		}
 	}
+	var checks []func() error
+	if cfg.NATS != "" {
+		rc := relay.DefaultConfig()
+		rc.Node, rc.Log = cfg.Node, cfg.Log
+		if cfg.MaxRemotePeers > 0 {
+			rc.MaxRemote = cfg.MaxRemotePeers
+		}
+		r, err := relay.Dial(cfg.NATS, m, rc, relay.NewMetrics(reg))
+		if err != nil {
+			m.Close()
+			return err
+		}
+		// Deferred, it closes after the Manager (below): the remote
+		// Peers' close frames go out first.
+		defer r.Close()
+		checks = append(checks, r.Health)
+	}
 	limits := cfg.Limits
 	limits.MaxSockets = cfg.Sockets()
 	h, err := web.Handler(web.Options{Manager: m, Store: st, Decks: decks, Gatherer: reg, Metrics: metrics,
-		MaxConns: cfg.MaxConns, PingEvery: cfg.PingEvery, Limits: limits, Log: cfg.Log})
+		MaxConns: cfg.MaxConns, PingEvery: cfg.PingEvery, Limits: limits, Log: cfg.Log, Checks: checks})
 	if err != nil {
 		m.Close()
 		return err

@@ -50,6 +50,9 @@ type Options struct {
 	// Log is where connections refused or closed by a bound are logged;
 	// nil logs nothing.
 	Log *slog.Logger
+	// Checks are more of what /healthz checks: each returns what fails,
+	// or nil (the relay between a cluster's nodes, package relay).
+	Checks []func() error
 }
 
 // server is the handler's state.
@@ -112,9 +115,9 @@ func (s *server) page(w http.ResponseWriter, r *http.Request) {
 }
 
 // healthz answers "ok", or 503 while finished games cannot be stored:
-// from a failed save until a save succeeds again (Manager.SaveHealth), or
+// from a failed save until a save succeeds again (Manager.SaveHealth),
 // while the journal of the rooms in play fails (Manager.JournalFailure),
-// with what fails and since when.
+// or while one of Options.Checks fails, with what fails and since when.
 func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
 	if h := s.o.Manager.SaveHealth(); h.Failing {
 		since := h.Since.UTC().Format(time.RFC3339)
@@ -133,6 +136,12 @@ func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
 			"since": since,
 		})
 		return
+	}
+	for _, check := range s.o.Checks {
+		if err := check(); err != nil {
+			writeJSON(w, http.StatusServiceUnavailable, map[string]any{"error": err.Error()})
+			return
+		}
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Write([]byte("ok\n"))

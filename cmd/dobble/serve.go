@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/dobble-dev/dobble/journal"
+	"github.com/dobble-dev/dobble/relay"
 	"github.com/dobble-dev/dobble/room"
 	"github.com/dobble-dev/dobble/rules"
 	"github.com/dobble-dev/dobble/server"
@@ -23,7 +24,7 @@ import (
 	"github.com/dobble-dev/dobble/web"
 )
 
-const serveSynopsis = `dobble serve [--addr HOST:PORT] [--db FILE|postgres://USER@HOST/DB] [limits]
+const serveSynopsis = `dobble serve [--addr HOST:PORT] [--db FILE|postgres://USER@HOST/DB] [--nats URL --node NAME] [limits]
 
 Serves the browser client and referees games on HOST:PORT, storing finished
 games in the SQLite file FILE (a path or a file:// URI), or in the
@@ -43,6 +44,10 @@ reconnects by itself.
 While the database cannot store games (a full disk, PostgreSQL down), the
 finished games wait in memory (--save-backlog) and are stored once it can;
 /healthz and /metrics say so meanwhile.
+
+With --nats the server is one node of a cluster on NATS (see
+docs/CLUSTER.md): a player may connect to any node and play in a room
+another node holds, its messages relayed to that node and back.
 
 The per-address bounds count a client by its IPv4 address, or by the /64
 network of its IPv6 address, and do not bound the addresses of --exempt
@@ -144,6 +149,9 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	ping := dur("ping", "DOBBLE_PING", defaults.PingEvery, "how long a connection may be quiet before it is pinged; one that answers no ping, or takes no data, for twice that is closed")
 	useJournal := str("journal", "DOBBLE_JOURNAL", "on", "keep the rooms in play in a journal (--journal-file), restored by the next server on it: on, or off (rooms in play are lost when the server stops)")
 	journalSync := str("journal-sync", "DOBBLE_JOURNAL_SYNC", "normal", "how far the journal of the rooms in play is written before players hear of an action: normal (safe against a crash or kill of the server; a power cut may lose the last moments) or full (synced to the disk: safe against a power cut too, at one fsync a batch)")
+	natsURL := str("nats", "DOBBLE_NATS", "", "URL of the NATS server (JetStream enabled) of a cluster to run as a node of, such as nats://127.0.0.1:4222; empty runs a server on its own")
+	node := str("node", "DOBBLE_NODE", "", "the node's name in the cluster, unique among its nodes")
+	maxRemote := num("max-remote-peers", "DOBBLE_MAX_REMOTE_PEERS", relay.DefaultConfig().MaxRemote, "most connections made to other nodes of the cluster that this node holds for its rooms; beyond that a player joining one of its rooms through another node is answered serverFull")
 	pprof := str("pprof", "DOBBLE_PPROF", "", "also serve Go's profiles (/debug/pprof/) on this loopback address, such as 127.0.0.1:6060")
 	if err := fs.parse(args); err != nil {
 		return nil, err
@@ -161,8 +169,22 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	if *useJournal != "on" && *useJournal != "off" {
 		return nil, usagef("serve: --journal %q: use on or off", *useJournal)
 	}
+	nc, nodeName := strings.TrimSpace(*natsURL), strings.TrimSpace(*node)
+	if nc != "" {
+		if !strings.HasPrefix(nc, "nats://") && !strings.HasPrefix(nc, "tls://") {
+			return nil, usagef("serve: --nats %q: give a NATS URL such as nats://127.0.0.1:4222", nc)
+		}
+		if !relay.ValidName(nodeName) {
+			return nil, usagef("serve: --node %q: with --nats, name the node, unique in the cluster, in 1 to 64 letters, digits, '.', '-' or '_'", nodeName)
+		}
+		if *maxRemote < 1 {
+			return nil, usagef("serve: --max-remote-peers %d: use 1 or more", *maxRemote)
+		}
+	} else if nodeName != "" {
+		return nil, usagef("serve: --node %q without --nats: a node name is for a node of a cluster; give --nats too", nodeName)
+	}
 	c := &serveConfig{addr: *addr, pprof: *pprof,
-		server: server.Config{DB: strings.TrimSpace(*db), JournalFile: strings.TrimSpace(*journalFile), Journal: *useJournal == "on", JournalSync: sync, MaxConns: *maxConns, PingEvery: *ping,
+		server: server.Config{DB: strings.TrimSpace(*db), JournalFile: strings.TrimSpace(*journalFile), NATS: nc, Node: nodeName, MaxRemotePeers: *maxRemote, Journal: *useJournal == "on", JournalSync: sync, MaxConns: *maxConns, PingEvery: *ping,
 			ReadTimeout: *readTimeout, WriteTimeout: *writeTimeout, IdleTimeout: *idleTimeout}}
 	if c.pprof != "" {
 		host, _, err := net.SplitHostPort(c.pprof)

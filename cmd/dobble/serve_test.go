@@ -55,6 +55,11 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"--max-sockets", "50", "--max-conns", "100"}, "dobble: serve: --max-sockets 50 is less than --max-conns 100"},
 		{[]string{"--exempt", "127.0.0.0/8,localhost"}, `dobble: serve: --exempt: "localhost" is neither a network`},
 		{[]string{"--trusted-proxies", "10.0.0.0/33"}, `dobble: serve: --trusted-proxies: "10.0.0.0/33" is neither a network`},
+		{[]string{"--nats", "http://127.0.0.1:4222", "--node", "n1"}, `dobble: serve: --nats "http://127.0.0.1:4222": give a NATS URL such as nats://127.0.0.1:4222`},
+		{[]string{"--nats", "nats://127.0.0.1:4222"}, `dobble: serve: --node "": with --nats, name the node`},
+		{[]string{"--nats", "nats://127.0.0.1:4222", "--node", "n 1"}, `dobble: serve: --node "n 1": with --nats, name the node`},
+		{[]string{"--nats", "nats://127.0.0.1:4222", "--node", "n1", "--max-remote-peers", "0"}, "dobble: serve: --max-remote-peers 0: use 1 or more"},
+		{[]string{"--node", "n1"}, `dobble: serve: --node "n1" without --nats`},
 	} {
 		code, out, errOut := runCLI(t, "", append([]string{"serve"}, tc.args...)...)
 		if code != 2 || out != "" || !strings.HasPrefix(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
@@ -115,7 +120,8 @@ func TestServeHelp(t *testing.T) {
 		"-bot-delay", "DOBBLE_BOT_DELAY", "-bot-rate", "DOBBLE_BOT_RATE", "-bot-burst", "DOBBLE_BOT_BURST",
 		"-max-sockets", "DOBBLE_MAX_SOCKETS", "-max-sockets-per-addr", "-max-conns-per-addr", "-hello-timeout", "DOBBLE_HELLO_TIMEOUT",
 		"-handshake-rate", "-handshake-burst", "-addr-rate", "-addr-burst", "-max-addrs", "-exempt", "-trusted-proxies", "X-Forwarded-For",
-		"-read-timeout", "-write-timeout", "-idle-timeout", "dobble_connections_refused_total"} {
+		"-read-timeout", "-write-timeout", "-idle-timeout", "dobble_connections_refused_total",
+		"-nats", "DOBBLE_NATS", "-node", "-max-remote-peers", "DOBBLE_MAX_REMOTE_PEERS"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Fatalf("serve --help: exit %d, missing %q:\n%s", code, want, out)
 		}
