@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/dobble-dev/dobble/cluster"
 	"github.com/dobble-dev/dobble/journal"
 	"github.com/dobble-dev/dobble/room"
 	"github.com/dobble-dev/dobble/store"
@@ -33,6 +34,12 @@ type Config struct {
 	// rooms go on (package journal).
 	Journal     bool
 	JournalSync journal.Sync
+	// NATS, when set, is the URL of the NATS server of a cluster this
+	// server is a node of, named Node (package cluster): its rooms in
+	// play are journaled in the cluster's stream rather than in DB, and
+	// taken over by another node should it die.
+	NATS string
+	Node string
 	// Rooms are the rooms' limits and timings.
 	Rooms room.Config
 	// MaxConns is the most WebSocket connections open at once.
@@ -113,7 +120,17 @@ func Serve(ctx context.Context, ln net.Listener, cfg Config, ready func(url stri
 	if err != nil {
 		return err
 	}
-	if cfg.Journal {
+	var health func() (map[string]any, error)
+	if cfg.NATS != "" {
+		node, err := cluster.Start(ctx, cluster.Options{URL: cfg.NATS, Node: cfg.Node, Manager: m, Log: cfg.Log, Registerer: reg})
+		if err != nil {
+			return err
+		}
+		// Deferred, it closes after the Manager (below): the rooms'
+		// last entries are written first.
+		defer node.Close()
+		health = node.Health
+	} else if cfg.Journal {
 		j, err := journal.Open(ctx, cfg.DB, journal.Options{Sync: cfg.JournalSync})
 		if err != nil {
 			return err
@@ -128,7 +145,7 @@ func Serve(ctx context.Context, ln net.Listener, cfg Config, ready func(url stri
 	limits := cfg.Limits
 	limits.MaxSockets = cfg.Sockets()
 	h, err := web.Handler(web.Options{Manager: m, Store: st, Decks: decks, Gatherer: reg, Metrics: metrics,
-		MaxConns: cfg.MaxConns, PingEvery: cfg.PingEvery, Limits: limits, Log: cfg.Log})
+		MaxConns: cfg.MaxConns, PingEvery: cfg.PingEvery, Limits: limits, Log: cfg.Log, Cluster: health})
 	if err != nil {
 		m.Close()
 		return err

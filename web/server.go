@@ -50,6 +50,10 @@ type Options struct {
 	// Log is where connections refused or closed by a bound are logged;
 	// nil logs nothing.
 	Log *slog.Logger
+	// Cluster, when not nil, is the health of the server's node of a
+	// cluster (cluster.Node.Health), which /healthz shows: what it says
+	// of the node, and an error while the node cannot serve its rooms.
+	Cluster func() (map[string]any, error)
 }
 
 // server is the handler's state.
@@ -114,7 +118,9 @@ func (s *server) page(w http.ResponseWriter, r *http.Request) {
 // healthz answers "ok", or 503 while finished games cannot be stored:
 // from a failed save until a save succeeds again (Manager.SaveHealth), or
 // while the journal of the rooms in play fails (Manager.JournalFailure),
-// with what fails and since when.
+// with what fails and since when. A node of a cluster answers in JSON
+// what its node is (its name, whether it is connected to NATS, the
+// leases it holds), with 503 while it cannot serve its rooms.
 func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
 	if h := s.o.Manager.SaveHealth(); h.Failing {
 		since := h.Since.UTC().Format(time.RFC3339)
@@ -132,6 +138,17 @@ func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
 				since, err),
 			"since": since,
 		})
+		return
+	}
+	if s.o.Cluster != nil {
+		info, err := s.o.Cluster()
+		if err != nil {
+			info["error"] = err.Error()
+			writeJSON(w, http.StatusServiceUnavailable, info)
+			return
+		}
+		info["status"] = "ok"
+		writeJSON(w, http.StatusOK, info)
 		return
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")

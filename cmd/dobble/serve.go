@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/dobble-dev/dobble/cluster"
 	"github.com/dobble-dev/dobble/journal"
 	"github.com/dobble-dev/dobble/room"
 	"github.com/dobble-dev/dobble/rules"
@@ -22,7 +23,7 @@ import (
 	"github.com/dobble-dev/dobble/web"
 )
 
-const serveSynopsis = `dobble serve [--addr HOST:PORT] [--db FILE] [limits]
+const serveSynopsis = `dobble serve [--addr HOST:PORT] [--db FILE] [--nats URL [--node NAME]] [limits]
 
 Serves the browser client and referees games on HOST:PORT, storing finished
 games in the SQLite file FILE, and prints the URL to open. Every flag can
@@ -35,6 +36,14 @@ after a crash, a kill or a restart, restores every room as its players
 last saw it, and they resume their seats. Stopping the server closes the
 players' connections with 1012 (service restart): the browser reconnects
 by itself.
+
+With --nats the server is one node of a cluster on NATS JetStream (see
+docs/CLUSTER.md): its rooms in play are journaled in the cluster's stream
+instead of FILE, each room is leased to one node in the bucket
+dobble_rooms, and when a node dies another takes its rooms over within
+5 s, replaying them from the stream; their players reconnect and resume.
+A node cut off from NATS stops acting for its rooms once their leases
+lapse.
 
 The per-address bounds count a client by its IPv4 address, or by the /64
 network of its IPv6 address, and do not bound the addresses of --exempt
@@ -135,6 +144,8 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	ping := dur("ping", "DOBBLE_PING", defaults.PingEvery, "how long a connection may be quiet before it is pinged; one that answers no ping, or takes no data, for twice that is closed")
 	useJournal := str("journal", "DOBBLE_JOURNAL", "on", "keep the rooms in play in a journal in the --db file, restored by the next server on it: on, or off (rooms in play are lost when the server stops)")
 	journalSync := str("journal-sync", "DOBBLE_JOURNAL_SYNC", "normal", "how far the journal of the rooms in play is written before players hear of an action: normal (safe against a crash or kill of the server; a power cut may lose the last moments) or full (synced to the disk: safe against a power cut too, at one fsync a batch)")
+	natsURL := str("nats", "DOBBLE_NATS", "", "URL of the NATS server (JetStream enabled) of a cluster to run as a node of, such as nats://127.0.0.1:4222; empty runs a server on its own")
+	node := str("node", "DOBBLE_NODE", "", "the node's name in the cluster, unique among its nodes (empty: this host's name and a random suffix)")
 	pprof := str("pprof", "DOBBLE_PPROF", "", "also serve Go's profiles (/debug/pprof/) on this loopback address, such as 127.0.0.1:6060")
 	if err := fs.parse(args); err != nil {
 		return nil, err
@@ -152,8 +163,26 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	if *useJournal != "on" && *useJournal != "off" {
 		return nil, usagef("serve: --journal %q: use on or off", *useJournal)
 	}
+	nc := strings.TrimSpace(*natsURL)
+	nodeName := strings.TrimSpace(*node)
+	if nc != "" {
+		if !strings.HasPrefix(nc, "nats://") && !strings.HasPrefix(nc, "tls://") {
+			return nil, usagef("serve: --nats %q: give a NATS URL such as nats://127.0.0.1:4222", nc)
+		}
+		if *useJournal == "off" {
+			return nil, usagef("serve: --journal off with --nats: a node of a cluster journals its rooms in the cluster's stream, for another node to take them over; drop --journal off")
+		}
+		if nodeName == "" {
+			nodeName = cluster.DefaultName()
+		}
+		if err := cluster.CheckName(nodeName); err != nil {
+			return nil, usagef("serve: --node: %v", err)
+		}
+	} else if nodeName != "" {
+		return nil, usagef("serve: --node %q without --nats: a node name is for a node of a cluster; give --nats too", nodeName)
+	}
 	c := &serveConfig{addr: *addr, pprof: *pprof,
-		server: server.Config{DB: strings.TrimSpace(*db), Journal: *useJournal == "on", JournalSync: sync, MaxConns: *maxConns, PingEvery: *ping,
+		server: server.Config{DB: strings.TrimSpace(*db), NATS: nc, Node: nodeName, Journal: *useJournal == "on", JournalSync: sync, MaxConns: *maxConns, PingEvery: *ping,
 			ReadTimeout: *readTimeout, WriteTimeout: *writeTimeout, IdleTimeout: *idleTimeout}}
 	if c.pprof != "" {
 		host, _, err := net.SplitHostPort(c.pprof)
@@ -284,6 +313,10 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return server.Serve(ctx, ln, cfg.server, func(url string) {
+		if cfg.server.NATS != "" {
+			fmt.Fprintf(stdout, "dobble: serving on %s as node %s of the cluster on %s (games stored in %s; Ctrl-C to stop)\n", url, cfg.server.Node, cfg.server.NATS, cfg.server.DB)
+			return
+		}
 		fmt.Fprintf(stdout, "dobble: serving on %s (games stored in %s; Ctrl-C to stop)\n", url, cfg.server.DB)
 	})
 }
