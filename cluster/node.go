@@ -195,7 +195,10 @@ func (n *Node) Close() error {
 }
 
 // disconnected takes note of the connection to NATS lost.
-func (n *Node) disconnected(_ *nats.Conn, err error) {
+func (n *Node) disconnected(nc *nats.Conn, err error) {
+	if nc.IsClosed() {
+		return // Close
+	}
 	n.mu.Lock()
 	if n.downAt.IsZero() {
 		n.downAt = time.Now()

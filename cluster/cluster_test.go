@@ -1,0 +1,198 @@
+package cluster
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dobble-dev/dobble/protocol"
+	"github.com/dobble-dev/dobble/room"
+	"github.com/dobble-dev/dobble/rules"
+)
+
+// TestTakeOver plays a Tower on node a of three, then crashes a: its room
+// moves to one of the two others, which replays it from the stream; the
+// players resume there with their tokens at the version they last saw,
+// every accepted move there, and play on.
+func TestTakeOver(t *testing.T) {
+	ns := startNATS(t)
+	a := startNode(t, ns.url(), "a")
+	nodes := map[string]*testNode{"b": startNode(t, ns.url(), "b"), "c": startNode(t, ns.url(), "c")}
+	host, guest := game(t, a)
+	if o := owner(t, ns.url(), host.code, "a"); o.Journal == "" {
+		t.Fatalf("the directory's value for room %s names no journal: %+v", host.code, o)
+	}
+	v := play(t, 6, host, guest)
+
+	crashed := time.Now()
+	a.crash()
+	o := owner(t, ns.url(), host.code, "")
+	for o.Node == "a" {
+		o = owner(t, ns.url(), host.code, "")
+	}
+	to := nodes[o.Node]
+	poll(t, "the room to open on "+o.Node, func() bool { return to.m.Get(host.code) != nil })
+	t.Logf("room %s moved from a to %s %v after a crashed", host.code, o.Node, time.Since(crashed).Round(time.Millisecond))
+	if got := to.counter("dobble_cluster_takeovers_total", ""); got != 1 {
+		t.Errorf("%s counts %v takeovers, want 1", o.Node, got)
+	}
+	for _, pl := range []*player{host, guest} {
+		seen := pl.acked
+		st := pl.resume(to.m)
+		if st.View == nil || st.View.Version < seen {
+			t.Fatalf("%s resumed on %s at version %v; it had seen %d", pl.name, o.Node, st.View.Version, seen)
+		}
+		if st.View.Version != v {
+			t.Fatalf("%s resumed at version %d, the table was at %d", pl.name, st.View.Version, v)
+		}
+	}
+	if v2 := play(t, 4, host, guest); v2 <= v {
+		t.Fatalf("after the takeover the table went from %d to %d", v, v2)
+	}
+}
+
+// TestCodeTaken checks that a room's code is claimed once in the
+// cluster: a second claim of it fails with room.ErrCodeTaken, and the
+// code is free again once the room ends.
+func TestCodeTaken(t *testing.T) {
+	ns := startNATS(t)
+	a := startNode(t, ns.url(), "a")
+	b := startNode(t, ns.url(), "b")
+	host := connect(t, a.m, "host")
+	host.send(`{"type": "create", "room": {"game": "tower", "seats": 2}}`)
+	host.take(protocol.MsgJoined)
+	o := owner(t, ns.url(), host.code, "a")
+	if err := b.n.Claim(host.code, host.code+"/x"); err == nil || !errorsIs(err, room.ErrCodeTaken) {
+		t.Fatalf("claiming room %s on b: %v, want ErrCodeTaken", host.code, err)
+	}
+	if got := a.counter("dobble_cluster_leases", ""); got != 1 {
+		t.Fatalf("a holds %v leases, want 1", got)
+	}
+	// The host leaves: the room ends, its journal is dropped and its key
+	// deleted.
+	host.send(`{"type": "leave"}`)
+	poll(t, "the room's lease to be given back", func() bool { return a.counter("dobble_cluster_leases", "") == 0 })
+	if err := b.n.Claim(host.code, o.Journal+"-2"); err != nil {
+		t.Fatalf("claiming room %s on b once it ended: %v", host.code, err)
+	}
+}
+
+// TestCutOff cuts node a off from NATS in the middle of a game: a stops
+// acting for its room once its lease lapses (its players' connections
+// close with 1012, and no move it could not journal is answered), and b
+// takes the room over; the players resume there with every move they saw
+// accepted.
+func TestCutOff(t *testing.T) {
+	ns := startNATS(t)
+	px := newProxy(t, strings.TrimPrefix(ns.url(), "nats://"))
+	a := startNode(t, px.url(), "a")
+	b := startNode(t, ns.url(), "b")
+	host, guest := game(t, a)
+	owner(t, ns.url(), host.code, "a")
+	v := play(t, 4, host, guest)
+
+	px.partition()
+	// A move made while a is cut off cannot be journaled: it is never
+	// answered, and the room stops on a.
+	var mv rules.Action
+	if !host.mind.Decide(host.view, &mv) {
+		t.Fatal("the host has no move to make")
+	}
+	req := protocol.Action(mv, host.table, "cut")
+	req.Action.Version = host.view.Version
+	host.m.Handle(host.p, protocol.AppendRequest(nil, req), time.Now())
+	for _, pl := range []*player{host, guest} {
+		select {
+		case <-pl.closed:
+		case <-time.After(wait):
+			t.Fatalf("%s's connection to a is still open %v after a was cut off", pl.name, wait)
+		}
+		if code, _ := pl.p.CloseStatus(); code != room.StatusRestart {
+			t.Fatalf("%s's connection closed with %d, want %d", pl.name, code, room.StatusRestart)
+		}
+		for len(pl.frames) > 0 {
+			if m := pl.next(); m.Type == protocol.MsgUpdate || m.Type == protocol.MsgRefused {
+				t.Fatalf("%s was sent %s once a was cut off: %+v", pl.name, m.Type, m)
+			}
+		}
+	}
+	if a.m.Get(host.code) != nil {
+		t.Fatal("the room is still open on a")
+	}
+	if got := a.counter("dobble_cluster_lease_losses_total", "reason=lapsed"); got != 1 {
+		t.Errorf("a counts %v leases lapsed, want 1", got)
+	}
+	if h, err := a.n.Health(); err == nil {
+		t.Errorf("a's health while cut off: %v, no error", h)
+	}
+	owner(t, ns.url(), host.code, "b")
+	poll(t, "the room to open on b", func() bool { return b.m.Get(host.code) != nil })
+	for _, pl := range []*player{host, guest} {
+		seen := pl.acked
+		if st := pl.resume(b.m); st.View.Version < seen || st.View.Version < v {
+			t.Fatalf("%s resumed on b at version %d; it had seen %d", pl.name, st.View.Version, seen)
+		}
+	}
+	play(t, 2, host, guest)
+}
+
+// TestNATSRestart restarts NATS in the middle of a game, a move made
+// while it is down: the move's answer waits for NATS, and the room goes
+// on once NATS is back, on whichever node then holds its lease, with
+// every move its players saw accepted.
+func TestNATSRestart(t *testing.T) {
+	ns := startNATS(t)
+	nodes := map[string]*testNode{"a": startNode(t, ns.url(), "a"), "b": startNode(t, ns.url(), "b")}
+	host, guest := game(t, nodes["a"])
+	owner(t, ns.url(), host.code, "a")
+	play(t, 4, host, guest)
+
+	ns.stop()
+	var mv rules.Action
+	if !host.mind.Decide(host.view, &mv) {
+		t.Fatal("the host has no move to make")
+	}
+	req := protocol.Action(mv, host.table, "down")
+	req.Action.Version = host.view.Version
+	host.m.Handle(host.p, protocol.AppendRequest(nil, req), time.Now())
+	ns.start()
+
+	o := owner(t, ns.url(), host.code, "")
+	if o.Node != "a" {
+		// The outage outlasted a's lease: the room moved.
+		t.Logf("the room moved to %s", o.Node)
+	}
+	to := nodes[o.Node]
+	poll(t, "the room to be open on "+o.Node, func() bool { return to.m.Get(host.code) != nil })
+	for _, pl := range []*player{host, guest} {
+		// The player reads on until its connection closes (the room
+		// moved) or it has the answer to the move made meanwhile.
+		moved := false
+	read:
+		for {
+			select {
+			case <-pl.closed:
+				for len(pl.frames) > 0 {
+					pl.next()
+				}
+				moved = true
+				break read
+			case b := <-pl.frames:
+				pl.frames <- b
+				m := pl.next()
+				if m.Type == protocol.MsgUpdate || m.Type == protocol.MsgRefused && m.ID == "down" {
+					break read
+				}
+			case <-time.After(wait):
+				t.Fatalf("%s heard nothing of the room %v after NATS came back", pl.name, wait)
+			}
+		}
+		if moved || pl.m != to.m {
+			seen := pl.acked
+			if st := pl.resume(to.m); st.View.Version < seen {
+				t.Fatalf("%s resumed on %s at version %d; it had seen %d", pl.name, o.Node, st.View.Version, seen)
+			}
+		}
+	}
+	play(t, 2, host, guest)
+}
