@@ -16,19 +16,19 @@ import (
 // every accepted move there, and play on.
 func TestTakeOver(t *testing.T) {
 	ns := startNATS(t)
-	a := startNode(t, ns.url(), "a")
-	nodes := map[string]*testNode{"b": startNode(t, ns.url(), "b"), "c": startNode(t, ns.url(), "c")}
+	a := startNode(t, ns.URL(), "a")
+	nodes := map[string]*testNode{"b": startNode(t, ns.URL(), "b"), "c": startNode(t, ns.URL(), "c")}
 	host, guest := game(t, a)
-	if o := owner(t, ns.url(), host.code, "a"); o.Journal == "" {
+	if o := owner(t, ns.URL(), host.code, "a"); o.Journal == "" {
 		t.Fatalf("the directory's value for room %s names no journal: %+v", host.code, o)
 	}
 	v := play(t, 6, host, guest)
 
 	crashed := time.Now()
 	a.crash()
-	o := owner(t, ns.url(), host.code, "")
+	o := owner(t, ns.URL(), host.code, "")
 	for o.Node == "a" {
-		o = owner(t, ns.url(), host.code, "")
+		o = owner(t, ns.URL(), host.code, "")
 	}
 	to := nodes[o.Node]
 	poll(t, "the room to open on "+o.Node, func() bool { return to.m.Get(host.code) != nil })
@@ -56,12 +56,12 @@ func TestTakeOver(t *testing.T) {
 // code is free again once the room ends.
 func TestCodeTaken(t *testing.T) {
 	ns := startNATS(t)
-	a := startNode(t, ns.url(), "a")
-	b := startNode(t, ns.url(), "b")
+	a := startNode(t, ns.URL(), "a")
+	b := startNode(t, ns.URL(), "b")
 	host := connect(t, a.m, "host")
 	host.send(`{"type": "create", "room": {"game": "tower", "seats": 2}}`)
 	host.take(protocol.MsgJoined)
-	o := owner(t, ns.url(), host.code, "a")
+	o := owner(t, ns.URL(), host.code, "a")
 	if err := b.n.Claim(host.code, host.code+"/x"); err == nil || !errorsIs(err, room.ErrCodeTaken) {
 		t.Fatalf("claiming room %s on b: %v, want ErrCodeTaken", host.code, err)
 	}
@@ -84,11 +84,11 @@ func TestCodeTaken(t *testing.T) {
 // accepted.
 func TestCutOff(t *testing.T) {
 	ns := startNATS(t)
-	px := newProxy(t, strings.TrimPrefix(ns.url(), "nats://"))
+	px := newProxy(t, strings.TrimPrefix(ns.URL(), "nats://"))
 	a := startNode(t, px.url(), "a")
-	b := startNode(t, ns.url(), "b")
+	b := startNode(t, ns.URL(), "b")
 	host, guest := game(t, a)
-	owner(t, ns.url(), host.code, "a")
+	owner(t, ns.URL(), host.code, "a")
 	v := play(t, 4, host, guest)
 
 	px.partition()
@@ -125,7 +125,7 @@ func TestCutOff(t *testing.T) {
 	if h, err := a.n.Health(); err == nil {
 		t.Errorf("a's health while cut off: %v, no error", h)
 	}
-	owner(t, ns.url(), host.code, "b")
+	owner(t, ns.URL(), host.code, "b")
 	poll(t, "the room to open on b", func() bool { return b.m.Get(host.code) != nil })
 	for _, pl := range []*player{host, guest} {
 		seen := pl.acked
@@ -142,12 +142,12 @@ func TestCutOff(t *testing.T) {
 // every move its players saw accepted.
 func TestNATSRestart(t *testing.T) {
 	ns := startNATS(t)
-	nodes := map[string]*testNode{"a": startNode(t, ns.url(), "a"), "b": startNode(t, ns.url(), "b")}
+	nodes := map[string]*testNode{"a": startNode(t, ns.URL(), "a"), "b": startNode(t, ns.URL(), "b")}
 	host, guest := game(t, nodes["a"])
-	owner(t, ns.url(), host.code, "a")
+	owner(t, ns.URL(), host.code, "a")
 	play(t, 4, host, guest)
 
-	ns.stop()
+	ns.Stop()
 	var mv rules.Action
 	if !host.mind.Decide(host.view, &mv) {
 		t.Fatal("the host has no move to make")
@@ -155,9 +155,9 @@ func TestNATSRestart(t *testing.T) {
 	req := protocol.Action(mv, host.table, "down")
 	req.Action.Version = host.view.Version
 	host.m.Handle(host.p, protocol.AppendRequest(nil, req), time.Now())
-	ns.start()
+	ns.Restart()
 
-	o := owner(t, ns.url(), host.code, "")
+	o := owner(t, ns.URL(), host.code, "")
 	if o.Node != "a" {
 		// The outage outlasted a's lease: the room moved.
 		t.Logf("the room moved to %s", o.Node)

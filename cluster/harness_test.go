@@ -8,12 +8,9 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -21,83 +18,15 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/dobble-dev/dobble/internal/natstest"
 	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/room"
 	"github.com/dobble-dev/dobble/rules"
 	"github.com/dobble-dev/dobble/store"
 )
 
-// natsBinary is the NATS server the tests run, Debian's package
-// nats-server.
-const natsBinary = "/usr/sbin/nats-server"
-
 // wait is how long a test waits for something to happen before it fails.
 const wait = 20 * time.Second
-
-// natsServer is a NATS server with JetStream of the test's own, on a port
-// and in a folder of its own, which the test may stop and start again.
-type natsServer struct {
-	t    *testing.T
-	port int
-	dir  string
-	cmd  *exec.Cmd
-}
-
-// startNATS starts a NATS server for the test, stopped when it ends.
-func startNATS(t *testing.T) *natsServer {
-	t.Helper()
-	if _, err := os.Stat(natsBinary); err != nil {
-		t.Fatalf("the tests run NATS from Debian's package nats-server (apt-get install nats-server): %v", err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	s := &natsServer{t: t, port: port, dir: t.TempDir()}
-	s.start()
-	t.Cleanup(s.stop)
-	return s
-}
-
-// url returns the server's URL.
-func (s *natsServer) url() string { return "nats://127.0.0.1:" + strconv.Itoa(s.port) }
-
-// start starts the server and waits until it answers JetStream requests.
-func (s *natsServer) start() {
-	s.t.Helper()
-	s.cmd = exec.Command(natsBinary, "-a", "127.0.0.1", "-p", strconv.Itoa(s.port), "-js", "-sd", s.dir)
-	s.cmd.Stdout, s.cmd.Stderr = io.Discard, io.Discard
-	if err := s.cmd.Start(); err != nil {
-		s.t.Fatal(err)
-	}
-	poll(s.t, "NATS to answer JetStream requests", func() bool {
-		nc, err := nats.Connect(s.url(), nats.Timeout(time.Second))
-		if err != nil {
-			return false
-		}
-		defer nc.Close()
-		js, err := jetstream.New(nc)
-		if err != nil {
-			return false
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-		_, err = js.AccountInfo(ctx)
-		return err == nil
-	})
-}
-
-// stop stops the server as a restart does (SIGTERM) and waits for it.
-func (s *natsServer) stop() {
-	if s.cmd == nil {
-		return
-	}
-	s.cmd.Process.Signal(syscall.SIGTERM)
-	s.cmd.Wait()
-	s.cmd = nil
-}
 
 // poll calls ok until it reports true, failing the test after wait.
 func poll(t *testing.T, what string, ok func() bool) {
@@ -110,6 +39,9 @@ func poll(t *testing.T, what string, ok func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// startNATS starts a NATS server of the test's own.
+func startNATS(t *testing.T) *natstest.Server { return natstest.Start(t) }
 
 // testNode is a Manager with its node of the cluster.
 type testNode struct {

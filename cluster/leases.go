@@ -310,15 +310,16 @@ func (n *Node) takeOver(code string, s seen) {
 		n.Release(code, jid)
 		return
 	}
-	if n.m.Get(code) != nil {
-		// This node's own room of that code has not stopped yet.
+	n.adopt(jid, last)
+	open, err := n.m.TakeOver(jid, es)
+	if errors.Is(err, room.ErrNotTaken) {
+		// The node is closing, or its own room of that code has not
+		// stopped yet: the lease lapses again, for a later takeover.
 		n.lose(code, jid, "failed")
 		return
 	}
-	n.adopt(jid, last)
-	open, err := n.m.TakeOver(jid, es)
 	if err != nil {
-		return // logged and dropped by the Manager
+		return // logged, and the journal dropped, by the Manager
 	}
 	n.metrics.Takeovers.Inc()
 	n.log.Info("cluster: room taken over", "room", code, "from", s.owner.Node, "entries", len(es), "open", open,

@@ -33,6 +33,10 @@ var ErrCodeTaken = errors.New("room: the code is taken")
 // journal, or this one cannot prove it still owns it.
 var ErrFenced = errors.New("room: another server acts for the room")
 
+// ErrNotTaken is wrapped by the error of TakeOver for a room it did not
+// take over and left as it was, for now.
+var ErrNotTaken = errors.New("room: not taken over")
+
 // UseDirectory makes the Manager claim the code of each new room in d. It
 // is called before any room opens.
 func (m *Manager) UseDirectory(d Directory) { m.dir = d }
@@ -60,11 +64,19 @@ func (m *Manager) Evict(code string) bool {
 // Restore does at start. It reports whether the room is open: a room that
 // had closed is not, and its journal is dropped once its games are
 // stored. A room whose entries cannot be replayed is logged, counted and
-// dropped, and its error returned.
+// dropped, and its error returned. While the Manager is closing, or while
+// a room of the same code is still open here, the room is not taken over
+// and the error wraps ErrNotTaken.
 func (m *Manager) TakeOver(jid string, es []journal.Entry) (bool, error) {
 	code, _, _ := cutJID(jid)
-	if m.Get(code) != nil {
-		return false, fmt.Errorf("room %s is still open here", code)
+	m.mu.Lock()
+	closed, open := m.closed, m.rooms[code] != nil
+	m.mu.Unlock()
+	switch {
+	case closed:
+		return false, fmt.Errorf("%w: the server is shutting down", ErrNotTaken)
+	case open:
+		return false, fmt.Errorf("%w: room %s is still open here", ErrNotTaken, code)
 	}
 	r, err := m.restoreRoom(jid, es)
 	if err != nil {
