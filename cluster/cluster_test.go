@@ -196,3 +196,42 @@ func TestNATSRestart(t *testing.T) {
 	}
 	play(t, 2, host, guest)
 }
+
+// TestNATSOutage keeps NATS stopped longer than a lease in the middle of
+// a game: the node gives its room up (its players are closed with 1012),
+// and once NATS is back a node takes the room over from the stream; the
+// players resume there with every move they saw accepted.
+func TestNATSOutage(t *testing.T) {
+	ns := startNATS(t)
+	nodes := map[string]*testNode{"a": startNode(t, ns.URL(), "a"), "b": startNode(t, ns.URL(), "b")}
+	host, guest := game(t, nodes["a"])
+	owner(t, ns.URL(), host.code, "a")
+	v := play(t, 4, host, guest)
+
+	ns.Stop()
+	poll(t, "a to give its room up", func() bool { return nodes["a"].m.Get(host.code) == nil })
+	for _, pl := range []*player{host, guest} {
+		select {
+		case <-pl.closed:
+		case <-time.After(wait):
+			t.Fatalf("%s's connection is still open %v after its room was given up", pl.name, wait)
+		}
+	}
+	if got := nodes["a"].counter("dobble_cluster_lease_losses_total", "reason=lapsed"); got != 1 {
+		t.Errorf("a counts %v leases lapsed, want 1", got)
+	}
+	ns.Restart()
+	o := owner(t, ns.URL(), host.code, "")
+	for nodes[o.Node].m.Get(host.code) == nil {
+		// The key may still be a's last renewal: wait for the takeover.
+		o = owner(t, ns.URL(), host.code, "")
+	}
+	to := nodes[o.Node]
+	for _, pl := range []*player{host, guest} {
+		seen := pl.acked
+		if st := pl.resume(to.m); st.View.Version < seen || st.View.Version != v {
+			t.Fatalf("%s resumed on %s at version %d; it had seen %d, the table was at %d", pl.name, o.Node, st.View.Version, seen, v)
+		}
+	}
+	play(t, 2, host, guest)
+}

@@ -228,35 +228,101 @@ func (n *Node) check() {
 	}
 }
 
-// watch keeps n.seen, the directory as the bucket's watch delivers it.
+// watch keeps n.seen, the directory as the bucket's watch delivers it,
+// starting with w; it starts a new watch when NATS comes back (a watch
+// may otherwise take long to notice that NATS restarted) or when one
+// ends.
 func (n *Node) watch(w jetstream.KeyWatcher) {
 	defer n.wg.Done()
-	defer w.Stop()
+	for {
+		if w != nil {
+			n.follow(w)
+			w.Stop()
+			w = nil
+		}
+		select {
+		case <-n.ctx.Done():
+			return
+		default:
+		}
+		var err error
+		if w, err = n.kv.WatchAll(n.ctx); err != nil {
+			select {
+			case <-n.ctx.Done():
+				return
+			case <-time.After(retryWait):
+			}
+		}
+	}
+}
+
+// follow applies the keys w delivers to n.seen, until the node closes,
+// NATS comes back after a loss, or w ends. The keys w begins with are
+// the whole directory: those seen before and not among them are gone.
+func (n *Node) follow(w jetstream.KeyWatcher) {
+	initial := map[string]bool{}
 	for {
 		select {
 		case <-n.ctx.Done():
+			return
+		case <-n.rewatch:
 			return
 		case e, ok := <-w.Updates():
 			if !ok {
 				return
 			}
-			if e == nil {
-				continue // the end of the keys there were when it began
-			}
 			n.mu.Lock()
-			if e.Operation() == jetstream.KeyValuePut {
-				var o Owner
-				if json.Unmarshal(e.Value(), &o) == nil && o.Journal != "" {
-					n.seen[e.Key()] = &seen{owner: o, rev: e.Revision(), at: time.Now()}
-				} else {
-					n.log.Error("cluster: a key of the directory does not name a node and a journal; it is ignored", "key", e.Key(), "value", string(e.Value()))
-					delete(n.seen, e.Key())
+			switch {
+			case e == nil:
+				// The end of the keys there were when the watch began.
+				for code := range n.seen {
+					if !initial[code] {
+						delete(n.seen, code)
+					}
 				}
-			} else {
+				initial = nil
+			case e.Operation() == jetstream.KeyValuePut:
+				if initial != nil {
+					initial[e.Key()] = true
+				}
+				n.see(e.Key(), e.Value(), e.Revision())
+			default:
 				delete(n.seen, e.Key())
 			}
 			n.mu.Unlock()
 		}
+	}
+}
+
+// see takes note of revision rev of room code's key, holding value; a
+// revision seen before keeps the time it was first received. n.mu is
+// held.
+func (n *Node) see(code string, value []byte, rev uint64) {
+	if s := n.seen[code]; s != nil && s.rev == rev {
+		return
+	}
+	var o Owner
+	if json.Unmarshal(value, &o) != nil || o.Journal == "" || codeOf(o.Journal) != code {
+		n.log.Error("cluster: a key of the directory does not name a node and a journal of its room; it is ignored", "key", code, "value", string(value))
+		delete(n.seen, code)
+		return
+	}
+	n.seen[code] = &seen{owner: o, rev: rev, at: time.Now()}
+}
+
+// refresh reads room code's key, after a takeover refused for a revision
+// the watch had not delivered yet, into n.seen.
+func (n *Node) refresh(code string) {
+	ctx, cancel := context.WithTimeout(n.ctx, n.o.Timeout)
+	defer cancel()
+	e, err := n.kv.Get(ctx, code)
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	switch {
+	case errors.Is(err, jetstream.ErrKeyNotFound):
+		delete(n.seen, code)
+	case err == nil:
+		n.see(code, e.Value(), e.Revision())
 	}
 }
 
@@ -288,6 +354,11 @@ func (n *Node) takeOver(code string, s seen) {
 	sent := time.Now()
 	rev, err := n.kv.Update(ctx, code, n.value(jid), s.rev)
 	cancel()
+	if conflict(err) {
+		// The key has a revision the watch has not delivered (a renewal
+		// that reached NATS as it came back, say): it counts from now.
+		n.refresh(code)
+	}
 	if err != nil {
 		return
 	}

@@ -102,6 +102,7 @@ type Node struct {
 	leases   map[string]*lease // the leases this node holds, by code
 	seen     map[string]*seen  // the directory as the watch last saw it, by code
 	taking   map[string]bool   // the codes this node is taking over
+	rewatch  chan struct{}     // NATS is back: watch the directory afresh
 	downAt   time.Time         // when the connection to NATS was lost; zero while connected
 	pubErr   error             // the last failed write to the journal, until one succeeds
 	pubErrAt time.Time
@@ -133,10 +134,14 @@ func Start(ctx context.Context, o Options) (*Node, error) {
 	}
 	n := &Node{o: o, m: o.Manager, log: o.Log.With("node", o.Node), metrics: newMetrics(o.Registerer),
 		logs: map[string]*roomLog{}, idle: make(chan struct{}),
-		leases: map[string]*lease{}, seen: map[string]*seen{}, taking: map[string]bool{}}
+		leases: map[string]*lease{}, seen: map[string]*seen{}, taking: map[string]bool{}, rewatch: make(chan struct{}, 1)}
 	close(n.idle)
 	nc, err := nats.Connect(o.URL, nats.Name("dobble "+o.Node), nats.Timeout(o.Timeout),
 		nats.MaxReconnects(-1), nats.ReconnectWait(250*time.Millisecond), nats.ReconnectJitter(100*time.Millisecond, 0),
+		// Nothing is kept to send once NATS is back: a renewal of a lease
+		// the node has meanwhile given up must not reach NATS late; the
+		// journal's writes are sent again by the node itself.
+		nats.ReconnectBufSize(-1),
 		nats.DisconnectErrHandler(n.disconnected), nats.ReconnectHandler(n.reconnected))
 	if err != nil {
 		return nil, fmt.Errorf("cluster: cannot connect to NATS at %s: %w", o.URL, err)
@@ -215,6 +220,10 @@ func (n *Node) reconnected(nc *nats.Conn) {
 	n.downAt = time.Time{}
 	n.mu.Unlock()
 	n.metrics.Connected.Set(1)
+	select {
+	case n.rewatch <- struct{}{}:
+	default:
+	}
 	n.log.Info("cluster: the connection to NATS is back", "url", nc.ConnectedUrl(), "down_for", time.Since(since))
 }
 
