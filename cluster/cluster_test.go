@@ -38,7 +38,7 @@ func TestTakeOver(t *testing.T) {
 	}
 	for _, pl := range []*player{host, guest} {
 		seen := pl.acked
-		st := pl.resume(to.m)
+		st := pl.resume(connect(t, to.m, pl.name))
 		if st.View == nil || st.View.Version < seen {
 			t.Fatalf("%s resumed on %s at version %v; it had seen %d", pl.name, o.Node, st.View.Version, seen)
 		}
@@ -100,7 +100,7 @@ func TestCutOff(t *testing.T) {
 	}
 	req := protocol.Action(mv, host.table, "cut")
 	req.Action.Version = host.view.Version
-	host.m.Handle(host.p, protocol.AppendRequest(nil, req), time.Now())
+	host.write(protocol.AppendRequest(nil, req))
 	for _, pl := range []*player{host, guest} {
 		select {
 		case <-pl.closed:
@@ -129,7 +129,7 @@ func TestCutOff(t *testing.T) {
 	poll(t, "the room to open on b", func() bool { return b.m.Get(host.code) != nil })
 	for _, pl := range []*player{host, guest} {
 		seen := pl.acked
-		if st := pl.resume(b.m); st.View.Version < seen || st.View.Version < v {
+		if st := pl.resume(connect(t, b.m, pl.name)); st.View.Version < seen || st.View.Version < v {
 			t.Fatalf("%s resumed on b at version %d; it had seen %d", pl.name, st.View.Version, seen)
 		}
 	}
@@ -154,7 +154,7 @@ func TestNATSRestart(t *testing.T) {
 	}
 	req := protocol.Action(mv, host.table, "down")
 	req.Action.Version = host.view.Version
-	host.m.Handle(host.p, protocol.AppendRequest(nil, req), time.Now())
+	host.write(protocol.AppendRequest(nil, req))
 	ns.Restart()
 
 	o := owner(t, ns.URL(), host.code, "")
@@ -187,9 +187,9 @@ func TestNATSRestart(t *testing.T) {
 				t.Fatalf("%s heard nothing of the room %v after NATS came back", pl.name, wait)
 			}
 		}
-		if moved || pl.m != to.m {
+		if moved || to != nodes["a"] {
 			seen := pl.acked
-			if st := pl.resume(to.m); st.View.Version < seen {
+			if st := pl.resume(connect(t, to.m, pl.name)); st.View.Version < seen {
 				t.Fatalf("%s resumed on %s at version %d; it had seen %d", pl.name, o.Node, st.View.Version, seen)
 			}
 		}
@@ -229,7 +229,7 @@ func TestNATSOutage(t *testing.T) {
 	to := nodes[o.Node]
 	for _, pl := range []*player{host, guest} {
 		seen := pl.acked
-		if st := pl.resume(to.m); st.View.Version < seen || st.View.Version != v {
+		if st := pl.resume(connect(t, to.m, pl.name)); st.View.Version < seen || st.View.Version != v {
 			t.Fatalf("%s resumed on %s at version %d; it had seen %d, the table was at %d", pl.name, o.Node, st.View.Version, seen, v)
 		}
 	}

@@ -174,13 +174,13 @@ type message struct {
 	} `json:"events"`
 }
 
-// player is a person's connection to a node's Manager, read as the
-// WebSocket transport reads a Peer.
+// player is a person's connection to a node: to its Manager, read as the
+// WebSocket transport reads a Peer (connect), or a WebSocket (dial).
 type player struct {
 	t      *testing.T
 	name   string
-	m      *room.Manager
-	p      *room.Peer
+	write  func(b []byte)
+	p      *room.Peer // the Peer of a connection to a Manager
 	frames chan []byte
 	closed chan struct{}
 
@@ -196,7 +196,8 @@ type player struct {
 // connect connects a player named name to m and says hello.
 func connect(t *testing.T, m *room.Manager, name string) *player {
 	t.Helper()
-	pl := &player{t: t, name: name, m: m, p: m.NewPeer(), frames: make(chan []byte, 4096), closed: make(chan struct{})}
+	pl := &player{t: t, name: name, p: m.NewPeer(), frames: make(chan []byte, 4096), closed: make(chan struct{})}
+	pl.write = func(b []byte) { m.Handle(pl.p, b, time.Now()) }
 	var once sync.Once
 	var buf [][]byte
 	var mu sync.Mutex
@@ -228,7 +229,7 @@ func connect(t *testing.T, m *room.Manager, name string) *player {
 
 // send sends a request.
 func (pl *player) send(format string, args ...any) {
-	pl.m.Handle(pl.p, fmt.Appendf(nil, format, args...), time.Now())
+	pl.write(fmt.Appendf(nil, format, args...))
 }
 
 // next returns the next message, failing the test after wait.
@@ -309,7 +310,7 @@ func (pl *player) act() bool {
 	id := strconv.Itoa(pl.ids)
 	req := protocol.Action(a, pl.table, id)
 	req.Action.Version = pl.view.Version
-	pl.m.Handle(pl.p, protocol.AppendRequest(nil, req), time.Now())
+	pl.write(protocol.AppendRequest(nil, req))
 	for {
 		m := pl.next()
 		switch {
@@ -323,11 +324,10 @@ func (pl *player) act() bool {
 	}
 }
 
-// resume connects the player again, to m, and resumes its seat: it
+// resume has the player resume its seat on back, its new connection: it
 // returns the table's state as the player is sent it.
-func (pl *player) resume(m *room.Manager) *message {
+func (pl *player) resume(back *player) *message {
 	pl.t.Helper()
-	back := connect(pl.t, m, pl.name)
 	back.code, back.token, back.seat = pl.code, pl.token, pl.seat
 	back.acked = pl.acked
 	back.send(`{"type": "resume", "room": %q, "token": %q}`, pl.code, pl.token)
