@@ -1,9 +1,13 @@
 package cluster
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/room"
@@ -234,4 +238,57 @@ func TestNATSOutage(t *testing.T) {
 		}
 	}
 	play(t, 2, host, guest)
+}
+
+// TestFenced writes to the journal of a room of node a as another node
+// would: a's next write for the room is refused by the expected sequence,
+// so the move it was for is never answered, a gives the room up (its
+// players are closed with 1012) and counts a fenced lease.
+func TestFenced(t *testing.T) {
+	ns := startNATS(t)
+	a := startNode(t, ns.URL(), "a")
+	host, guest := game(t, a)
+	o := owner(t, ns.URL(), host.code, "a")
+	play(t, 2, host, guest)
+
+	nc, err := nats.Connect(ns.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	msg := nats.NewMsg(subject(o.Journal))
+	msg.Header.Set(seqHeader, "1000")
+	msg.Data = []byte(`{"now":1}`)
+	if _, err := js.PublishMsg(context.Background(), msg); err != nil {
+		t.Fatal(err)
+	}
+	var mv rules.Action
+	if !host.mind.Decide(host.view, &mv) {
+		t.Fatal("the host has no move to make")
+	}
+	req := protocol.Action(mv, host.table, "fenced")
+	req.Action.Version = host.view.Version
+	host.write(protocol.AppendRequest(nil, req))
+	for _, pl := range []*player{host, guest} {
+		select {
+		case <-pl.closed:
+		case <-time.After(wait):
+			t.Fatalf("%s's connection is still open %v after another node wrote the room's journal", pl.name, wait)
+		}
+		if code, _ := pl.p.CloseStatus(); code != room.StatusRestart {
+			t.Fatalf("%s's connection closed with %d, want %d", pl.name, code, room.StatusRestart)
+		}
+		for len(pl.frames) > 0 {
+			if m := pl.next(); m.Type == protocol.MsgUpdate || m.Type == protocol.MsgRefused {
+				t.Fatalf("%s was sent %s after the journal was fenced: %+v", pl.name, m.Type, m)
+			}
+		}
+	}
+	if got := a.counter("dobble_cluster_lease_losses_total", "reason=fenced"); got != 1 {
+		t.Errorf("a counts %v fenced leases, want 1", got)
+	}
+	if a.m.Get(host.code) != nil {
+		t.Fatal("the room is still open on a")
+	}
 }
