@@ -129,8 +129,15 @@ func TestCutOff(t *testing.T) {
 	if h, err := a.n.Health(); err == nil {
 		t.Errorf("a's health while cut off: %v, no error", h)
 	}
-	owner(t, ns.URL(), host.code, "b")
+	o := owner(t, ns.URL(), host.code, "b")
 	poll(t, "the room to open on b", func() bool { return b.m.Get(host.code) != nil })
+	// Once a is back in touch, it forgets the journal it gave up.
+	px.heal()
+	poll(t, "a to forget the room's journal", func() bool {
+		a.n.jmu.Lock()
+		defer a.n.jmu.Unlock()
+		return a.n.logs[o.Journal] == nil
+	})
 	for _, pl := range []*player{host, guest} {
 		seen := pl.acked
 		if st := pl.resume(connect(t, b.m, pl.name)); st.View.Version < seen || st.View.Version < v {

@@ -435,6 +435,13 @@ func (p *proxy) serve() {
 	}
 }
 
+// heal lets connections through again.
+func (p *proxy) heal() {
+	p.mu.Lock()
+	p.cut = p.closed
+	p.mu.Unlock()
+}
+
 // partition drops every connection and refuses new ones.
 func (p *proxy) partition() {
 	p.mu.Lock()

@@ -311,6 +311,17 @@ func (n *Node) fence(jid, why string) {
 	}
 }
 
+// forget drops the journal of room jid from the node's memory once the
+// room is another node's, or has ended, and the node has given it up (its
+// writes fenced, none waiting).
+func (n *Node) forget(jid string) {
+	n.jmu.Lock()
+	if l := n.logs[jid]; l != nil && l.fenced != nil && !l.busy && len(l.queue) == 0 {
+		delete(n.logs, jid)
+	}
+	n.jmu.Unlock()
+}
+
 // closeJournal fails the writes still waiting, and those asked for later.
 func (n *Node) closeJournal() {
 	n.jmu.Lock()

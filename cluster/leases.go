@@ -286,7 +286,13 @@ func (n *Node) follow(w jetstream.KeyWatcher) {
 					initial[e.Key()] = true
 				}
 				n.see(e.Key(), e.Value(), e.Revision())
+				if s := n.seen[e.Key()]; s != nil && s.owner.Node != n.o.Node {
+					n.forget(s.owner.Journal)
+				}
 			default:
+				if s := n.seen[e.Key()]; s != nil {
+					n.forget(s.owner.Journal)
+				}
 				delete(n.seen, e.Key())
 			}
 			n.mu.Unlock()
