@@ -189,9 +189,13 @@ func TestNATSRestart(t *testing.T) {
 				moved = true
 				break read
 			case b := <-pl.frames:
-				pl.frames <- b
-				m := pl.next()
-				if m.Type == protocol.MsgUpdate || m.Type == protocol.MsgRefused && m.ID == "down" {
+				// The answer to the move made while NATS was down, held
+				// until NATS was back, not lost.
+				m := pl.decode(b)
+				if m.Type == protocol.MsgRefused && m.ID == "down" {
+					t.Fatalf("the move made while NATS was down was refused: %+v", m)
+				}
+				if m.Type == protocol.MsgUpdate && len(m.Events) > 0 && m.Events[0].Seat == host.seat {
 					break read
 				}
 			case <-time.After(wait):

@@ -237,16 +237,23 @@ func (pl *player) next() *message {
 	pl.t.Helper()
 	select {
 	case b := <-pl.frames:
-		var m message
-		if err := json.Unmarshal(b, &m); err != nil {
-			pl.t.Fatalf("%s: %v: %s", pl.name, err, b)
-		}
-		pl.see(&m)
-		return &m
+		return pl.decode(b)
 	case <-time.After(wait):
 		pl.t.Fatalf("%s: no message for %v", pl.name, wait)
 		return nil
 	}
+}
+
+// decode reads frame b, a message, and keeps what the player learns
+// from it.
+func (pl *player) decode(b []byte) *message {
+	pl.t.Helper()
+	var m message
+	if err := json.Unmarshal(b, &m); err != nil {
+		pl.t.Fatalf("%s: %v: %s", pl.name, err, b)
+	}
+	pl.see(&m)
+	return &m
 }
 
 // see keeps what the player learns from m.
