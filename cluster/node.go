@@ -29,6 +29,15 @@ const (
 	Bucket = "dobble_rooms"
 )
 
+// duplicateWindow is how long the stream remembers the id of a message,
+// to keep once a message sent again: NATS away, a message is sent again
+// within a lease of its first try (after that the node has given its room
+// up), and a short window keeps the server's memory of ids small. A
+// message sent again after the window, having been written the first
+// time, is refused by its expected sequence: the node gives the room up
+// and another takes it over, with nothing lost.
+const duplicateWindow = 20 * time.Second
+
 // Options are what a node runs with.
 type Options struct {
 	// URL is the NATS server's, such as nats://127.0.0.1:4222.
@@ -159,7 +168,7 @@ func Start(ctx context.Context, o Options) (*Node, error) {
 	defer cancel()
 	n.stream, err = n.js.CreateOrUpdateStream(setup, jetstream.StreamConfig{Name: StreamName, Subjects: []string{SubjectPrefix + ">"},
 		Description: "The journals of the dobble rooms in play, a subject a room.", Storage: jetstream.FileStorage,
-		Duplicates: 2 * time.Minute})
+		Duplicates: duplicateWindow})
 	if err != nil {
 		return fail(fmt.Errorf("cluster: NATS at %s: the stream %s: %w (is JetStream enabled, nats-server -js?)", o.URL, StreamName, err))
 	}
