@@ -29,7 +29,7 @@ import (
 const wait = 20 * time.Second
 
 // poll calls ok until it reports true, failing the test after wait.
-func poll(t *testing.T, what string, ok func() bool) {
+func poll(t testing.TB, what string, ok func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(wait)
 	for !ok() {
@@ -41,7 +41,7 @@ func poll(t *testing.T, what string, ok func() bool) {
 }
 
 // startNATS starts a NATS server of the test's own.
-func startNATS(t *testing.T) *natstest.Server { return natstest.Start(t) }
+func startNATS(t testing.TB) *natstest.Server { return natstest.Start(t) }
 
 // testNode is a Manager with its node of the cluster.
 type testNode struct {
@@ -53,7 +53,7 @@ type testNode struct {
 }
 
 // roomConfig is the rooms' configuration in the tests: a short countdown.
-func roomConfig(t *testing.T) room.Config {
+func roomConfig(t testing.TB) room.Config {
 	c := room.DefaultConfig()
 	c.Countdown = 50 * time.Millisecond
 	c.Log = slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelInfo}))
@@ -62,7 +62,7 @@ func roomConfig(t *testing.T) room.Config {
 
 // startNode starts node name of the cluster on url, with a store of its
 // own; it is closed when the test ends, unless it was crashed.
-func startNode(t *testing.T, url, name string) *testNode {
+func startNode(t testing.TB, url, name string) *testNode {
 	t.Helper()
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), name+".db"), time.Second)
 	if err != nil {
@@ -177,7 +177,7 @@ type message struct {
 // player is a person's connection to a node: to its Manager, read as the
 // WebSocket transport reads a Peer (connect), or a WebSocket (dial).
 type player struct {
-	t      *testing.T
+	t      testing.TB
 	name   string
 	write  func(b []byte)
 	p      *room.Peer // the Peer of a connection to a Manager
@@ -194,7 +194,7 @@ type player struct {
 }
 
 // connect connects a player named name to m and says hello.
-func connect(t *testing.T, m *room.Manager, name string) *player {
+func connect(t testing.TB, m *room.Manager, name string) *player {
 	t.Helper()
 	pl := &player{t: t, name: name, p: m.NewPeer(), frames: make(chan []byte, 4096), closed: make(chan struct{})}
 	pl.write = func(b []byte) { m.Handle(pl.p, b, time.Now()) }
@@ -346,7 +346,7 @@ func (pl *player) resume(back *player) *message {
 
 // game opens a Tower for two people, host and guest, on node tn and
 // starts it; it returns the two players at the table.
-func game(t *testing.T, tn *testNode) (host, guest *player) {
+func game(t testing.TB, tn *testNode) (host, guest *player) {
 	t.Helper()
 	host = connect(t, tn.m, "host")
 	host.send(`{"type": "create", "room": {"game": "tower", "seats": 2}}`)
@@ -362,7 +362,7 @@ func game(t *testing.T, tn *testNode) (host, guest *player) {
 
 // play makes n moves accepted, the two players in turn, and returns the
 // table's version after them.
-func play(t *testing.T, n int, players ...*player) uint64 {
+func play(t testing.TB, n int, players ...*player) uint64 {
 	t.Helper()
 	var v uint64
 	for i := 0; i < n; {

@@ -28,7 +28,7 @@ const wait = 20 * time.Second
 // Server is a NATS server with JetStream of the test's own, on a port
 // and in a folder of its own, which the test may stop and start again.
 type Server struct {
-	t    *testing.T
+	t    testing.TB
 	port int
 	dir  string
 	cmd  *exec.Cmd
@@ -37,7 +37,7 @@ type Server struct {
 // Start starts a NATS server with JetStream for the test, on a free
 // loopback port and in a folder of its own; it is stopped when the test
 // ends.
-func Start(t *testing.T) *Server {
+func Start(t testing.TB) *Server {
 	t.Helper()
 	if _, err := os.Stat(natsBinary); err != nil {
 		t.Fatalf("the tests run NATS from Debian's package nats-server (apt-get install nats-server): %v", err)
@@ -94,7 +94,7 @@ func (s *Server) Stop() {
 }
 
 // poll calls ok until it reports true, failing the test after wait.
-func poll(t *testing.T, what string, ok func() bool) {
+func poll(t testing.TB, what string, ok func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(wait)
 	for !ok() {
