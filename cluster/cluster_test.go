@@ -303,3 +303,39 @@ func TestFenced(t *testing.T) {
 		t.Fatal("the room is still open on a")
 	}
 }
+
+// TestHandOver stops node a as a deploy does (its Manager, then its
+// node): a tells the other nodes it gives its leases up, and b takes the
+// room over at once, not when the lease lapses (the leases here last a
+// minute, longer than the test waits); the players, closed with 1012,
+// resume there at the version they saw.
+func TestHandOver(t *testing.T) {
+	ns := startNATS(t)
+	a := startNode(t, ns.URL(), "a", time.Minute)
+	b := startNode(t, ns.URL(), "b", time.Minute)
+	host, guest := game(t, a)
+	owner(t, ns.URL(), host.code, "a")
+	v := play(t, 4, host, guest)
+
+	stopped := time.Now()
+	a.m.Close()
+	a.n.Close()
+	a.dead = true
+	for _, pl := range []*player{host, guest} {
+		if code, _ := pl.p.CloseStatus(); code != room.StatusRestart {
+			t.Fatalf("%s's connection closed with %d, want %d", pl.name, code, room.StatusRestart)
+		}
+	}
+	poll(t, "the room to open on b", func() bool { return b.m.Get(host.code) != nil })
+	t.Logf("room %s handed over from a to b %v after a stopped", host.code, time.Since(stopped).Round(time.Millisecond))
+	for _, pl := range []*player{host, guest} {
+		for len(pl.frames) > 0 {
+			pl.next()
+		}
+		seen := pl.acked
+		if st := pl.resume(connect(t, b.m, pl.name)); st.View.Version < seen || st.View.Version != v {
+			t.Fatalf("%s resumed on b at version %d; it had seen %d, the table was at %d", pl.name, st.View.Version, seen, v)
+		}
+	}
+	play(t, 2, host, guest)
+}

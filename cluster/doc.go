@@ -41,6 +41,10 @@
 // writes is refused by the expected sequence, and the node refused gives
 // the room up.
 //
+// A node that stops closes its rooms first, then announces the leases it
+// gives up on ReleasedSubject: the other nodes take those rooms over at
+// once, rather than when the leases lapse.
+//
 // A room thus moves within Lease and a replay of a node's death, and
 // nothing its players saw acknowledged is lost: every acknowledged entry
 // is in the stream before the new owner reads it, and the new owner's

@@ -61,8 +61,9 @@ func roomConfig(t testing.TB) room.Config {
 }
 
 // startNode starts node name of the cluster on url, with a store of its
-// own; it is closed when the test ends, unless it was crashed.
-func startNode(t testing.TB, url, name string) *testNode {
+// own and leases of lease (0: the default); it is closed when the test
+// ends, unless it was crashed.
+func startNode(t testing.TB, url, name string, lease ...time.Duration) *testNode {
 	t.Helper()
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), name+".db"), time.Second)
 	if err != nil {
@@ -74,7 +75,11 @@ func startNode(t testing.TB, url, name string) *testNode {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := Start(context.Background(), Options{URL: url, Node: name, Manager: m, Log: cfg.Log.With("test_node", name), Registerer: reg})
+	o := Options{URL: url, Node: name, Manager: m, Log: cfg.Log.With("test_node", name), Registerer: reg}
+	if len(lease) > 0 {
+		o.Lease = lease[0]
+	}
+	n, err := Start(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -181,6 +181,10 @@ func (n *Node) renewOne(code string, l lease) {
 	n.mu.Unlock()
 }
 
+// takeoverJitter bounds the random wait of a node before it tries to take
+// a lapsed lease over.
+const takeoverJitter = 300 * time.Millisecond
+
 // checkEvery is how often the node looks for leases of its own that are
 // lapsing and for others' that have lapsed.
 const checkEvery = 100 * time.Millisecond
@@ -347,7 +351,7 @@ func (n *Node) takeOver(code string, s seen) {
 	select {
 	case <-n.ctx.Done():
 		return
-	case <-time.After(rand.N(n.o.Lease / 10)):
+	case <-time.After(rand.N(takeoverJitter)):
 	}
 	n.mu.Lock()
 	cur := n.seen[code]

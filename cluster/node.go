@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -27,6 +28,10 @@ const (
 	SubjectPrefix = "dobble.journal."
 	// Bucket is the key-value bucket of the directory of rooms.
 	Bucket = "dobble_rooms"
+	// ReleasedSubject is the subject a node that closes announces the
+	// leases it gives up on, for the other nodes to take its rooms over at
+	// once rather than when the leases lapse.
+	ReleasedSubject = "dobble.cluster.released"
 )
 
 // duplicateWindow is how long the stream remembers the id of a message,
@@ -183,6 +188,10 @@ func Start(ctx context.Context, o Options) (*Node, error) {
 		n.cancel()
 		return fail(fmt.Errorf("cluster: NATS at %s: watching the bucket %s: %w", o.URL, Bucket, err))
 	}
+	if _, err := nc.Subscribe(ReleasedSubject, n.released); err != nil {
+		n.cancel()
+		return fail(fmt.Errorf("cluster: NATS at %s: subscribing to %s: %w", o.URL, ReleasedSubject, err))
+	}
 	n.m.UseJournal(n)
 	n.m.UseDirectory(n)
 	n.wg.Add(3)
@@ -196,16 +205,56 @@ func Start(ctx context.Context, o Options) (*Node, error) {
 // Name returns the node's name.
 func (n *Node) Name() string { return n.o.Node }
 
-// Close stops the node: it stops renewing its leases (its rooms are taken
-// over once they lapse), fails the journal's writes still waiting, and
-// closes the connection to NATS. The Manager is closed first.
+// Close stops the node: it stops renewing its leases, fails the journal's
+// writes still waiting, tells the other nodes that it gives its leases up
+// (ReleasedSubject), for them to take its rooms over at once, and closes
+// the connection to NATS. The Manager is closed first: its rooms have
+// stopped, their last entries written.
 func (n *Node) Close() error {
 	n.cancel()
 	n.wg.Wait()
 	n.closeJournal()
+	n.mu.Lock()
+	gone := make([]released, 0, len(n.leases))
+	for code, l := range n.leases {
+		gone = append(gone, released{Room: code, Revision: l.rev})
+	}
+	n.leases = map[string]*lease{}
+	n.mu.Unlock()
+	if len(gone) > 0 && n.nc.IsConnected() {
+		b, _ := json.Marshal(gone)
+		n.nc.Publish(ReleasedSubject, b)
+		n.nc.FlushTimeout(n.o.Timeout)
+		n.log.Info("cluster: the node's leases are given up for the other nodes to take over", "leases", len(gone))
+	}
+	n.metrics.Leases.Set(0)
 	n.nc.Close()
 	n.metrics.Connected.Set(0)
 	return nil
+}
+
+// released is a lease a closing node gives up: the room's code and the
+// revision of its key that the node wrote last.
+type released struct {
+	Room     string `json:"room"`
+	Revision uint64 `json:"revision"`
+}
+
+// released takes note of the leases another node gave up as it closed:
+// those whose keys are still at the revision it names are lapsed now.
+func (n *Node) released(msg *nats.Msg) {
+	var gone []released
+	if err := json.Unmarshal(msg.Data, &gone); err != nil {
+		n.log.Error("cluster: a message on "+ReleasedSubject+" is not a list of leases; it is ignored", "err", err)
+		return
+	}
+	n.mu.Lock()
+	for _, g := range gone {
+		if s := n.seen[g.Room]; s != nil && s.rev == g.Revision {
+			s.at = time.Time{}
+		}
+	}
+	n.mu.Unlock()
 }
 
 // disconnected takes note of the connection to NATS lost.
