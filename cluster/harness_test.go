@@ -201,24 +201,27 @@ type player struct {
 // connect connects a player named name to m and says hello.
 func connect(t testing.TB, m *room.Manager, name string) *player {
 	t.Helper()
-	pl := &player{t: t, name: name, p: m.NewPeer(), frames: make(chan []byte, 4096), closed: make(chan struct{})}
-	pl.write = func(b []byte) { m.Handle(pl.p, b, time.Now()) }
+	// The writer uses its own copies of the player's fields: resume
+	// copies a new connection's player over this one.
+	p, frames, closed := m.NewPeer(), make(chan []byte, 4096), make(chan struct{})
+	pl := &player{t: t, name: name, p: p, frames: frames, closed: closed}
+	pl.write = func(b []byte) { m.Handle(p, b, time.Now()) }
 	var once sync.Once
 	var buf [][]byte
 	var mu sync.Mutex
-	pl.p.SetWriter(func() {
+	p.SetWriter(func() {
 		go func() {
 			mu.Lock()
 			defer mu.Unlock()
 			for {
 				var last bool
-				buf, last = pl.p.Take(buf)
+				buf, last = p.Take(buf)
 				for _, f := range buf {
-					pl.frames <- append([]byte(nil), f...)
+					frames <- append([]byte(nil), f...)
 				}
 				if last {
-					once.Do(func() { close(pl.closed) })
-					m.Gone(pl.p)
+					once.Do(func() { close(closed) })
+					m.Gone(p)
 					return
 				}
 				if len(buf) == 0 {

@@ -282,7 +282,7 @@ func (n *Node) drop(l *roomLog, o op, last uint64) {
 		case <-time.After(time.Second):
 		}
 	}
-	n.release(codeOf(l.jid), l.jid)
+	n.Release(codeOf(l.jid), l.jid)
 	n.jmu.Lock()
 	delete(n.logs, l.jid)
 	n.jmu.Unlock()

@@ -99,16 +99,17 @@ func dial(t *testing.T, addr, name string) *player {
 	}
 	ws.SetReadLimit(1 << 20)
 	t.Cleanup(func() { ws.CloseNow() })
-	pl := &player{t: t, name: name, frames: make(chan []byte, 4096), closed: make(chan struct{})}
+	frames, closed := make(chan []byte, 4096), make(chan struct{})
+	pl := &player{t: t, name: name, frames: frames, closed: closed}
 	pl.write = func(b []byte) { ws.Write(ctx, websocket.MessageText, b) }
 	go func() {
-		defer close(pl.closed)
+		defer close(closed)
 		for {
 			_, b, err := ws.Read(ctx)
 			if err != nil {
 				return
 			}
-			pl.frames <- b
+			frames <- b
 		}
 	}()
 	pl.send(`{"type": "hello", "v": 1, "name": %q}`, name)

@@ -95,9 +95,6 @@ func (n *Node) Release(code, jid string) {
 	}
 }
 
-// release is Release for a room whose journal was dropped.
-func (n *Node) release(code, jid string) { n.Release(code, jid) }
-
 // lose gives up the lease of room code, kept for journal jid: the node
 // stops renewing it, fails the room's writes and stops the room, whose
 // people reconnect to the node that takes it over.
@@ -179,6 +176,15 @@ func (n *Node) renewOne(code string, l lease) {
 		cur.rev, cur.renewed = rev, sent
 	}
 	n.mu.Unlock()
+}
+
+// holds reports whether the node holds the lease of room code for
+// journal jid.
+func (n *Node) holds(code, jid string) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	l := n.leases[code]
+	return l != nil && l.jid == jid
 }
 
 // takeoverJitter bounds the random wait of a node before it tries to take
@@ -391,8 +397,17 @@ func (n *Node) takeOver(code string, s seen) {
 		n.Release(code, jid)
 		return
 	}
+	if !n.holds(code, jid) {
+		return // lost while the journal was read
+	}
 	n.adopt(jid, last)
 	open, err := n.m.TakeOver(jid, es)
+	if !n.holds(code, jid) {
+		// Lost while the room was replayed: the room stops again.
+		n.fence(jid, "its lease was lost as it was taken over")
+		n.m.Evict(code)
+		return
+	}
 	if errors.Is(err, room.ErrNotTaken) {
 		// The node is closing, or its own room of that code has not
 		// stopped yet: the lease lapses again, for a later takeover.

@@ -423,10 +423,10 @@ func (m *Manager) create(spec *protocol.RoomSpec, addr string) (*Room, *protocol
 		return nil, perr
 	}
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	// The bounds are checked again: other rooms may have opened while the
 	// code was claimed.
 	if perr := m.mayOpenLocked(addr); perr != nil || m.rooms[code] != nil {
+		m.mu.Unlock()
 		if m.dir != nil {
 			m.dir.Release(code, jid)
 		}
@@ -435,6 +435,7 @@ func (m *Manager) create(spec *protocol.RoomSpec, addr string) (*Room, *protocol
 		}
 		return nil, perr
 	}
+	defer m.mu.Unlock()
 	r := newRoom(m, code, spec, cfg, decks, main, own)
 	r.jid = jid
 	r.open()
