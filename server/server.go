@@ -1,7 +1,8 @@
 // Package server assembles a complete dobble server: the SQLite store of
-// finished games, the room manager with its bots and limits, the
-// Prometheus metrics and the web handler, answering HTTP on a listener
-// until it is told to stop. `dobble serve` runs it, and the end-to-end
+// finished games, the room manager with its bots and limits, the journal
+// of the rooms in play (in the SQLite file, or a cluster's stream with
+// Config.NATS, package cluster), the Prometheus metrics and the web
+// handler, answering HTTP on a listener until it is told to stop. `dobble serve` runs it, and the end-to-end
 // tests (web/e2e) run the same server in-process.
 package server
 
