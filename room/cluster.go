@@ -3,6 +3,7 @@ package room
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/dobble-dev/dobble/journal"
 )
@@ -68,7 +69,7 @@ func (m *Manager) Evict(code string) bool {
 // a room of the same code is still open here, the room is not taken over
 // and the error wraps ErrNotTaken.
 func (m *Manager) TakeOver(jid string, es []journal.Entry) (bool, error) {
-	code, _, _ := cutJID(jid)
+	code, _, _ := strings.Cut(jid, "/") // journalID
 	m.mu.Lock()
 	closed, open := m.closed, m.rooms[code] != nil
 	m.mu.Unlock()
@@ -86,16 +87,6 @@ func (m *Manager) TakeOver(jid string, es []journal.Entry) (bool, error) {
 		return false, err
 	}
 	return r != nil, nil
-}
-
-// cutJID returns the code of a room's name in the journal (journalID).
-func cutJID(jid string) (code, opened string, ok bool) {
-	for i := range len(jid) {
-		if jid[i] == '/' {
-			return jid[:i], jid[i+1:], true
-		}
-	}
-	return jid, "", false
 }
 
 // fenced stops room r, whose journal refused a turn because another
