@@ -339,3 +339,44 @@ func TestHandOver(t *testing.T) {
 	}
 	play(t, 2, host, guest)
 }
+
+// TestReadSupersedes checks that reading a room's journal keeps, of the
+// entries numbered alike, the last written: a room truncated (Truncate)
+// numbers its next entry after the last it kept, and the entries cut
+// stay in the stream before it.
+func TestReadSupersedes(t *testing.T) {
+	ns := startNATS(t)
+	a := startNode(t, ns.URL(), "a")
+	jid := "TRUNCATE/1"
+	nc, err := nats.Connect(ns.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	for _, m := range []struct {
+		first string
+		data  string
+	}{{"1", "e1\ne2\ne3"}, {"4", "bad4\nbad5"}, {"4", "e4"}, {"5", "e5"}} {
+		msg := nats.NewMsg(subject(jid))
+		msg.Header.Set(seqHeader, m.first)
+		msg.Data = []byte(m.data)
+		if _, err := js.PublishMsg(t.Context(), msg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	es, last, err := a.n.read(t.Context(), jid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i, e := range es {
+		if e.Seq != int64(i+1) {
+			t.Fatalf("entry %d is numbered %d", i+1, e.Seq)
+		}
+		got = append(got, string(e.Data))
+	}
+	if strings.Join(got, " ") != "e1 e2 e3 e4 e5" || last == 0 {
+		t.Fatalf("read %q up to message %d, want e1 to e5", got, last)
+	}
+}

@@ -66,6 +66,15 @@ func (n *Node) Drop(jid string, done func(error)) {
 	n.enqueue(jid, op{drop: true, done: done})
 }
 
+// Truncate keeps the first seq entries of room jid (room.Journal): the
+// entries after them stay in the stream, but the room's next entry,
+// numbered seq+1, supersedes them when the journal is read (read keeps,
+// of entries numbered alike, the last written). done is called once the
+// room's writes before it are done.
+func (n *Node) Truncate(jid string, seq int64, done func(error)) {
+	n.enqueue(jid, op{done: done})
+}
+
 // Load returns no room: in a cluster, a node takes over the rooms of the
 // directory whose leases lapse, its own of an earlier run among them.
 func (n *Node) Load() map[string][]journal.Entry { return map[string][]journal.Entry{} }
@@ -392,6 +401,11 @@ func (n *Node) read(ctx context.Context, jid string) ([]journal.Entry, uint64, e
 			first, err := strconv.ParseInt(msg.Headers().Get(seqHeader), 10, 64)
 			if err != nil {
 				return nil, 0, fmt.Errorf("message %d of %s: header %s: %v", md.Sequence.Stream, subj, seqHeader, err)
+			}
+			// Entries numbered as some read before supersede them: the
+			// room's journal was truncated there (Truncate).
+			for len(es) > 0 && es[len(es)-1].Seq >= first {
+				es = es[:len(es)-1]
 			}
 			for i, line := range bytes.Split(msg.Data(), []byte{'\n'}) {
 				es = append(es, journal.Entry{Seq: first + int64(i), Data: bytes.Clone(line)})

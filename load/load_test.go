@@ -29,7 +29,7 @@ import (
 // collectors), with short countdowns.
 type server struct {
 	ws, metrics string
-	store       *store.Store
+	store       store.Store
 }
 
 func startServer(t *testing.T) *server {

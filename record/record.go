@@ -226,6 +226,9 @@ type Record struct {
 	Entries []Entry
 	// End is the result line, or nil.
 	End *End
+	// Session is the session line after the result line of a table
+	// played in a session, or nil.
+	Session *Session
 
 	startLine int // the start line's number in the input, for messages
 }
@@ -542,13 +545,43 @@ func (r *Reader) Next() (*Record, error) {
 			}
 			e.line = r.line
 			rec.End = &e.End
-			return rec, nil
+			return rec, r.session(rec)
 		case TypeStart:
 			return nil, &SyntaxError{r.line, fmt.Sprintf("a %q line follows the game line of a record of format 2 or later, and only it", TypeStart)}
+		case TypeSession:
+			return nil, &SyntaxError{r.line, fmt.Sprintf("a %q line follows a record's %q line, and only it", TypeSession, TypeResult)}
 		default:
-			return nil, &SyntaxError{r.line, fmt.Sprintf("unknown line type %q; types: game, start, action, refused, result", typ)}
+			return nil, &SyntaxError{r.line, fmt.Sprintf("unknown line type %q; types: game, start, action, refused, result, session", typ)}
 		}
 	}
+}
+
+// session reads the session line after rec's result line, if the next
+// line is one; another line is left for the next record.
+func (r *Reader) session(rec *Record) error {
+	b, err := r.next()
+	if errors.Is(err, io.EOF) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	typ, err := r.lineType(b)
+	if err != nil {
+		return err
+	}
+	if typ != TypeSession {
+		r.peek = b
+		r.line--
+		return nil
+	}
+	var l sessionLine
+	if err := r.decode(b, &l); err != nil {
+		return err
+	}
+	l.line = r.line
+	rec.Session = &l.Session
+	return nil
 }
 
 // ReadAll reads every record of r.

@@ -410,6 +410,10 @@ type Journal interface {
 	// Drop removes every entry of room, once it has ended, and calls done
 	// as Append does.
 	Drop(room string, done func(error))
+	// Truncate keeps the first seq entries of room, deleting the others
+	// (entries that cannot be replayed), and calls done as Append does;
+	// the room's next entry is numbered seq+1.
+	Truncate(room string, seq int64, done func(error))
 	// Load returns the entries of the rooms to restore at start, by room.
 	Load() map[string][]journal.Entry
 	// Flush waits until every write asked for before it is durable or
@@ -432,7 +436,10 @@ func (m *Manager) JournalFailure() (time.Time, error) {
 
 // Restore rebuilds the rooms the journal holds, as they were when the last
 // server stopped, and starts them; it returns how many it restored. A
-// room whose entries cannot be replayed is logged, counted and dropped.
+// room's journal that ends in entries that cannot be replayed (a write cut
+// short, bytes changed on the disk, a number missing) is cut after its
+// last good entry, logged and counted, and the room restored up to it; a
+// room whose first entry cannot be read is logged, counted and dropped.
 func (m *Manager) Restore() (int, error) {
 	if m.journal == nil {
 		return 0, nil
@@ -457,34 +464,42 @@ func (m *Manager) Restore() (int, error) {
 }
 
 // restoreRoom replays the entries es of the room jid and starts the room;
-// it returns nil for a room that had closed.
+// it returns nil for a room that had closed. Entries after the last that
+// replays are deleted from the journal.
 func (m *Manager) restoreRoom(jid string, es []journal.Entry) (*Room, error) {
 	var first entry
-	if len(es) == 0 || json.Unmarshal(es[0].Data, &first) != nil || first.Open == nil {
+	if len(es) == 0 || es[0].Seq != 1 || json.Unmarshal(es[0].Data, &first) != nil || first.Open == nil {
 		return nil, fmt.Errorf("its first entry does not open it")
 	}
-	cfg, decks, main, own, perr := m.prepare(first.Open)
-	if perr != nil {
-		return nil, perr
+	r, n, why, err := m.replayRoom(jid, &first, es)
+	if err != nil {
+		return nil, err
 	}
-	r := newRoom(m, first.Code, first.Open, cfg, decks, main, own)
-	r.jid, r.seq, r.last = jid, 1, time.Unix(0, first.Now)
-	for _, je := range es[1:] {
-		var e entry
-		if err := json.Unmarshal(je.Data, &e); err != nil {
-			return nil, fmt.Errorf("entry %d: %v", je.Seq, err)
+	if why != nil {
+		m.cfg.Log.Error("room: the journal of a room ends in entries that cannot be replayed; they are deleted and the room goes on from the entry before",
+			"room", jid, "seq", es[n].Seq, "kept", n, "cut", len(es)-n, "why", why)
+		m.metrics.JournalFailures.Inc()
+		m.metrics.JournalCut.Add(float64(len(es) - n))
+		if r == nil {
+			// The replay broke down in the middle of a turn: the room
+			// is built again from the entries before it.
+			if r, _, why, err = m.replayRoom(jid, &first, es[:n]); r == nil || why != nil || err != nil {
+				return nil, fmt.Errorf("replaying its first %d entries again: %v %v", n, why, err)
+			}
 		}
-		if err := r.replay(&e); err != nil {
-			return nil, err
+		done := make(chan error, 1)
+		m.journal.Truncate(jid, int64(n), func(err error) { done <- err })
+		if err := <-done; err != nil {
+			return nil, fmt.Errorf("deleting its entries after %d: %w", n, err)
 		}
-		if r.closed {
-			// It closed, but the server stopped before its journal
-			// was dropped: its games may not all be stored.
-			r.replaying = false
-			r.storeReplayed()
-			r.dropWhenStored()
-			return nil, nil
-		}
+	}
+	if r.closed {
+		// It closed, but the server stopped before its journal was
+		// dropped: its games may not all be stored.
+		r.replaying = false
+		r.storeReplayed()
+		r.dropWhenStored()
+		return nil, nil
 	}
 	r.resumeAfterReplay()
 	r.storeReplayed()
@@ -498,6 +513,44 @@ func (m *Manager) restoreRoom(jid string, es []journal.Entry) (*Room, error) {
 	m.metrics.Rooms.Inc()
 	m.spawn(r)
 	return r, nil
+}
+
+// replayRoom builds the room jid that the entry first opened and replays
+// its entries es after it, until one is missing (a gap in their numbers),
+// cannot be decoded or cannot be replayed, or the room closes. It returns
+// the room, the number of entries replayed (first included) and why the
+// replay stopped before the end, if it did; the room is nil when the
+// replay broke down in the middle of an entry (a panic, recovered). err is
+// an error of the room's specification.
+func (m *Manager) replayRoom(jid string, first *entry, es []journal.Entry) (r *Room, n int, why, err error) {
+	cfg, decks, main, own, perr := m.prepare(first.Open)
+	if perr != nil {
+		return nil, 0, nil, perr
+	}
+	r = newRoom(m, first.Code, first.Open, cfg, decks, main, own)
+	r.jid, r.seq, r.last = jid, 1, time.Unix(0, first.Now)
+	defer func() {
+		if p := recover(); p != nil {
+			r, why = nil, fmt.Errorf("entry %d: the replay failed: %v", es[n].Seq, p)
+		}
+	}()
+	for n = 1; n < len(es); n++ {
+		je := es[n]
+		if je.Seq != int64(n+1) {
+			return r, n, fmt.Errorf("entry %d is missing: the next entry is numbered %d", n+1, je.Seq), nil
+		}
+		var e entry
+		if err := json.Unmarshal(je.Data, &e); err != nil {
+			return r, n, fmt.Errorf("entry %d: %v", je.Seq, err), nil
+		}
+		if err := r.replay(&e); err != nil {
+			return r, n, err, nil
+		}
+		if r.closed {
+			return r, n + 1, nil, nil
+		}
+	}
+	return r, n, nil, nil
 }
 
 // journalFailed takes note of an entry of room r that could not be

@@ -27,7 +27,7 @@ import (
 type harness struct {
 	t     *testing.T
 	m     *Manager
-	store *store.Store
+	store store.Store
 	reg   *prometheus.Registry // the Manager's metrics
 	now   time.Time
 	rooms []*Room
@@ -65,7 +65,7 @@ func newHarness(t *testing.T, cfg Config) *harness {
 
 // newHarnessOn returns a harness for a Manager with cfg, saving to st,
 // which it closes when the test ends.
-func newHarnessOn(t *testing.T, cfg Config, st *store.Store) *harness {
+func newHarnessOn(t *testing.T, cfg Config, st store.Store) *harness {
 	t.Helper()
 	t.Cleanup(func() { st.Close() })
 	h := &harness{t: t, store: st, reg: prometheus.NewRegistry(), now: time.Date(2025, 3, 14, 15, 9, 26, 0, time.UTC)}

@@ -18,7 +18,7 @@ import (
 	"github.com/dobble-dev/dobble/store"
 )
 
-// Saver stores finished games; *store.Store is one.
+// Saver stores finished games; store.Store is one.
 type Saver interface {
 	Save(ctx context.Context, g *store.Game) (int64, error)
 }

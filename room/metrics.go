@@ -64,8 +64,11 @@ type Metrics struct {
 	// RoomsRestored counts the rooms rebuilt from the journal at start.
 	RoomsRestored prometheus.Counter
 	// JournalFailures counts the journal's failures: entries not written,
-	// rooms that could not be restored.
+	// rooms that could not be restored, rooms whose journal was cut.
 	JournalFailures prometheus.Counter
+	// JournalCut counts the entries deleted at start from the end of a
+	// room's journal because they could not be replayed.
+	JournalCut prometheus.Counter
 
 	accepted    prometheus.Counter // Claims{outcome="accepted"}, looked up once
 	limitedConn prometheus.Counter // RateLimited{scope="connection"}
@@ -112,7 +115,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		RoomsRestored: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_rooms_restored_total",
 			Help: "Rooms in play rebuilt from the journal when the server started."}),
 		JournalFailures: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_journal_failures_total",
-			Help: "Failures of the journal of the rooms in play: entries not written, rooms that could not be restored."}),
+			Help: "Failures of the journal of the rooms in play: entries not written, rooms that could not be restored, rooms whose journal was cut."}),
+		JournalCut: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_journal_entries_cut_total",
+			Help: "Entries deleted at start from the end of a room's journal because they could not be replayed (cut short, changed, a number missing)."}),
 	}
 	m.accepted = m.Claims.WithLabelValues("accepted")
 	m.limitedConn = m.RateLimited.WithLabelValues("connection")
@@ -120,6 +125,6 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	reg.MustRegister(m.Rooms, m.Connections, m.Claims, m.ClaimLatency, m.Busy, m.SlowConsumers, m.Games,
 		m.DeckCacheDrops, m.DeckNamesRefused, m.GamesStored, m.GamesLost, m.StoreFailures, m.SaveBacklog, m.StoreFailing,
 		m.BotsDeferred, m.Sockets, m.Refused, m.HelloTimeouts, m.RateLimited, m.Addresses, m.AddressesEvicted,
-		m.RoomsRestored, m.JournalFailures)
+		m.RoomsRestored, m.JournalFailures, m.JournalCut)
 	return m
 }

@@ -24,6 +24,9 @@ type tableRecord struct {
 	seats    []string
 	deck     string
 	tieBreak bool
+	// session is the table's session line, written after its result;
+	// nil in a one-seat room.
+	session *record.Session
 }
 
 // startCountdown announces the table just set up and starts it after the
@@ -62,6 +65,9 @@ func (r *Room) beginTable(now time.Time) {
 	}
 	d := r.deckOf(st.Info().Name)
 	rec := &tableRecord{started: now, seats: names, deck: d.Name, tieBreak: r.play.Phase() == session.PhaseTieBreak}
+	if s, ok := r.play.(*session.Session); ok {
+		rec.session = record.SessionStart(s)
+	}
 	rec.w = record.NewWriter(&rec.buf)
 	r.rec = rec
 	cfg := &r.m.cfg
@@ -141,14 +147,21 @@ func (o *tableObserver) Refused(_ *rules.Action, ref *rules.Refusal) {
 	(*Room)(o).m.metrics.Claims.WithLabelValues(ref.Code.String()).Inc()
 }
 
-// finishTable stores the finished table's record, tells everyone how it
-// ended and moves on to what the session does next.
+// finishTable stores the finished table's record, its session line last,
+// tells everyone how it ended and moves on to what the session does next.
 func (r *Room) finishTable(now time.Time) {
 	st, rec := r.tab.State(), r.rec
 	res := st.Result()
 	if r.deferred > 0 {
 		r.m.cfg.Log.Warn("room: a table ended whose bots were held back by the room's bound on their actions",
 			"room", r.code, "table", r.tableNo, "game", st.Info().Name, "deferred", r.deferred, "actions", st.Version())
+	}
+	// The record of a session's table ends with its session line: the
+	// mini-game it settled, the standings after it. (A one-seat room
+	// plays one game, not a session.)
+	if s, ok := r.play.(*session.Session); ok {
+		rec.session.Finish(s)
+		rec.w.Session(rec.session)
 	}
 	// A live table is stored once the turn that ended it is durable, so
 	// that the history never holds a game a crash took back. A table
@@ -185,23 +198,9 @@ func (r *Room) finishTable(now time.Time) {
 }
 
 // autoPick picks the next mini-game for a bot, or for a person whose time
-// to pick ran out: the first game the session has not played yet among
-// those a session may pick by itself (rules.Info.NoAutoPick), else the
-// first choice.
+// to pick ran out, as the session picks for them (session.AutoPick).
 func (r *Room) autoPick(now time.Time) {
-	choices := r.play.Choices()
-	played := map[string]bool{}
-	for _, h := range r.play.History() {
-		played[h.Game] = true
-	}
-	game := choices[0]
-	for _, c := range choices {
-		if g, err := rules.Lookup(c); err == nil && !g.Info().NoAutoPick && !played[c] {
-			game = c
-			break
-		}
-	}
-	if err := r.play.Pick(r.play.Picker(), game); err != nil {
+	if err := r.play.Pick(r.play.Picker(), r.play.AutoPick()); err != nil {
 		r.close(fmt.Sprintf("the session could not go on: %v", err))
 		return
 	}

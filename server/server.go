@@ -1,14 +1,16 @@
-// Package server assembles a complete dobble server: the SQLite store of
-// finished games, the room manager with its bots and limits, the journal
-// of the rooms in play (in the SQLite file, or a cluster's stream with
-// Config.NATS, package cluster), the Prometheus metrics and the web
-// handler, answering HTTP on a listener until it is told to stop. `dobble serve` runs it, and the end-to-end
-// tests (web/e2e) run the same server in-process.
+// Package server assembles a complete dobble server: the store of
+// finished games (a SQLite file or a PostgreSQL database), the room
+// manager with its bots and limits, the journal of the rooms in play (a
+// SQLite file, or a cluster's stream with Config.NATS, package cluster),
+// the Prometheus metrics and the web handler, answering HTTP on a
+// listener until it is told to stop. `dobble serve` runs it, and the
+// end-to-end tests (web/e2e) run the same server in-process.
 package server
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log"
 	"log/slog"
 	"net"
@@ -27,18 +29,25 @@ import (
 
 // Config is everything a server runs with.
 type Config struct {
-	// DB is the SQLite file of finished games, created if missing.
+	// DB is the database of finished games, as store.Open takes it: the
+	// path (or file:// URI) of a SQLite file, created if missing, or a
+	// postgres:// URL.
 	DB string
-	// Journal keeps the rooms in play in DB's journal, so that a server
-	// started again on DB, after a crash or a restart, restores them;
+	// Journal keeps the rooms in play in a journal, so that a server
+	// started again on it, after a crash or a restart, restores them;
 	// JournalSync is how far each batch of entries is written before the
 	// rooms go on (package journal).
 	Journal     bool
 	JournalSync journal.Sync
+	// JournalFile is the SQLite file of the journal, created if missing.
+	// Empty, it is DB itself when DB is a SQLite file, and
+	// DefaultJournalFile when DB is PostgreSQL: the journal of one
+	// server's rooms stays on its machine.
+	JournalFile string
 	// NATS, when set, is the URL of the NATS server of a cluster this
 	// server is a node of, named Node (package cluster): its rooms in
-	// play are journaled in the cluster's stream rather than in DB, and
-	// taken over by another node should it die.
+	// play are journaled in the cluster's stream rather than in a SQLite
+	// file, and taken over by another node should it die.
 	NATS string
 	Node string
 	// Rooms are the rooms' limits and timings.
@@ -61,6 +70,25 @@ type Config struct {
 	// Log is where the server logs connections refused or closed by a
 	// bound; nil logs nothing.
 	Log *slog.Logger
+}
+
+// DefaultJournalFile is the journal of a server whose games go to
+// PostgreSQL, when Config.JournalFile is not set.
+const DefaultJournalFile = "./dobble-journal.db"
+
+// JournalPath returns the path of the SQLite file the journal is kept in
+// (see JournalFile), or an error saying why there is none.
+func (c Config) JournalPath() (string, error) {
+	switch {
+	case c.JournalFile != "":
+		if store.IsPostgres(c.JournalFile) {
+			return "", fmt.Errorf("server: the journal of the rooms in play is a SQLite file of this machine, not %s; name a file", store.Redact(c.JournalFile))
+		}
+		return store.File(c.JournalFile)
+	case store.IsPostgres(c.DB):
+		return DefaultJournalFile, nil
+	}
+	return store.File(c.DB)
 }
 
 // ExtraSockets is how many sockets besides MaxConns a server keeps for its
@@ -106,6 +134,10 @@ func Serve(ctx context.Context, ln net.Listener, cfg Config, ready func(url stri
 	if cfg.ReadTimeout < 0 || cfg.WriteTimeout < 0 || cfg.IdleTimeout < 0 {
 		return errors.New("server: the HTTP timeouts must be positive, or 0 for none")
 	}
+	journalPath, err := cfg.JournalPath()
+	if cfg.Journal && cfg.NATS == "" && err != nil {
+		return err
+	}
 	st, err := store.Open(ctx, cfg.DB, 2*time.Second)
 	if err != nil {
 		return err
@@ -132,7 +164,7 @@ func Serve(ctx context.Context, ln net.Listener, cfg Config, ready func(url stri
 		defer node.Close()
 		health = node.Health
 	} else if cfg.Journal {
-		j, err := journal.Open(ctx, cfg.DB, journal.Options{Sync: cfg.JournalSync})
+		j, err := journal.Open(ctx, journalPath, journal.Options{Sync: cfg.JournalSync})
 		if err != nil {
 			return err
 		}

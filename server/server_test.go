@@ -15,6 +15,8 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/dobble-dev/dobble/internal/natstest"
+	"github.com/dobble-dev/dobble/store"
+	"github.com/dobble-dev/dobble/store/storetest"
 )
 
 // TestServe starts the server on a free loopback port, fetches the home page
@@ -101,6 +103,10 @@ func TestServeBadConfig(t *testing.T) {
 		{"bad rooms", func(c *Config) { c.Rooms.MaxRooms = -1 }, "max rooms -1"},
 		{"bad limits", func(c *Config) { c.Limits.HandshakeBurst = 0 }, "handshakes a second in bursts of 0"},
 		{"bad timeouts", func(c *Config) { c.IdleTimeout = -time.Second }, "HTTP timeouts must be positive"},
+		{"journal in PostgreSQL", func(c *Config) { c.JournalFile = "postgres://postgres@127.0.0.1/test" }, "the journal of the rooms in play is a SQLite file"},
+		{"bad PostgreSQL URL", func(c *Config) { c.DB = "postgres://postgres:secret@127.0.0.1:99999/test" }, "is not a PostgreSQL URL this server understands"},
+		// Port 1 of the loopback: nothing listens there.
+		{"unreachable PostgreSQL", func(c *Config) { c.DB = "postgres://postgres@127.0.0.1:1/test" }, "the database server cannot be reached"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -117,8 +123,13 @@ func TestServeBadConfig(t *testing.T) {
 			if _, err := ln.Accept(); err == nil {
 				t.Error("the listener is still open")
 			}
-			if _, err := os.Stat(cfg.DB); !os.IsNotExist(err) {
-				t.Errorf("the refused configuration left a database file: %v", err)
+			if strings.Contains(err.Error(), "secret") {
+				t.Errorf("the error shows the password: %v", err)
+			}
+			for _, f := range []string{cfg.DB, DefaultJournalFile} {
+				if _, err := os.Stat(f); !os.IsNotExist(err) {
+					t.Errorf("the refused configuration left a database file %s: %v", f, err)
+				}
 			}
 		})
 	}
@@ -196,10 +207,20 @@ func TestHTTPTimeoutsSpareWebSockets(t *testing.T) {
 
 // TestServeRestartKeepsRooms plays a room against a bot, stops the server
 // (its player hears 1012, service restart), starts another on the same
-// file, and resumes the seat with its token: the room, its table and its
-// version are as the player last saw them.
+// files, and resumes the seat with its token: the room, its table and its
+// version are as the player last saw them. The games go to a SQLite
+// file, the journal's, or to PostgreSQL, the journal in a file of its
+// own.
 func TestServeRestartKeepsRooms(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "dobble.db")
+	storetest.ForEach(t, restartKeepsRooms)
+}
+
+func restartKeepsRooms(t *testing.T, kind storetest.Kind) {
+	db := kind.New(t)
+	journalFile := ""
+	if store.IsPostgres(db) {
+		journalFile = filepath.Join(t.TempDir(), "journal.db")
+	}
 	serve := func() (addr string, stop func()) {
 		t.Helper()
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -209,7 +230,7 @@ func TestServeRestartKeepsRooms(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		cfg := DefaultConfig()
-		cfg.DB = db
+		cfg.DB, cfg.JournalFile = db, journalFile
 		cfg.Rooms.Countdown = 10 * time.Millisecond
 		go func() { done <- Serve(ctx, ln, cfg, nil) }()
 		return ln.Addr().String(), func() {
@@ -290,6 +311,11 @@ func TestServeRestartKeepsRooms(t *testing.T) {
 	err := <-ended
 	if got := websocket.CloseStatus(err); got != websocket.StatusServiceRestart {
 		t.Fatalf("at the restart the connection ended with %v (status %d), want 1012", err, got)
+	}
+	if journalFile != "" {
+		if _, err := os.Stat(journalFile); err != nil {
+			t.Fatalf("the journal of a server on PostgreSQL: %v", err)
+		}
 	}
 
 	addr, stop = serve()

@@ -2,17 +2,12 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"time"
-
-	"modernc.org/sqlite" // registers the "sqlite" driver; its errors carry their codes
-	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // ErrNotFound is returned by Get for an id no stored game has.
@@ -45,7 +40,8 @@ type Summary struct {
 	Winners []int `json:"winners"`
 	// Actions is the number of accepted actions.
 	Actions int `json:"actions"`
-	// Started and Ended are when the game began and ended.
+	// Started and Ended are when the game began and ended, to the
+	// millisecond.
 	Started time.Time `json:"started"`
 	// Ended is when the game ended.
 	Ended time.Time `json:"ended"`
@@ -63,223 +59,96 @@ type Game struct {
 	Key string `json:"-"`
 }
 
-// Store is an open history database. It is safe for concurrent use.
-type Store struct {
-	db   *sql.DB
-	path string
+// Store is an open history database: a SQLite file (SQLite) or a
+// PostgreSQL database (Postgres), which behave alike. It is safe for
+// concurrent use.
+type Store interface {
+	// Save stores a finished game, sets its ID and returns it. A game
+	// with the Key of a game stored already is not stored again: Save
+	// returns that game's id. A failed Save stores nothing and says why
+	// in a few words first (Cause).
+	Save(ctx context.Context, g *Game) (int64, error)
+	// List returns up to limit finished games of public rooms (with a
+	// Room), newest first, with ids below before (0 for the newest).
+	List(ctx context.Context, before int64, limit int) ([]Summary, error)
+	// Get returns the game with the given id, with its record, or
+	// ErrNotFound.
+	Get(ctx context.Context, id int64) (*Game, error)
+	// Version returns the schema version of the open database: the
+	// number of its kind's migrations applied.
+	Version(ctx context.Context) (int, error)
+	// Close closes the database.
+	Close() error
 }
 
-// migrations are the schema changes, in order; migration i brings the
-// database from user_version i to i+1. Never change one that has shipped:
-// add another.
-var migrations = []string{
-	`CREATE TABLE games (
-		id       INTEGER PRIMARY KEY AUTOINCREMENT,
-		room     TEXT    NOT NULL,
-		game     TEXT    NOT NULL,
-		tbl      INTEGER NOT NULL,
-		tiebreak INTEGER NOT NULL,
-		deck     TEXT    NOT NULL,
-		seats    TEXT    NOT NULL,
-		scores   TEXT    NOT NULL,
-		unit     TEXT    NOT NULL,
-		winners  TEXT    NOT NULL,
-		actions  INTEGER NOT NULL,
-		started  INTEGER NOT NULL,
-		ended    INTEGER NOT NULL,
-		record   TEXT    NOT NULL
-	)`,
-	`CREATE INDEX games_room ON games(room)`,
-	`ALTER TABLE games ADD COLUMN key TEXT`,
-	`CREATE UNIQUE INDEX games_key ON games(key) WHERE key IS NOT NULL`,
-}
-
-// Open opens (creating it if needed) the database at path and migrates it
-// to the current schema. It waits up to busy for a lock held by another
-// connection before reporting the file as locked.
-func Open(ctx context.Context, path string, busy time.Duration) (*Store, error) {
-	if path == "" {
-		return nil, errors.New("store: no database path given")
+// Open opens the history database db names and brings its schema up to
+// date: a PostgreSQL database for a URL beginning postgres:// or
+// postgresql:// (OpenPostgres), otherwise a SQLite file, named by its
+// path or a file:// URI and created if missing (OpenSQLite), which waits
+// up to busy for a lock held by another process.
+func Open(ctx context.Context, db string, busy time.Duration) (Store, error) {
+	if IsPostgres(db) {
+		return OpenPostgres(ctx, db)
 	}
-	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Add("_pragma", "foreign_keys(ON)")
-	dsn, err := fileURI(path, q)
+	path, err := File(db)
 	if err != nil {
-		return nil, fmt.Errorf("store: %s: %w", path, err)
-	}
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("store: %s: %w", path, err)
-	}
-	// One connection: SQLite serialises writers anyway, and a single
-	// connection keeps the pragmas and avoids "database is locked" between
-	// our own connections.
-	db.SetMaxOpenConns(1)
-	s := &Store{db: db, path: path}
-	if err := s.migrate(ctx); err != nil {
-		db.Close()
 		return nil, err
 	}
-	return s, nil
+	return OpenSQLite(ctx, path, busy)
 }
 
-// fileURI returns the SQLite URI of the file at path with the query q:
-// file:///ABSOLUTE/PATH?q, the path escaped so that SQLite reads back
-// exactly the name given. A name with "?", "#" or "%" in it, put into the
-// URI as it is, would end the path early or be decoded into another
-// name.
-func fileURI(path string, q url.Values) (string, error) {
-	abs, err := filepath.Abs(path)
+// IsPostgres says whether db is a PostgreSQL URL rather than a SQLite
+// file.
+func IsPostgres(db string) bool {
+	scheme, _, ok := strings.Cut(db, "://")
+	return ok && (strings.EqualFold(scheme, "postgres") || strings.EqualFold(scheme, "postgresql"))
+}
+
+// File returns the path of the SQLite file db names: db itself, or the
+// path of a file:// URI (file:///var/lib/dobble.db). A name such as
+// file:x.db, without the slashes, is a file of that name.
+func File(db string) (string, error) {
+	if db == "" {
+		return "", errors.New("store: no database given; give the path of a SQLite file or a postgres:// URL")
+	}
+	if IsPostgres(db) {
+		return "", fmt.Errorf("store: %s is a PostgreSQL database, not a SQLite file", Redact(db))
+	}
+	if len(db) < len("file://") || !strings.EqualFold(db[:len("file://")], "file://") {
+		return db, nil
+	}
+	u, err := url.Parse(db)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("store: %q is not a file URI (%v); use file:///ABSOLUTE/PATH or a plain path", db, err)
 	}
-	p := filepath.ToSlash(abs)
-	if !strings.HasPrefix(p, "/") {
-		p = "/" + p // a Windows path, C:/dir/file: file:///C:/dir/file
+	if u.Host != "" && u.Host != "localhost" || u.Path == "" || u.RawQuery != "" || u.Fragment != "" {
+		return "", fmt.Errorf("store: %q: a file URI names a file of this machine, as file:///ABSOLUTE/PATH, with no host, query or fragment", db)
 	}
-	u := url.URL{Scheme: "file", Path: p, RawQuery: q.Encode()}
-	return u.String(), nil
+	return u.Path, nil
 }
 
-// explain turns a driver error at start-up into a sentence about the file.
-func (s *Store) explain(err error) error {
-	msg := err.Error()
-	switch {
-	case strings.Contains(msg, "not a database") || strings.Contains(msg, "malformed") || strings.Contains(msg, "SQLITE_CORRUPT") || strings.Contains(msg, "SQLITE_NOTADB"):
-		return fmt.Errorf("store: %s is not a dobble database or is corrupt (%v); move it away or pick another --db", s.path, err)
-	case strings.Contains(msg, "locked") || strings.Contains(msg, "SQLITE_BUSY"):
-		return fmt.Errorf("store: %s is locked by another process (%v); stop the other server or pick another --db", s.path, err)
-	case strings.Contains(msg, "unable to open") || strings.Contains(msg, "SQLITE_CANTOPEN") || strings.Contains(msg, "readonly"):
-		return fmt.Errorf("store: cannot open %s for writing (%v); check the directory exists and is writable", s.path, err)
+// Redact returns db with any password it holds replaced, to be shown.
+func Redact(db string) string {
+	if !IsPostgres(db) {
+		return db
 	}
-	return fmt.Errorf("store: %s: %w", s.path, err)
-}
-
-// migrate applies the migrations the database has not seen, in one
-// transaction.
-func (s *Store) migrate(ctx context.Context) error {
-	var mode string
-	if err := s.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
-		return s.explain(err)
-	}
-	conn, err := s.db.Conn(ctx)
+	u, err := url.Parse(db)
 	if err != nil {
-		return s.explain(err)
+		return "the PostgreSQL URL given (it cannot be parsed)"
 	}
-	defer conn.Close()
-	// BEGIN IMMEDIATE takes the write lock at once, so two servers
-	// starting on one file do not both migrate it.
-	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		return s.explain(err)
-	}
-	committed := false
-	defer func() {
-		if !committed {
-			conn.ExecContext(context.Background(), "ROLLBACK")
-		}
-	}()
-	var version int
-	if err := conn.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
-		return s.explain(err)
-	}
-	if version > len(migrations) {
-		return fmt.Errorf("store: %s has schema version %d, newer than this server's %d; run a newer dobble or pick another --db",
-			s.path, version, len(migrations))
-	}
-	if version == 0 {
-		// A database someone else made is not ours to change.
-		var n int
-		if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&n); err != nil {
-			return s.explain(err)
-		}
-		if n > 0 {
-			return fmt.Errorf("store: %s holds tables but no dobble schema version; it is not a dobble database, pick another --db", s.path)
-		}
-	}
-	for i := version; i < len(migrations); i++ {
-		if _, err := conn.ExecContext(ctx, migrations[i]); err != nil {
-			return fmt.Errorf("store: %s: migration %d: %w", s.path, i+1, err)
-		}
-	}
-	if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", len(migrations))); err != nil {
-		return s.explain(err)
-	}
-	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
-		return s.explain(err)
-	}
-	committed = true
-	return nil
-}
-
-// Version returns the schema version of the open database.
-func (s *Store) Version(ctx context.Context) (int, error) {
-	var v int
-	err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
-	return v, err
-}
-
-// Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
-
-// Save stores a finished game and returns its id. A game with the Key of
-// a game stored already is not stored again: Save returns that game's id.
-func (s *Store) Save(ctx context.Context, g *Game) (int64, error) {
-	js := func(v any) string {
-		b, _ := json.Marshal(v)
-		return string(b)
-	}
-	tb := 0
-	if g.TieBreak {
-		tb = 1
-	}
-	var key any
-	if g.Key != "" {
-		key = g.Key
-	}
-	res, err := s.db.ExecContext(ctx, `INSERT INTO games
-		(room, game, tbl, tiebreak, deck, seats, scores, unit, winners, actions, started, ended, record, key)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (key) WHERE key IS NOT NULL DO NOTHING`,
-		g.Room, g.Game, g.Table, tb, g.Deck, js(nonNil(g.Seats)), js(nonNilInts(g.Scores)), g.Unit, js(nonNilInts(g.Winners)),
-		g.Actions, g.Started.UnixMilli(), g.Ended.UnixMilli(), string(g.Record), key)
-	if err != nil {
-		return 0, fmt.Errorf("store: save: %s: %w", Cause(err), err)
-	}
-	var id int64
-	if n, err := res.RowsAffected(); err == nil && n == 0 && g.Key != "" {
-		// Stored already, by this server or one before it.
-		err = s.db.QueryRowContext(ctx, `SELECT id FROM games WHERE key = ?`, g.Key).Scan(&id)
-		if err != nil {
-			return 0, fmt.Errorf("store: save: %s: %w", Cause(err), err)
-		}
-	} else if id, err = res.LastInsertId(); err != nil {
-		return 0, fmt.Errorf("store: save: %w", err)
-	}
-	g.ID = id
-	return id, nil
+	return u.Redacted()
 }
 
 // Cause says in a few words what went wrong with the database in err, a
-// failed Save: the disk is full, the file is locked… It names no file,
-// so that it can be told to the players whose game was not stored.
+// failed Save: the disk is full, the database server cannot be
+// reached… It names no file or server, so that it can be told to the
+// players whose game was not stored.
 func Cause(err error) string {
-	var e *sqlite.Error
-	if errors.As(err, &e) {
-		switch e.Code() & 0xff {
-		case sqlite3.SQLITE_FULL:
-			return "the server's disk is full"
-		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
-			return "the database is locked by another process"
-		case sqlite3.SQLITE_IOERR:
-			return "the server's disk could not be written"
-		case sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN:
-			return "the database may not be written"
-		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
-			return "the database is damaged"
-		}
+	if c := sqliteCause(err); c != "" {
+		return c
+	}
+	if c := postgresCause(err); c != "" {
+		return c
 	}
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
@@ -304,66 +173,25 @@ func nonNilInts(s []int) []int {
 	return s
 }
 
-const summaryColumns = `id, room, game, tbl, tiebreak, deck, seats, scores, unit, winners, actions, started, ended`
+// lists returns the JSON texts of g's seats, scores and winners, as both
+// kinds of database keep them.
+func lists(g *Game) (seats, scores, winners string) {
+	js := func(v any) string {
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	return js(nonNil(g.Seats)), js(nonNilInts(g.Scores)), js(nonNilInts(g.Winners))
+}
 
-// scanSummary reads one row of summaryColumns (and record, if rec is not
-// nil).
-func scanSummary(row interface{ Scan(...any) error }, rec *string) (Summary, error) {
-	var sm Summary
-	var tb int
-	var seats, scores, winners string
-	var started, ended int64
-	dest := []any{&sm.ID, &sm.Room, &sm.Game, &sm.Table, &tb, &sm.Deck, &seats, &scores, &sm.Unit, &winners, &sm.Actions, &started, &ended}
-	if rec != nil {
-		dest = append(dest, rec)
-	}
-	if err := row.Scan(dest...); err != nil {
-		return sm, err
-	}
-	sm.TieBreak = tb != 0
-	sm.Started, sm.Ended = time.UnixMilli(started).UTC(), time.UnixMilli(ended).UTC()
+// readLists sets sm's seats, scores and winners from their JSON texts.
+func readLists(sm *Summary, seats, scores, winners string) error {
 	for _, f := range []struct {
 		text string
 		v    any
 	}{{seats, &sm.Seats}, {scores, &sm.Scores}, {winners, &sm.Winners}} {
 		if err := json.Unmarshal([]byte(f.text), f.v); err != nil {
-			return sm, fmt.Errorf("store: game %d: %w", sm.ID, err)
+			return fmt.Errorf("store: game %d: %w", sm.ID, err)
 		}
 	}
-	return sm, nil
-}
-
-// List returns up to limit finished games of public rooms (with a Room),
-// newest first, with ids below before (0 for the newest).
-func (s *Store) List(ctx context.Context, before int64, limit int) ([]Summary, error) {
-	if before <= 0 {
-		before = 1<<63 - 1
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT `+summaryColumns+` FROM games WHERE id < ? AND room <> '' ORDER BY id DESC LIMIT ?`, before, limit)
-	if err != nil {
-		return nil, fmt.Errorf("store: list: %w", err)
-	}
-	defer rows.Close()
-	out := []Summary{}
-	for rows.Next() {
-		sm, err := scanSummary(rows, nil)
-		if err != nil {
-			return nil, fmt.Errorf("store: list: %w", err)
-		}
-		out = append(out, sm)
-	}
-	return out, rows.Err()
-}
-
-// Get returns the game with the given id, with its record, or ErrNotFound.
-func (s *Store) Get(ctx context.Context, id int64) (*Game, error) {
-	var rec string
-	sm, err := scanSummary(s.db.QueryRowContext(ctx, `SELECT `+summaryColumns+`, record FROM games WHERE id = ?`, id), &rec)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("store: get %d: %w", id, err)
-	}
-	return &Game{Summary: sm, Record: []byte(rec)}, nil
+	return nil
 }

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,46 +11,21 @@ import (
 	"time"
 )
 
-func TestSaveListGetAcrossReopen(t *testing.T) {
+// TestSQLiteFile checks what only a SQLite file has: write-ahead logging,
+// and the schema version in its user_version.
+func TestSQLiteFile(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "h.db")
-	s, err := Open(ctx, path, time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 5 {
-		g := &Game{Summary: Summary{Room: "ABCDEFGH", Game: "tower", Table: i, Deck: "classic", Seats: []string{"<b>ann</b>", "bot:easy"},
-			Scores: []int{30, 25}, Unit: "cards", Winners: []int{0}, Actions: 53, Started: time.UnixMilli(1000), Ended: time.UnixMilli(9000)},
-			Record: []byte(`{"type":"game"}` + "\n")}
-		if id, err := s.Save(ctx, g); err != nil || id != int64(i+1) {
-			t.Fatalf("save %d: id %d, %v", i, id, err)
-		}
-	}
-	s.Close()
-	s, err = Open(ctx, path, time.Second)
+	s, err := OpenSQLite(ctx, filepath.Join(t.TempDir(), "h.db"), time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	page, err := s.List(ctx, 0, 2)
-	if err != nil || len(page) != 2 || page[0].ID != 5 || page[1].ID != 4 {
-		t.Fatalf("first page: %+v %v", page, err)
-	}
-	page, _ = s.List(ctx, 4, 10)
-	if len(page) != 3 || page[0].ID != 3 || page[0].Seats[0] != "<b>ann</b>" || page[0].Ended.UnixMilli() != 9000 {
-		t.Fatalf("second page: %+v", page)
-	}
-	g, err := s.Get(ctx, 2)
-	if err != nil || string(g.Record) != `{"type":"game"}`+"\n" || g.Table != 1 {
-		t.Fatalf("get: %+v %v", g, err)
-	}
-	if _, err := s.Get(ctx, 99); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("get 99: %v", err)
-	}
 	var mode string
+	var uv int
 	s.db.QueryRow("PRAGMA journal_mode").Scan(&mode)
-	if v, _ := s.Version(ctx); v != len(migrations) || mode != "wal" {
-		t.Fatalf("schema %d, journal %s", v, mode)
+	s.db.QueryRow("PRAGMA user_version").Scan(&uv)
+	if v, _ := s.Version(ctx); v != len(migrations) || uv != v || mode != "wal" {
+		t.Fatalf("schema %d, user_version %d, journal %s", v, uv, mode)
 	}
 }
 
@@ -60,7 +34,7 @@ func TestOpenRefusesWhatIsNotOurs(t *testing.T) {
 	dir := t.TempDir()
 	junk := filepath.Join(dir, "junk.db")
 	os.WriteFile(junk, []byte(strings.Repeat("not sqlite\n", 500)), 0o644)
-	if _, err := Open(ctx, junk, time.Second); err == nil || !strings.Contains(err.Error(), "is not a dobble database or is corrupt") {
+	if _, err := OpenSQLite(ctx, junk, time.Second); err == nil || !strings.Contains(err.Error(), "is not a dobble database or is corrupt") {
 		t.Fatalf("junk file: %v", err)
 	}
 	// Someone else's SQLite database, and one from a newer dobble.
@@ -68,14 +42,14 @@ func TestOpenRefusesWhatIsNotOurs(t *testing.T) {
 	db, _ := sql.Open("sqlite", other)
 	db.Exec("CREATE TABLE t (x)")
 	db.Close()
-	if _, err := Open(ctx, other, time.Second); err == nil || !strings.Contains(err.Error(), "not a dobble database") {
+	if _, err := OpenSQLite(ctx, other, time.Second); err == nil || !strings.Contains(err.Error(), "not a dobble database") {
 		t.Fatalf("foreign database: %v", err)
 	}
 	newer := filepath.Join(dir, "newer.db")
 	db, _ = sql.Open("sqlite", newer)
 	db.Exec("PRAGMA user_version = 99")
 	db.Close()
-	if _, err := Open(ctx, newer, time.Second); err == nil || !strings.Contains(err.Error(), "newer than this server's") {
+	if _, err := OpenSQLite(ctx, newer, time.Second); err == nil || !strings.Contains(err.Error(), "newer than this server's") {
 		t.Fatalf("newer schema: %v", err)
 	}
 	if _, err := Open(ctx, filepath.Join(dir, "no", "such", "dir.db"), time.Second); err == nil || !strings.Contains(err.Error(), "cannot open") {
@@ -86,7 +60,7 @@ func TestOpenRefusesWhatIsNotOurs(t *testing.T) {
 func TestOpenReportsALockedFile(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "locked.db")
-	s, err := Open(ctx, path, time.Second)
+	s, err := OpenSQLite(ctx, path, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +74,7 @@ func TestOpenReportsALockedFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.ExecContext(ctx, "ROLLBACK")
-	if _, err := Open(ctx, path, 50*time.Millisecond); err == nil || !strings.Contains(err.Error(), "is locked by another process") {
+	if _, err := OpenSQLite(ctx, path, 50*time.Millisecond); err == nil || !strings.Contains(err.Error(), "is locked by another process") {
 		t.Fatalf("locked file: %v", err)
 	}
 }
@@ -138,7 +112,7 @@ func TestOpenUsesThePathAsNamed(t *testing.T) {
 			if _, err := os.Stat(path); err != nil {
 				t.Fatalf("opening %q: %v; the directory holds %q", name, err, names)
 			}
-			s, err = Open(ctx, path, time.Second)
+			s, err = OpenSQLite(ctx, path, time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -156,7 +130,7 @@ func TestOpenUsesThePathAsNamed(t *testing.T) {
 // stores nothing, and the same game is stored once there is room again.
 func TestSaveOnAFullDatabase(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "full.db"), time.Second)
+	s, err := OpenSQLite(ctx, filepath.Join(t.TempDir(), "full.db"), time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,80 +164,36 @@ func TestSaveOnAFullDatabase(t *testing.T) {
 	}
 }
 
-// TestListLeavesOutPrivateGames stores games of public rooms and of
-// private ones (stored without their code): the list, page by page, holds
-// only the public ones, and Get still finds a private one by its id.
-func TestListLeavesOutPrivateGames(t *testing.T) {
+// TestOpenFileURI opens a SQLite file named by a file:// URI, its escapes
+// decoded, and refuses URIs that name no file of this machine.
+func TestOpenFileURI(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "h.db"), time.Second)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a b%.db")
+	s, err := Open(ctx, "file://"+filepath.ToSlash(dir)+"/a%20b%25.db", time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Save(ctx, &Game{Summary: Summary{Room: "R", Game: "tower"}}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err = OpenSQLite(ctx, path, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	for i := range 6 {
-		room := "PUBLIC23"
-		if i%2 == 1 {
-			room = "" // a private room's game
-		}
-		g := &Game{Summary: Summary{Room: room, Game: "tower", Table: i, Deck: "classic", Seats: []string{"ann", "bot:easy"},
-			Scores: []int{30, 25}, Unit: "cards", Winners: []int{0}}, Record: []byte(`{"type":"game"}` + "\n")}
-		if _, err := s.Save(ctx, g); err != nil {
-			t.Fatal(err)
+	if games, err := s.List(ctx, 0, 10); err != nil || len(games) != 1 {
+		t.Fatalf("%s: %d games, %v", path, len(games), err)
+	}
+	for _, bad := range []string{"file://otherhost/x.db", "file:///x.db?mode=ro", "file://", ""} {
+		if _, err := File(bad); err == nil {
+			t.Errorf("File(%q) took it", bad)
 		}
 	}
-	var ids []int64
-	for before := int64(0); ; {
-		page, err := s.List(ctx, before, 2)
-		if err != nil {
-			t.Fatal(err)
+	for db, want := range map[string]bool{"postgres://u@h/d": true, "POSTGRESQL://u@h/d": true, "postgres.db": false, "./postgres://x": false} {
+		if IsPostgres(db) != want {
+			t.Errorf("IsPostgres(%q) = %v", db, !want)
 		}
-		if len(page) == 0 {
-			break
-		}
-		for _, sm := range page {
-			if sm.Room == "" {
-				t.Fatalf("the list holds a private game: %+v", sm)
-			}
-			ids = append(ids, sm.ID)
-		}
-		before = page[len(page)-1].ID
-	}
-	if len(ids) != 3 || ids[0] != 5 || ids[1] != 3 || ids[2] != 1 {
-		t.Fatalf("listed %v; want the public games 5, 3, 1", ids)
-	}
-	if g, err := s.Get(ctx, 2); err != nil || g.Room != "" {
-		t.Fatalf("get 2: %+v %v", g, err)
-	}
-}
-
-// TestSaveKeyStoresOnce saves one game three times under its key and
-// another without one twice: the keyed game is stored once, and each
-// save of it returns that game's id; games without a key are all stored.
-func TestSaveKeyStoresOnce(t *testing.T) {
-	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "k.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	game := func(key string) *Game {
-		return &Game{Summary: Summary{Room: "R", Game: "tower", Seats: []string{"ann"}}, Record: []byte("{}\n"), Key: key}
-	}
-	var ids []int64
-	for _, key := range []string{"R/x/1", "", "R/x/1", "R/x/2", "", "R/x/1"} {
-		id, err := s.Save(ctx, game(key))
-		if err != nil {
-			t.Fatalf("save %q: %v", key, err)
-		}
-		ids = append(ids, id)
-	}
-	// Ids grow with each game stored; a save stored already returns the
-	// first one's.
-	if ids[2] != ids[0] || ids[5] != ids[0] || !(ids[0] < ids[1] && ids[1] < ids[3] && ids[3] < ids[4]) {
-		t.Fatalf("ids %v; want the 1st, 3rd and 6th equal, the others growing", ids)
-	}
-	var n int
-	if err := s.db.QueryRow("SELECT count(*) FROM games").Scan(&n); err != nil || n != 4 {
-		t.Fatalf("%d games stored (%v); want 4", n, err)
 	}
 }

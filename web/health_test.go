@@ -15,6 +15,7 @@ import (
 
 	"github.com/dobble-dev/dobble/room"
 	"github.com/dobble-dev/dobble/store"
+	"github.com/dobble-dev/dobble/store/storetest"
 )
 
 // startOnFile runs a server like start, its store the SQLite file path
@@ -26,6 +27,13 @@ func startOnFile(t *testing.T, cfg room.Config, path string) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return startOn(t, cfg, st)
+}
+
+// startOn runs a server like start, storing its games in st, which it
+// closes when the test ends.
+func startOn(t *testing.T, cfg room.Config, st store.Store) *testServer {
+	t.Helper()
 	reg := prometheus.NewRegistry()
 	metrics := room.NewMetrics(reg)
 	decks := room.NewDecks()
@@ -137,4 +145,89 @@ func TestFailedSaveIsReportedAndRetried(t *testing.T) {
 	eventually(t, "no game waits to be stored", func() bool {
 		return ts.metric("dobble_store_backlog") == 0 && ts.metric("dobble_store_failing") == 0
 	})
+}
+
+// TestPostgresUnavailableForAWhile plays on a server whose PostgreSQL
+// database goes away (a proxy in front of it stops: its connections are
+// cut, new ones refused) and comes back. Two games finish while it is
+// away: the server keeps playing, the players are told their games are
+// not stored yet because the database cannot be reached (the connection
+// lost, then refused), /healthz answers
+// 503 saying so, /metrics counts the failures and the games waiting. Once
+// the database is back, both games are stored, once each, in order, the
+// players told their ids, and the history and the replay serve them.
+func TestPostgresUnavailableForAWhile(t *testing.T) {
+	proxy, db := storetest.ProxyTo(t, storetest.Postgres(t))
+	ts := startOn(t, fastConfig(), storetest.Open(t, db))
+	unreachable := func(reason string) bool {
+		return strings.Contains(reason, "the database server cannot be reached") || strings.Contains(reason, "the connection to the database was lost")
+	}
+	proxy.Stop()
+
+	a := ts.connect("alice")
+	a.create(msg{"game": "tower", "seats": 2, "games": 1, "bots": []any{nil, "instant"}})
+	a.send(msg{"type": "start"})
+	if o := a.expect("over"); o.num("table") != 0 {
+		t.Fatalf("over %v", o)
+	}
+	if s := a.expect("saved"); s.str("status") != "retrying" || s.num("table") != 0 || !unreachable(s.str("reason")) {
+		t.Fatalf("the notice of the failed save: %v", s)
+	}
+	var health struct {
+		Error string `json:"error"`
+	}
+	eventually(t, "/healthz reports the failing store", func() bool {
+		code, body := ts.get("/healthz")
+		return code == http.StatusServiceUnavailable && json.Unmarshal(body, &health) == nil
+	})
+	if !unreachable(health.Error) {
+		t.Fatalf("/healthz: %+v", health)
+	}
+	// The server keeps playing: a rematch is played to its end, and its
+	// game waits behind the first.
+	a.send(msg{"type": "start"})
+	if o := a.expect("over"); o.num("table") != 1 {
+		t.Fatalf("over %v", o)
+	}
+	if s := a.expect("saved"); s.str("status") != "retrying" || s.num("table") != 1 || !unreachable(s.str("reason")) {
+		t.Fatalf("the notice of the rematch's save: %v", s)
+	}
+	if f := ts.metric("dobble_store_failures_total"); f < 1 {
+		t.Fatalf("dobble_store_failures_total %v after a failed save", f)
+	}
+	if w := ts.metric("dobble_store_backlog"); w != 2 {
+		t.Fatalf("dobble_store_backlog %v with two games waiting", w)
+	}
+	// Once the connections cut are found closed, the server is tried
+	// again and refuses them.
+	eventually(t, "a second failed try", func() bool { return ts.metric("dobble_store_failures_total") >= 2 })
+	if code, body := ts.get("/healthz"); code != http.StatusServiceUnavailable || !strings.Contains(string(body), "the database server cannot be reached") {
+		t.Fatalf("/healthz after the second try: %d %s", code, body)
+	}
+
+	proxy.Start()
+	for table := range 2 {
+		if s := a.expect("saved"); s.str("status") != "stored" || s.num("table") != table || s.num("id") != table+1 {
+			t.Fatalf("the notice of table %d once the database is back: %v", table, s)
+		}
+	}
+	eventually(t, "/healthz is healthy again", func() bool {
+		code, body := ts.get("/healthz")
+		return code == http.StatusOK && string(body) == "ok\n"
+	})
+	if ts.metric("dobble_store_backlog") != 0 || ts.metric("dobble_store_failing") != 0 || ts.metric("dobble_games_lost_total") != 0 {
+		t.Fatal("the metrics do not show the store working again")
+	}
+	var history struct {
+		Games []store.Summary `json:"games"`
+	}
+	if code, body := ts.get("/api/history"); code != http.StatusOK || json.Unmarshal(body, &history) != nil ||
+		len(history.Games) != 2 || history.Games[0].ID != 2 || history.Games[1].Table != 0 {
+		t.Fatalf("/api/history: %d %.300s", code, body)
+	}
+	for _, path := range []string{"/api/history/1", "/api/history/2/steps"} {
+		if code, body := ts.get(path); code != http.StatusOK || !strings.Contains(string(body), `"tower"`) {
+			t.Fatalf("%s: %d %.200s", path, code, body)
+		}
+	}
 }

@@ -25,7 +25,7 @@ type testServer struct {
 	url   string
 	ws    string
 	m     *room.Manager
-	store *store.Store
+	store store.Store
 	srv   *http.Server
 }
 

@@ -31,7 +31,7 @@ type Options struct {
 	// Manager runs the rooms.
 	Manager *room.Manager
 	// Store holds the finished games.
-	Store *store.Store
+	Store store.Store
 	// Decks draws the card pictures.
 	Decks *room.Decks
 	// Gatherer is what /metrics exposes (a *prometheus.Registry).

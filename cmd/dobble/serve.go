@@ -20,26 +20,34 @@ import (
 	"github.com/dobble-dev/dobble/room"
 	"github.com/dobble-dev/dobble/rules"
 	"github.com/dobble-dev/dobble/server"
+	"github.com/dobble-dev/dobble/store"
 	"github.com/dobble-dev/dobble/web"
 )
 
-const serveSynopsis = `dobble serve [--addr HOST:PORT] [--db FILE] [--nats URL [--node NAME]] [limits]
+const serveSynopsis = `dobble serve [--addr HOST:PORT] [--db FILE|postgres://USER@HOST/DB] [--nats URL [--node NAME]] [limits]
 
 Serves the browser client and referees games on HOST:PORT, storing finished
-games in the SQLite file FILE, and prints the URL to open. Every flag can
-also be set with the environment variable named in its description; a flag
-given on the command line wins. Stop it with Ctrl-C (or SIGTERM).
+games in the SQLite file FILE (a path or a file:// URI), or in the
+PostgreSQL database of a postgres:// (or postgresql://) URL, and prints the
+URL to open. Every flag can also be set with the environment variable
+named in its description; a flag given on the command line wins. Stop it
+with Ctrl-C (or SIGTERM).
 
-The rooms in play are kept in a journal in FILE: every action is written
-there before anyone hears of it, so that a server started again on FILE,
-after a crash, a kill or a restart, restores every room as its players
-last saw it, and they resume their seats. Stopping the server closes the
-players' connections with 1012 (service restart): the browser reconnects
-by itself.
+The rooms in play are kept in a journal in FILE (with PostgreSQL, in the
+SQLite file --journal-file, ./dobble-journal.db by default): every action
+is written there before anyone hears of it, so that a server started again
+on it, after a crash, a kill or a restart, restores every room as its
+players last saw it, and they resume their seats. Stopping the server
+closes the players' connections with 1012 (service restart): the browser
+reconnects by itself.
+
+While the database cannot store games (a full disk, PostgreSQL down), the
+finished games wait in memory (--save-backlog) and are stored once it can;
+/healthz and /metrics say so meanwhile.
 
 With --nats the server is one node of a cluster on NATS JetStream (see
 docs/CLUSTER.md): its rooms in play are journaled in the cluster's stream
-instead of FILE, each room is leased to one node in the bucket
+instead of a SQLite file, each room is leased to one node in the bucket
 dobble_rooms, and when a node dies another takes its rooms over within
 5 s, replaying them from the stream; their players reconnect and resume.
 A node cut off from NATS stops acting for its rooms once their leases
@@ -108,7 +116,8 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 		return fs.Float64(name, value, usage+" (env "+env+")")
 	}
 	addr := str("addr", "DOBBLE_ADDR", "127.0.0.1:8080", "address to listen on")
-	db := str("db", "DOBBLE_DB", defaults.DB, "SQLite file of finished games, created if missing")
+	db := str("db", "DOBBLE_DB", defaults.DB, "database of finished games: a SQLite file (path or file:// URI), created if missing, or a PostgreSQL URL, postgres://USER[:PASSWORD]@HOST[:PORT]/DB (its tables in the first schema of ?search_path=, public by default)")
+	journalFile := str("journal-file", "DOBBLE_JOURNAL_FILE", "", "SQLite file of the journal of the rooms in play, created if missing (default: the --db file; with PostgreSQL, "+server.DefaultJournalFile+")")
 	hold := dur("seat-hold", "DOBBLE_SEAT_HOLD", def.SeatHold, "how long a disconnected player's seat is held for them")
 	maxRooms := num("max-rooms", "DOBBLE_MAX_ROOMS", def.MaxRooms, "most rooms open at once")
 	maxRoomsPerAddr := num("max-rooms-per-addr", "DOBBLE_MAX_ROOMS_PER_ADDR", def.MaxRoomsPerAddr, "most rooms the connections of one client address may have created and still open (not bounded for --exempt)")
@@ -142,7 +151,7 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	botRate := flt("bot-rate", "DOBBLE_BOT_RATE", def.BotRate, "actions a second the bots of a room may make on average; a bot's action beyond it is put off (counted in dobble_bot_actions_deferred_total)")
 	botBurst := num("bot-burst", "DOBBLE_BOT_BURST", def.BotBurst, "actions the bots of a room may make at once")
 	ping := dur("ping", "DOBBLE_PING", defaults.PingEvery, "how long a connection may be quiet before it is pinged; one that answers no ping, or takes no data, for twice that is closed")
-	useJournal := str("journal", "DOBBLE_JOURNAL", "on", "keep the rooms in play in a journal in the --db file, restored by the next server on it: on, or off (rooms in play are lost when the server stops)")
+	useJournal := str("journal", "DOBBLE_JOURNAL", "on", "keep the rooms in play in a journal (--journal-file), restored by the next server on it: on, or off (rooms in play are lost when the server stops)")
 	journalSync := str("journal-sync", "DOBBLE_JOURNAL_SYNC", "normal", "how far the journal of the rooms in play is written before players hear of an action: normal (safe against a crash or kill of the server; a power cut may lose the last moments) or full (synced to the disk: safe against a power cut too, at one fsync a batch)")
 	natsURL := str("nats", "DOBBLE_NATS", "", "URL of the NATS server (JetStream enabled) of a cluster to run as a node of, such as nats://127.0.0.1:4222; empty runs a server on its own")
 	node := str("node", "DOBBLE_NODE", "", "the node's name in the cluster, unique among its nodes (empty: this host's name and a random suffix)")
@@ -182,7 +191,7 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 		return nil, usagef("serve: --node %q without --nats: a node name is for a node of a cluster; give --nats too", nodeName)
 	}
 	c := &serveConfig{addr: *addr, pprof: *pprof,
-		server: server.Config{DB: strings.TrimSpace(*db), NATS: nc, Node: nodeName, Journal: *useJournal == "on", JournalSync: sync, MaxConns: *maxConns, PingEvery: *ping,
+		server: server.Config{DB: strings.TrimSpace(*db), JournalFile: strings.TrimSpace(*journalFile), NATS: nc, Node: nodeName, Journal: *useJournal == "on", JournalSync: sync, MaxConns: *maxConns, PingEvery: *ping,
 			ReadTimeout: *readTimeout, WriteTimeout: *writeTimeout, IdleTimeout: *idleTimeout}}
 	if c.pprof != "" {
 		host, _, err := net.SplitHostPort(c.pprof)
@@ -245,7 +254,14 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	}
 	c.server.Limits = lim
 	if c.server.DB == "" {
-		return nil, usagef("serve: --db is empty; give the path of the SQLite file")
+		return nil, usagef("serve: --db is empty; give the path of the SQLite file, or a postgres:// URL")
+	}
+	if _, err := c.server.JournalPath(); err != nil && c.server.Journal {
+		flag := "--db"
+		if c.server.JournalFile != "" {
+			flag = "--journal-file"
+		}
+		return nil, usagef("serve: %s: %v", flag, err)
 	}
 	// The flag speaks as the create request does (0 is none); room.Config
 	// keeps Go's zero value for the default and rules.NoLockout for none.
@@ -314,10 +330,10 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	defer stop()
 	return server.Serve(ctx, ln, cfg.server, func(url string) {
 		if cfg.server.NATS != "" {
-			fmt.Fprintf(stdout, "dobble: serving on %s as node %s of the cluster on %s (games stored in %s; Ctrl-C to stop)\n", url, cfg.server.Node, cfg.server.NATS, cfg.server.DB)
+			fmt.Fprintf(stdout, "dobble: serving on %s as node %s of the cluster on %s (games stored in %s; Ctrl-C to stop)\n", url, cfg.server.Node, cfg.server.NATS, store.Redact(cfg.server.DB))
 			return
 		}
-		fmt.Fprintf(stdout, "dobble: serving on %s (games stored in %s; Ctrl-C to stop)\n", url, cfg.server.DB)
+		fmt.Fprintf(stdout, "dobble: serving on %s (games stored in %s; Ctrl-C to stop)\n", url, store.Redact(cfg.server.DB))
 	})
 }
 

@@ -32,6 +32,8 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"--lockout", "9000"}, "dobble: serve: --lockout 9000: use 0 (no lock-out) to 5000 milliseconds"},
 		{[]string{"--lockout", "-1"}, "dobble: serve: --lockout -1: use 0 (no lock-out) to 5000 milliseconds"},
 		{[]string{"--db", ""}, "dobble: serve: --db is empty"},
+		{[]string{"--db", "file://otherhost/dobble.db"}, `dobble: serve: --db: store: "file://otherhost/dobble.db": a file URI names a file of this machine`},
+		{[]string{"--db", "postgres://u@h/d", "--journal-file", "postgresql://u:secret@h/d"}, "dobble: serve: --journal-file: server: the journal of the rooms in play is a SQLite file of this machine, not postgresql://u:xxxxx@h/d"},
 		{[]string{"--deck-cache", "0"}, "dobble: serve: --deck-cache 0: use 1 or more"},
 		{[]string{"--deck-cache", "20000"}, "dobble: serve: deck cache 20000 decks: use 1 to 10000"},
 		{[]string{"--card-cache", "0"}, "dobble: serve: --card-cache 0: use 1 or more"},
@@ -112,6 +114,7 @@ func TestServeLockout(t *testing.T) {
 func TestServeHelp(t *testing.T) {
 	code, out, _ := runCLI(t, "", "serve", "--help")
 	for _, want := range []string{"-addr", "DOBBLE_ADDR", "-db", "-seat-hold", "-max-rooms", "-max-conns", "-room-queue", "-conn-queue", "-save-backlog", "DOBBLE_SAVE_BACKLOG", "-lockout", "-rate",
+		"postgres://", "-journal-file", "DOBBLE_JOURNAL_FILE", "dobble-journal.db",
 		"-deck-cache", "DOBBLE_DECK_CACHE", "-card-cache", "DOBBLE_CARD_CACHE",
 		"-bot-delay", "DOBBLE_BOT_DELAY", "-bot-rate", "DOBBLE_BOT_RATE", "-bot-burst", "DOBBLE_BOT_BURST",
 		"-max-sockets", "DOBBLE_MAX_SOCKETS", "-max-sockets-per-addr", "-max-conns-per-addr", "-hello-timeout", "DOBBLE_HELLO_TIMEOUT",
@@ -174,6 +177,21 @@ func TestServeCorruptDatabase(t *testing.T) {
 	code, out, errOut := runCLI(t, "", "serve", "--addr", "127.0.0.1:0", "--db", db)
 	if code != 1 || out != "" || !strings.Contains(errOut, "is not a dobble database or is corrupt") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// TestServeUnreachablePostgres starts a server on a PostgreSQL URL that
+// nothing answers: it exits at once, saying so, showing no password.
+func TestServeUnreachablePostgres(t *testing.T) {
+	dir := t.TempDir()
+	journal := filepath.Join(dir, "journal.db")
+	code, out, errOut := runCLI(t, "", "serve", "--addr", "127.0.0.1:0", "--db", "postgres://postgres:secret@127.0.0.1:1/test", "--journal-file", journal)
+	if code != 1 || out != "" || !strings.Contains(errOut, "cannot use the PostgreSQL database postgres://postgres:xxxxx@127.0.0.1:1/test: the database server cannot be reached") ||
+		strings.Contains(errOut, "secret") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if _, err := os.Stat(journal); !os.IsNotExist(err) {
+		t.Fatalf("the server that did not start left its journal: %v", err)
 	}
 }
 
