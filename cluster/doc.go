@@ -45,7 +45,8 @@
 // gives up on ReleasedSubject: the other nodes take those rooms over at
 // once, rather than when the leases lapse.
 //
-// A room thus moves within Lease and a replay of a node's death, and
+// A room thus moves within Lease, a random wait of at most 300 ms and a
+// replay of a node's death (docs/CLUSTER.md has the figures), and
 // nothing its players saw acknowledged is lost: every acknowledged entry
 // is in the stream before the new owner reads it, and the new owner's
 // first entry (the restart, room.Manager.TakeOver) is refused if anything
