@@ -181,6 +181,9 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 		if *useJournal == "off" {
 			return nil, usagef("serve: --journal off with --nats: a node of a cluster journals its rooms in the cluster's stream, for another node to take them over; drop --journal off")
 		}
+		if strings.TrimSpace(*journalFile) != "" {
+			return nil, usagef("serve: --journal-file with --nats: a node of a cluster journals its rooms in the cluster's stream, not in a file; drop --journal-file")
+		}
 		if nodeName == "" {
 			nodeName = cluster.DefaultName()
 		}

@@ -58,6 +58,7 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"--nats", "127.0.0.1:4222"}, `dobble: serve: --nats "127.0.0.1:4222": give a NATS URL such as nats://127.0.0.1:4222`},
 		{[]string{"--node", "n1"}, `dobble: serve: --node "n1" without --nats`},
 		{[]string{"--nats", "nats://127.0.0.1:4222", "--journal", "off"}, "dobble: serve: --journal off with --nats"},
+		{[]string{"--nats", "nats://127.0.0.1:4222", "--journal-file", "j.db"}, "dobble: serve: --journal-file with --nats"},
 		{[]string{"--nats", "nats://127.0.0.1:4222", "--node", "n 1"}, `dobble: serve: --node: node name "n 1": ' ' is not allowed`},
 	} {
 		code, out, errOut := runCLI(t, "", append([]string{"serve"}, tc.args...)...)
