@@ -1,10 +1,12 @@
 package room
 
 import (
+	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -233,6 +235,12 @@ func (r *Room) commit(now time.Time) {
 	// its journal once its games are stored.
 	closing := r.closed && !r.stopping
 	send := func(err error) {
+		if errors.Is(err, ErrFenced) {
+			// Another server acts for the room now: nothing of this
+			// turn may reach anyone.
+			r.m.fenced(r, err)
+			return
+		}
 		if err != nil {
 			r.m.journalFailed(r, err)
 		} else if r.m.journalErr.Load() != nil {
@@ -387,9 +395,35 @@ func (r *Room) wakeAt() time.Time {
 // people to come back to the table.
 const restartGrace = 5 * time.Second
 
+// Journal keeps the rooms in play: *journal.Journal in the server's
+// SQLite file, or a cluster's stream (package cluster).
+type Journal interface {
+	// Append adds entry seq of room, holding data, and calls done once
+	// the entry is durable, or with the error that kept it from being
+	// written. A room numbers its entries from 1; an Append with data nil
+	// writes nothing, and its done follows the room's entries before it.
+	// done is called in the order of the room's Append calls and must not
+	// block. An error that wraps ErrFenced means that the room is no longer
+	// this server's: the turn's frames are not sent, and the room stops
+	// here.
+	Append(room string, seq int64, data []byte, done func(error))
+	// Drop removes every entry of room, once it has ended, and calls done
+	// as Append does.
+	Drop(room string, done func(error))
+	// Truncate keeps the first seq entries of room, deleting the others
+	// (entries that cannot be replayed), and calls done as Append does;
+	// the room's next entry is numbered seq+1.
+	Truncate(room string, seq int64, done func(error))
+	// Load returns the entries of the rooms to restore at start, by room.
+	Load() map[string][]journal.Entry
+	// Flush waits until every write asked for before it is durable or
+	// failed.
+	Flush(ctx context.Context) error
+}
+
 // UseJournal makes the Manager keep its rooms in play in j, and restore
 // them from it (Restore). It is called before any room opens.
-func (m *Manager) UseJournal(j *journal.Journal) { m.journal = j }
+func (m *Manager) UseJournal(j Journal) { m.journal = j }
 
 // JournalFailure returns when the journal last failed, and how, or a nil
 // error when it never has.

@@ -103,6 +103,9 @@ type Room struct {
 	nextPeer int
 	offset   time.Duration
 	stopping bool
+	// evicted is set when the room stops because another server acts for
+	// it (Manager.Evict): its people are sent to reconnect.
+	evicted atomic.Bool
 	// During a replay: the time of the entry, its draws, the ghosts of
 	// the connections and the time of the last entry replayed.
 	replaying bool
@@ -261,7 +264,8 @@ func (r *Room) open() {
 	r.commit(r.now())
 }
 
-// shutdown stops the room for the server's shutdown. With a journal the
+// shutdown stops the room for the server's shutdown, or because another
+// server acts for it (evicted). With a journal the
 // room is kept there, to be restored by the next server, and its people
 // are not told it closed (their connections are closed as the server
 // restarts); without one it closes, telling them why.
@@ -271,6 +275,11 @@ func (r *Room) shutdown() {
 		return
 	}
 	r.stopping, r.skip = true, true
+	if r.evicted.Load() {
+		for p := range r.members {
+			p.Close(StatusRestart, "the room moved to another server; reconnect and resume your seat")
+		}
+	}
 	r.close("")
 }
 

@@ -1,8 +1,10 @@
 // Package server assembles a complete dobble server: the store of
-// finished games (a SQLite file or a PostgreSQL database), the room manager with its bots and limits, the
-// Prometheus metrics and the web handler, answering HTTP on a listener
-// until it is told to stop. `dobble serve` runs it, and the end-to-end
-// tests (web/e2e) run the same server in-process.
+// finished games (a SQLite file or a PostgreSQL database), the room
+// manager with its bots and limits, the journal of the rooms in play (a
+// SQLite file, or a cluster's stream with Config.NATS, package cluster),
+// the Prometheus metrics and the web handler, answering HTTP on a
+// listener until it is told to stop. `dobble serve` runs it, and the
+// end-to-end tests (web/e2e) run the same server in-process.
 package server
 
 import (
@@ -18,6 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/dobble-dev/dobble/cluster"
 	"github.com/dobble-dev/dobble/journal"
 	"github.com/dobble-dev/dobble/relay"
 	"github.com/dobble-dev/dobble/room"
@@ -43,9 +46,12 @@ type Config struct {
 	// server's rooms stays on its machine.
 	JournalFile string
 	// NATS, when set, is the URL of the NATS server of a cluster this
-	// server is a node of, named Node: a player connected here plays in
-	// the rooms of the other nodes too (package relay), and this node
-	// holds at most MaxRemotePeers connections made to other nodes.
+	// server is a node of, named Node (package cluster): its rooms in
+	// play are journaled in the cluster's stream rather than in a SQLite
+	// file, and taken over by another node should it die; a player
+	// connected here plays in the rooms of the other nodes too (package
+	// relay), and this node holds at most MaxRemotePeers connections made
+	// to other nodes.
 	NATS           string
 	Node           string
 	MaxRemotePeers int
@@ -134,7 +140,7 @@ func Serve(ctx context.Context, ln net.Listener, cfg Config, ready func(url stri
 		return errors.New("server: the HTTP timeouts must be positive, or 0 for none")
 	}
 	journalPath, err := cfg.JournalPath()
-	if cfg.Journal && err != nil {
+	if cfg.Journal && cfg.NATS == "" && err != nil {
 		return err
 	}
 	st, err := store.Open(ctx, cfg.DB, 2*time.Second)
@@ -152,7 +158,21 @@ func Serve(ctx context.Context, ln net.Listener, cfg Config, ready func(url stri
 	if err != nil {
 		return err
 	}
-	if cfg.Journal {
+	var health func() (map[string]any, error)
+	if cfg.NATS != "" {
+		if cfg.Node == "" {
+			cfg.Node = cluster.DefaultName()
+		}
+		node, err := cluster.Start(ctx, cluster.Options{URL: cfg.NATS, Node: cfg.Node, Manager: m, Log: cfg.Log, Registerer: reg})
+		if err != nil {
+			m.Close()
+			return err
+		}
+		// Deferred, it closes after the Manager (below): the rooms'
+		// last entries are written first.
+		defer node.Close()
+		health = node.Health
+	} else if cfg.Journal {
 		j, err := journal.Open(ctx, journalPath, journal.Options{Sync: cfg.JournalSync})
 		if err != nil {
 			return err
@@ -184,7 +204,7 @@ func Serve(ctx context.Context, ln net.Listener, cfg Config, ready func(url stri
 	limits := cfg.Limits
 	limits.MaxSockets = cfg.Sockets()
 	h, err := web.Handler(web.Options{Manager: m, Store: st, Decks: decks, Gatherer: reg, Metrics: metrics,
-		MaxConns: cfg.MaxConns, PingEvery: cfg.PingEvery, Limits: limits, Log: cfg.Log, Checks: checks})
+		MaxConns: cfg.MaxConns, PingEvery: cfg.PingEvery, Limits: limits, Log: cfg.Log, Checks: checks, Cluster: health})
 	if err != nil {
 		m.Close()
 		return err

@@ -15,6 +15,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/dobble-dev/dobble/internal/natstest"
 	"github.com/dobble-dev/dobble/store"
 	"github.com/dobble-dev/dobble/store/storetest"
 )
@@ -333,6 +334,89 @@ func restartKeepsRooms(t *testing.T, kind storetest.Kind) {
 	json.Unmarshal(again.View, &after)
 	if after.Version < view.Version {
 		t.Fatalf("the table after the restart is at version %d, before it at %d", after.Version, view.Version)
+	}
+}
+
+// TestServeCluster runs the server as a node of a cluster on a NATS
+// server of the test's own: a room created over a WebSocket takes a
+// lease, which /healthz and /metrics show; with NATS stopped /healthz
+// answers 503, saying the node is cut off, and ok again once NATS is
+// back.
+func TestServeCluster(t *testing.T) {
+	ns := natstest.Start(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	cfg := DefaultConfig()
+	cfg.DB = filepath.Join(t.TempDir(), "dobble.db")
+	cfg.NATS, cfg.Node = ns.URL(), "n1"
+	go func() { done <- Serve(ctx, ln, cfg, nil) }()
+	base := "http://" + ln.Addr().String()
+	get := func(path string) (int, string) {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			return 0, err.Error()
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	poll := func(what string, ok func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for !ok() {
+			if time.Now().After(deadline) {
+				t.Fatalf("waited 20s for %s", what)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	poll("the server to answer", func() bool { code, _ := get("/healthz"); return code != 0 })
+
+	ws, _, err := websocket.Dial(t.Context(), "ws://"+ln.Addr().String()+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	for _, req := range []string{`{"type":"hello","v":1,"name":"ann"}`, `{"type":"create","room":{"game":"tower","seats":2}}`} {
+		if err := ws.Write(t.Context(), websocket.MessageText, []byte(req)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for {
+		_, b, err := ws.Read(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), `"joined"`) {
+			break
+		}
+		if strings.Contains(string(b), `"error"`) {
+			t.Fatalf("create: %s", b)
+		}
+	}
+	code, body := get("/healthz")
+	var h map[string]any
+	if code != 200 || json.Unmarshal([]byte(body), &h) != nil || h["status"] != "ok" || h["node"] != "n1" || h["connected"] != true || h["leases"] != 1.0 {
+		t.Fatalf("/healthz of a node holding a room's lease: %d %s", code, body)
+	}
+	if code, body := get("/metrics"); code != 200 || !strings.Contains(body, "dobble_cluster_leases 1") || !strings.Contains(body, "dobble_cluster_nats_connected 1") {
+		t.Fatalf("/metrics: %d\n%s", code, body)
+	}
+	ns.Stop()
+	poll("/healthz to answer 503 with NATS stopped", func() bool {
+		code, body := get("/healthz")
+		return code == 503 && strings.Contains(body, "cut off from NATS")
+	})
+	ns.Restart()
+	poll("/healthz to answer ok with NATS back", func() bool { code, _ := get("/healthz"); return code == 200 })
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Serve returned %v after shutdown", err)
 	}
 }
 

@@ -53,6 +53,10 @@ type Options struct {
 	// Checks are more of what /healthz checks: each returns what fails,
 	// or nil (the relay between a cluster's nodes, package relay).
 	Checks []func() error
+	// Cluster, when not nil, is the health of the server's node of a
+	// cluster (cluster.Node.Health), which /healthz shows: what it says
+	// of the node, and an error while the node cannot serve its rooms.
+	Cluster func() (map[string]any, error)
 }
 
 // server is the handler's state.
@@ -117,7 +121,10 @@ func (s *server) page(w http.ResponseWriter, r *http.Request) {
 // healthz answers "ok", or 503 while finished games cannot be stored:
 // from a failed save until a save succeeds again (Manager.SaveHealth),
 // while the journal of the rooms in play fails (Manager.JournalFailure),
-// or while one of Options.Checks fails, with what fails and since when.
+// while one of Options.Checks fails, with what fails and since when. A
+// node of a cluster answers in JSON what its node is (its name, whether
+// it is connected to NATS, the leases it holds), with 503 while it cannot
+// serve its rooms.
 func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
 	if h := s.o.Manager.SaveHealth(); h.Failing {
 		since := h.Since.UTC().Format(time.RFC3339)
@@ -142,6 +149,17 @@ func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusServiceUnavailable, map[string]any{"error": err.Error()})
 			return
 		}
+	}
+	if s.o.Cluster != nil {
+		info, err := s.o.Cluster()
+		if err != nil {
+			info["error"] = err.Error()
+			writeJSON(w, http.StatusServiceUnavailable, info)
+			return
+		}
+		info["status"] = "ok"
+		writeJSON(w, http.StatusOK, info)
+		return
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Write([]byte("ok\n"))

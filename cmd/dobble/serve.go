@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/dobble-dev/dobble/cluster"
 	"github.com/dobble-dev/dobble/journal"
 	"github.com/dobble-dev/dobble/relay"
 	"github.com/dobble-dev/dobble/room"
@@ -24,7 +25,7 @@ import (
 	"github.com/dobble-dev/dobble/web"
 )
 
-const serveSynopsis = `dobble serve [--addr HOST:PORT] [--db FILE|postgres://USER@HOST/DB] [--nats URL --node NAME] [limits]
+const serveSynopsis = `dobble serve [--addr HOST:PORT] [--db FILE|postgres://USER@HOST/DB] [--nats URL [--node NAME]] [limits]
 
 Serves the browser client and referees games on HOST:PORT, storing finished
 games in the SQLite file FILE (a path or a file:// URI), or in the
@@ -45,9 +46,16 @@ While the database cannot store games (a full disk, PostgreSQL down), the
 finished games wait in memory (--save-backlog) and are stored once it can;
 /healthz and /metrics say so meanwhile.
 
-With --nats the server is one node of a cluster on NATS (see
-docs/CLUSTER.md): a player may connect to any node and play in a room
-another node holds, its messages relayed to that node and back.
+With --nats the server is one node of a cluster on NATS JetStream (see
+docs/CLUSTER.md): its rooms in play are journaled in the cluster's stream
+instead of a SQLite file, each room is leased to one node in the bucket
+dobble_rooms, and when a node dies another takes its rooms over within
+5 s, replaying them from the stream; their players reconnect and resume.
+A node cut off from NATS stops acting for its rooms once their leases
+lapse.
+A player may connect to any node and play in a room another node holds,
+its messages relayed to that node and back (--max-remote-peers bounds
+the connections a node holds for the others).
 
 The per-address bounds count a client by its IPv4 address, or by the /64
 network of its IPv6 address, and do not bound the addresses of --exempt
@@ -150,7 +158,7 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	useJournal := str("journal", "DOBBLE_JOURNAL", "on", "keep the rooms in play in a journal (--journal-file), restored by the next server on it: on, or off (rooms in play are lost when the server stops)")
 	journalSync := str("journal-sync", "DOBBLE_JOURNAL_SYNC", "normal", "how far the journal of the rooms in play is written before players hear of an action: normal (safe against a crash or kill of the server; a power cut may lose the last moments) or full (synced to the disk: safe against a power cut too, at one fsync a batch)")
 	natsURL := str("nats", "DOBBLE_NATS", "", "URL of the NATS server (JetStream enabled) of a cluster to run as a node of, such as nats://127.0.0.1:4222; empty runs a server on its own")
-	node := str("node", "DOBBLE_NODE", "", "the node's name in the cluster, unique among its nodes")
+	node := str("node", "DOBBLE_NODE", "", "the node's name in the cluster, unique among its nodes (empty: this host's name and a random suffix)")
 	maxRemote := num("max-remote-peers", "DOBBLE_MAX_REMOTE_PEERS", relay.DefaultConfig().MaxRemote, "most connections made to other nodes of the cluster that this node holds for its rooms; beyond that a player joining one of its rooms through another node is answered serverFull")
 	pprof := str("pprof", "DOBBLE_PPROF", "", "also serve Go's profiles (/debug/pprof/) on this loopback address, such as 127.0.0.1:6060")
 	if err := fs.parse(args); err != nil {
@@ -174,8 +182,17 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 		if !strings.HasPrefix(nc, "nats://") && !strings.HasPrefix(nc, "tls://") {
 			return nil, usagef("serve: --nats %q: give a NATS URL such as nats://127.0.0.1:4222", nc)
 		}
-		if !relay.ValidName(nodeName) {
-			return nil, usagef("serve: --node %q: with --nats, name the node, unique in the cluster, in 1 to 64 letters, digits, '.', '-' or '_'", nodeName)
+		if *useJournal == "off" {
+			return nil, usagef("serve: --journal off with --nats: a node of a cluster journals its rooms in the cluster's stream, for another node to take them over; drop --journal off")
+		}
+		if strings.TrimSpace(*journalFile) != "" {
+			return nil, usagef("serve: --journal-file with --nats: a node of a cluster journals its rooms in the cluster's stream, not in a file; drop --journal-file")
+		}
+		if nodeName == "" {
+			nodeName = cluster.DefaultName()
+		}
+		if err := cluster.CheckName(nodeName); err != nil {
+			return nil, usagef("serve: --node: %v", err)
 		}
 		if *maxRemote < 1 {
 			return nil, usagef("serve: --max-remote-peers %d: use 1 or more", *maxRemote)
@@ -322,6 +339,10 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return server.Serve(ctx, ln, cfg.server, func(url string) {
+		if cfg.server.NATS != "" {
+			fmt.Fprintf(stdout, "dobble: serving on %s as node %s of the cluster on %s (games stored in %s; Ctrl-C to stop)\n", url, cfg.server.Node, cfg.server.NATS, store.Redact(cfg.server.DB))
+			return
+		}
 		fmt.Fprintf(stdout, "dobble: serving on %s (games stored in %s; Ctrl-C to stop)\n", url, store.Redact(cfg.server.DB))
 	})
 }
