@@ -144,19 +144,28 @@ func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
-	for _, check := range s.o.Checks {
-		if err := check(); err != nil {
-			writeJSON(w, http.StatusServiceUnavailable, map[string]any{"error": err.Error()})
-			return
+	var info map[string]any
+	var failing []string
+	if s.o.Cluster != nil {
+		var err error
+		if info, err = s.o.Cluster(); err != nil {
+			failing = append(failing, err.Error())
 		}
 	}
-	if s.o.Cluster != nil {
-		info, err := s.o.Cluster()
-		if err != nil {
-			info["error"] = err.Error()
-			writeJSON(w, http.StatusServiceUnavailable, info)
-			return
+	for _, check := range s.o.Checks {
+		if err := check(); err != nil {
+			failing = append(failing, err.Error())
 		}
+	}
+	if len(failing) > 0 {
+		if info == nil {
+			info = map[string]any{}
+		}
+		info["error"] = strings.Join(failing, "; ")
+		writeJSON(w, http.StatusServiceUnavailable, info)
+		return
+	}
+	if info != nil {
 		info["status"] = "ok"
 		writeJSON(w, http.StatusOK, info)
 		return
