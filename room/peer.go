@@ -59,6 +59,8 @@ type Peer struct {
 	addr   string  // the client's address as the per-address bounds count it, or "" when exempt
 
 	onSlow func()
+
+	rtt rttState // the connection's round trips (rtt.go)
 }
 
 // ShareBudget makes the Peer draw each message from b as well as from its
