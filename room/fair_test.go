@@ -1,0 +1,247 @@
+package room
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/dobble-dev/dobble/record"
+	"github.com/dobble-dev/dobble/rules"
+)
+
+const ms = time.Millisecond
+
+// firstMoves holds each client's first match at its table's first card
+// (fairStart).
+var firstMoves = map[*client]rules.Action{}
+
+// fairConfig is testConfig with claims ranked by reaction, at most
+// 150 ms credited.
+func fairConfig() Config {
+	c := testConfig()
+	c.FairCap = 150 * ms
+	return c
+}
+
+// fairStart opens a Tower between two people, whose connections' round
+// trips are rtts (as the server would have measured them before the
+// table began), and lets its countdown run out: the table is shown at
+// the harness's time when it returns.
+func fairStart(h *harness, rtts ...time.Duration) []*client {
+	h.t.Helper()
+	host := h.connect("host")
+	host.p.AddRTT(rtts[0], 0, false)
+	host.send(`{"type": "create", "room": {"game": "tower", "seats": 2}}`)
+	code := host.take("joined").str("room")
+	guest := h.connect("guest")
+	guest.p.AddRTT(rtts[1], 0, false)
+	guest.send(`{"type": "join", "room": %q}`, code)
+	guest.take("joined")
+	host.send(`{"type": "start"}`)
+	h.advance(testConfig().Countdown)
+	for seat, c := range []*client{host, guest} {
+		c.take("state")
+		firstMoves[c] = h.room().tab.State().Moves(seat, nil)[0]
+	}
+	return []*client{host, guest}
+}
+
+// claimAt has c claim, for its seat, the first match it had at the
+// table's first card, at ms milliseconds into the table.
+func claimAt(h *harness, c *client, seat int, at int64) {
+	h.t.Helper()
+	r := h.room()
+	h.advance(r.start.Add(time.Duration(at) * ms).Sub(h.now))
+	c.act(firstMoves[c], 0)
+}
+
+// entries returns the entries of the record of the table being played.
+func entries(h *harness) []record.Entry {
+	h.t.Helper()
+	rec, err := record.NewReader(bytes.NewReader(h.room().rec.buf.Bytes())).Next()
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return rec.Entries
+}
+
+// firstCard returns the seat whose claim took the table's first card and
+// the timings of the claims recorded so far, by seat; the seat is -1
+// while no claim took it.
+func firstCard(h *harness) (int, map[int]record.Timing) {
+	h.t.Helper()
+	won := -1
+	timings := map[int]record.Timing{}
+	for _, e := range entries(h) {
+		if e.Refusal == nil && won < 0 {
+			won = e.Action.Seat
+		}
+		if e.Timing != nil {
+			timings[e.Action.Seat] = *e.Timing
+		}
+	}
+	return won, timings
+}
+
+// TestFairRanksByReaction races a person 20 ms from the server against
+// one 150 ms away, on the clock of the harness. The near one's claim
+// arrives first and is held 130 ms (150 − 20) for claims that reacted
+// earlier: the far one's, arriving within that window having reacted
+// faster, wins; one that reacted slower loses, and the decision comes at
+// the end of the window.
+func TestFairRanksByReaction(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		farAt         int64 // when the far person's claim arrives
+		want          int   // the seat that takes the card
+		farReaction   int64
+		decidedBefore int64 // the card is taken by then, not 1 ms before
+	}{
+		{"the far person reacted faster", 1000, 1, 850, 1000},
+		{"the near person reacted faster", 1050, 0, 900, 1030},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, fairConfig())
+			c := fairStart(h, 20*ms, 150*ms)
+			near, far := c[0], c[1]
+			claimAt(h, near, 0, 900) // reacted in 880 ms
+			if won, _ := firstCard(h); won != -1 {
+				t.Fatalf("the first claim was decided at once, for seat %d", won)
+			}
+			if tc.farAt < tc.decidedBefore {
+				claimAt(h, far, 1, tc.farAt)
+			}
+			h.advance(h.room().start.Add(time.Duration(tc.decidedBefore-1) * ms).Sub(h.now))
+			if won, _ := firstCard(h); won != -1 && tc.farAt >= tc.decidedBefore {
+				t.Fatalf("decided for seat %d %d ms before the window closed", won, 1)
+			}
+			h.advance(ms)
+			if tc.farAt >= tc.decidedBefore {
+				claimAt(h, far, 1, tc.farAt)
+			}
+			won, timings := firstCard(h)
+			if won != tc.want {
+				t.Fatalf("seat %d took the card; want seat %d (timings %+v)", won, tc.want, timings)
+			}
+			if got := timings[0]; got != (record.Timing{Arrival: 900, Shown: 0, RTT: 20, Credit: 20, Reaction: 880}) {
+				t.Errorf("the near claim's timing: %+v", got)
+			}
+			if got := timings[1]; got != (record.Timing{Arrival: tc.farAt, Shown: 0, RTT: 150, Credit: 150, Reaction: tc.farReaction}) {
+				t.Errorf("the far claim's timing: %+v", got)
+			}
+			loser := []*client{near, far}[1-tc.want]
+			if ref := loser.take("refused"); ref.str("code") != "tooLate" {
+				t.Errorf("the slower reaction's answer: %v", ref)
+			}
+		})
+	}
+}
+
+// TestFairCreditBounds checks what a claim is credited with: no more than
+// the cap of a longer round trip, nothing for a reaction under the human
+// floor, and no more than the seat's quota holds.
+func TestFairCreditBounds(t *testing.T) {
+	h := newHarness(t, fairConfig())
+	c := fairStart(h, 20*ms, 400*ms)
+	claimAt(h, c[1], 1, 700)
+	h.advance(time.Second)
+	if _, timings := firstCard(h); timings[1] != (record.Timing{Arrival: 700, RTT: 400, Credit: 150, Reaction: 550}) {
+		t.Fatalf("a 400 ms round trip: %+v; want 150 ms credited", timings[1])
+	}
+
+	h = newHarness(t, fairConfig())
+	c = fairStart(h, 20*ms, 150*ms)
+	claimAt(h, c[1], 1, 200) // 200 ms after the card: 50 ms of reaction with the credit
+	h.advance(time.Second)
+	if _, timings := firstCard(h); timings[1] != (record.Timing{Arrival: 200, RTT: 150, Credit: 0, Reaction: 200}) {
+		t.Fatalf("a reaction under the human floor: %+v; want no credit", timings[1])
+	}
+
+	// The quota: three times the cap at most, refilled by the cap at each
+	// change of the table, drawn by every claim. Claims against a card
+	// already taken draw on it too: after the claim that takes a card
+	// (the quota refilled to 450 ms), three stale claims draw it all,
+	// and the next is credited nothing.
+	h = newHarness(t, fairConfig())
+	c = fairStart(h, 20*ms, 150*ms)
+	r := h.room()
+	v := &r.fair.seen[1]
+	if v.quota != 450 {
+		t.Fatalf("the quota at the first card: %d ms; want 450", v.quota)
+	}
+	claimAt(h, c[1], 1, 1000)
+	h.advance(time.Second)
+	if v.quota != 450 { // 450 − 150 + 150 for the change its claim made
+		t.Fatalf("the quota after a credited claim: %d ms; want 450", v.quota)
+	}
+	st := r.tab.State()
+	stale := st.Moves(1, nil)[0]
+	h.advance(500 * ms)
+	credits := []int64{}
+	for range 5 {
+		c[1].act(stale, 0)
+		h.advance(500 * ms)
+		es := entries(h)
+		credits = append(credits, es[len(es)-1].Timing.Credit)
+	}
+	if want := []int64{150, 150, 150, 150, 0}; !equal(credits, want) {
+		t.Fatalf("five claims of one version credited %v; want %v", credits, want)
+	}
+}
+
+// equal reports whether two lists hold the same numbers.
+func equal(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestFairDecisionReplays crashes a room just after the far person's
+// claim won by reaction, and restores it from the journal: the replay,
+// whose connections are ghosts with no round trip of their own, reads
+// the round trips from the journal and decides the same.
+func TestFairDecisionReplays(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dobble.db")
+	h := newHarness(t, fairConfig())
+	h.useJournal(openJournal(t, path))
+	c := fairStart(h, 20*ms, 150*ms)
+	claimAt(h, c[0], 0, 900)
+	claimAt(h, c[1], 1, 1000)
+	h.advance(100 * ms)
+	won, _ := firstCard(h)
+	if won != 1 {
+		t.Fatalf("seat %d took the card; want the far person's seat 1", won)
+	}
+	version := h.room().tab.State().Version()
+
+	h2 := newHarness(t, fairConfig())
+	h2.now = h.now.Add(time.Minute)
+	h2.useJournal(openJournal(t, path))
+	if n, err := h2.m.Restore(); n != 1 || err != nil {
+		t.Fatalf("restored %d rooms (%v), want 1", n, err)
+	}
+	if got := h2.room().tab.State().Version(); got != version {
+		t.Fatalf("the replay is at version %d; the room was at %d", got, version)
+	}
+	if won2, _ := firstCard(h2); won2 != won {
+		t.Fatalf("the replay gave the card to seat %d; the room gave it to %d", won2, won)
+	}
+}
+
+// TestFairOffRanksByArrival turns the ranking off: the first claim to
+// arrive wins at once, whatever the round trips.
+func TestFairOffRanksByArrival(t *testing.T) {
+	h := newHarness(t, testConfig())
+	c := fairStart(h, 20*ms, 150*ms)
+	claimAt(h, c[0], 0, 900)
+	if won, timings := firstCard(h); won != 0 || len(timings) != 0 {
+		t.Fatalf("seat %d took the card (timings %v); want seat 0 at once, untimed", won, timings)
+	}
+}
