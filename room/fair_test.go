@@ -134,6 +134,18 @@ func TestFairRanksByReaction(t *testing.T) {
 			if ref := loser.take("refused"); ref.str("code") != "tooLate" {
 				t.Errorf("the slower reaction's answer: %v", ref)
 			}
+			// The record, which keeps the too-late claim for its timing,
+			// replays and checks.
+			rec, err := record.NewReader(bytes.NewReader(h.room().rec.buf.Bytes())).Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := rec.Replay(nil); err != nil {
+				t.Errorf("replay: %v", err)
+			}
+			if err := rec.Check(); err != nil {
+				t.Errorf("check: %v", err)
+			}
 		})
 	}
 }
