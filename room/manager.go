@@ -364,7 +364,7 @@ func (m *Manager) handle(in *input) *protocol.Error {
 		p.Send(protocol.Encode(protocol.Welcome{ID: in.ID, V: protocol.Version, Server: m.server, Name: name}))
 		return nil
 	case protocol.TypePing:
-		p.Send(protocol.Encode(protocol.Pong{ID: in.ID, Nonce: in.Nonce}))
+		p.Send(protocol.Encode(protocol.Pong{ID: in.ID, Nonce: in.Nonce, RTT: p.RTT().Milliseconds()}))
 		return nil
 	case protocol.TypeCreate, protocol.TypeJoin, protocol.TypeWatch, protocol.TypeResume:
 		if r := p.Room(); r != nil {
