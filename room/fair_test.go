@@ -3,6 +3,7 @@ package room
 import (
 	"bytes"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -88,65 +89,64 @@ func firstCard(h *harness) (int, map[int]record.Timing) {
 // one 150 ms away, on the clock of the harness. The near one's claim
 // arrives first and is held 130 ms (150 − 20) for claims that reacted
 // earlier: the far one's, arriving within that window having reacted
-// faster, wins; one that reacted slower loses, and the decision comes at
-// the end of the window.
+// faster, wins at once; when none comes, the near one's wins when the
+// window closes, and the far one's, later and slower, is too late.
 func TestFairRanksByReaction(t *testing.T) {
-	for _, tc := range []struct {
-		name          string
-		farAt         int64 // when the far person's claim arrives
-		want          int   // the seat that takes the card
-		farReaction   int64
-		decidedBefore int64 // the card is taken by then, not 1 ms before
-	}{
-		{"the far person reacted faster", 1000, 1, 850, 1000},
-		{"the near person reacted faster", 1050, 0, 900, 1030},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			h := newHarness(t, fairConfig())
-			c := fairStart(h, 20*ms, 150*ms)
-			near, far := c[0], c[1]
-			claimAt(h, near, 0, 900) // reacted in 880 ms
-			if won, _ := firstCard(h); won != -1 {
-				t.Fatalf("the first claim was decided at once, for seat %d", won)
-			}
-			if tc.farAt < tc.decidedBefore {
-				claimAt(h, far, 1, tc.farAt)
-			}
-			h.advance(h.room().start.Add(time.Duration(tc.decidedBefore-1) * ms).Sub(h.now))
-			if won, _ := firstCard(h); won != -1 && tc.farAt >= tc.decidedBefore {
-				t.Fatalf("decided for seat %d %d ms before the window closed", won, 1)
-			}
-			h.advance(ms)
-			if tc.farAt >= tc.decidedBefore {
-				claimAt(h, far, 1, tc.farAt)
-			}
-			won, timings := firstCard(h)
-			if won != tc.want {
-				t.Fatalf("seat %d took the card; want seat %d (timings %+v)", won, tc.want, timings)
-			}
-			if got := timings[0]; got != (record.Timing{Arrival: 900, Shown: 0, RTT: 20, Credit: 20, Reaction: 880}) {
-				t.Errorf("the near claim's timing: %+v", got)
-			}
-			if got := timings[1]; got != (record.Timing{Arrival: tc.farAt, Shown: 0, RTT: 150, Credit: 150, Reaction: tc.farReaction}) {
-				t.Errorf("the far claim's timing: %+v", got)
-			}
-			loser := []*client{near, far}[1-tc.want]
-			if ref := loser.take("refused"); ref.str("code") != "tooLate" {
-				t.Errorf("the slower reaction's answer: %v", ref)
-			}
-			// The record, which keeps the too-late claim for its timing,
-			// replays and checks.
-			rec, err := record.NewReader(bytes.NewReader(h.room().rec.buf.Bytes())).Next()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, _, err := rec.Replay(nil); err != nil {
-				t.Errorf("replay: %v", err)
-			}
-			if err := rec.Check(); err != nil {
-				t.Errorf("check: %v", err)
-			}
-		})
+	t.Run("the far person reacted faster", func(t *testing.T) {
+		h := newHarness(t, fairConfig())
+		c := fairStart(h, 20*ms, 150*ms)
+		claimAt(h, c[0], 0, 900) // reacted in 880 ms
+		if won, _ := firstCard(h); won != -1 {
+			t.Fatalf("the first claim was decided at once, for seat %d", won)
+		}
+		claimAt(h, c[1], 1, 1000) // reacted in 850 ms: nobody else can claim
+		checkRace(t, h, c, 1, record.Timing{Arrival: 1000, RTT: 150, Credit: 150, Reaction: 850})
+	})
+	t.Run("the near person reacted faster", func(t *testing.T) {
+		h := newHarness(t, fairConfig())
+		c := fairStart(h, 20*ms, 150*ms)
+		claimAt(h, c[0], 0, 900)
+		h.advance(129 * ms)
+		if won, _ := firstCard(h); won != -1 {
+			t.Fatalf("decided for seat %d 1 ms before the window closed", won)
+		}
+		h.advance(ms)
+		if won, _ := firstCard(h); won != 0 {
+			t.Fatalf("at the window's end seat %d took the card; want seat 0", won)
+		}
+		claimAt(h, c[1], 1, 1050) // reacted in 900 ms
+		checkRace(t, h, c, 0, record.Timing{Arrival: 1050, RTT: 150, Credit: 150, Reaction: 900})
+	})
+}
+
+// checkRace checks the race for the first card: seat want took it, the
+// near seat's claim (arrived at 900 ms) and the far seat's (farTiming)
+// are recorded with their timings, the loser was told it was too late,
+// and the record, which keeps the too-late claim, replays and checks.
+func checkRace(t *testing.T, h *harness, c []*client, want int, farTiming record.Timing) {
+	t.Helper()
+	won, timings := firstCard(h)
+	if won != want {
+		t.Fatalf("seat %d took the card; want seat %d (timings %+v)", won, want, timings)
+	}
+	if got := timings[0]; got != (record.Timing{Arrival: 900, RTT: 20, Credit: 20, Reaction: 880}) {
+		t.Errorf("the near claim's timing: %+v", got)
+	}
+	if got := timings[1]; got != farTiming {
+		t.Errorf("the far claim's timing: %+v; want %+v", got, farTiming)
+	}
+	if ref := c[1-want].take("refused"); ref.str("code") != "tooLate" {
+		t.Errorf("the slower reaction's answer: %v", ref)
+	}
+	rec, err := record.NewReader(bytes.NewReader(h.room().rec.buf.Bytes())).Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := rec.Replay(nil); err != nil {
+		t.Errorf("replay: %v", err)
+	}
+	if err := rec.Check(); err != nil {
+		t.Errorf("check: %v", err)
 	}
 }
 
@@ -197,22 +197,9 @@ func TestFairCreditBounds(t *testing.T) {
 		es := entries(h)
 		credits = append(credits, es[len(es)-1].Timing.Credit)
 	}
-	if want := []int64{150, 150, 150, 150, 0}; !equal(credits, want) {
+	if want := []int64{150, 150, 150, 150, 0}; !slices.Equal(credits, want) {
 		t.Fatalf("five claims of one version credited %v; want %v", credits, want)
 	}
-}
-
-// equal reports whether two lists hold the same numbers.
-func equal(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestFairDecisionReplays crashes a room just after the far person's
