@@ -47,3 +47,27 @@ func TestPeerRTTWindowForgetsOldPings(t *testing.T) {
 		t.Fatalf("after the window moved on: %v (RTT %v); want 150ms", got, p.RTT())
 	}
 }
+
+// TestPongTellsTheRoundTrip has a client ask for its round trip: none
+// before the server measured one, then the estimate in milliseconds,
+// rounded up so that a round trip under a millisecond is not taken for
+// none.
+func TestPongTellsTheRoundTrip(t *testing.T) {
+	h := newHarness(t, testConfig())
+	c := h.connect("pinger")
+	c.send(`{"type": "ping", "nonce": 1}`)
+	if p := c.take("pong"); p["rtt"] != nil {
+		t.Fatalf("a pong before any measure: %v", p)
+	}
+	for _, tc := range []struct {
+		rtt  time.Duration
+		want int64
+	}{{42 * time.Millisecond, 42}, {300 * time.Microsecond, 1}} {
+		c.p.rtt = rttState{}
+		c.p.AddRTT(tc.rtt, 0, false)
+		c.send(`{"type": "ping", "nonce": 2}`)
+		if p := c.take("pong"); p.num("rtt") != tc.want {
+			t.Fatalf("round trip %v: pong %v; want rtt %d", tc.rtt, p, tc.want)
+		}
+	}
+}
