@@ -244,3 +244,42 @@ func TestFairOffRanksByArrival(t *testing.T) {
 		t.Fatalf("seat %d took the card (timings %v); want seat 0 at once, untimed", won, timings)
 	}
 }
+
+// TestFairBotsRaceThroughTheirNetwork seats a bot beside a person next to
+// the server: the bot races as a player whose round trip is the bots'
+// network delay (40 ms). Its claim, ranked at the time it planned, reaches
+// the table 40 ms later; the person's claim, which could have been beaten
+// by the bot's until then, is held those 40 ms.
+func TestFairBotsRaceThroughTheirNetwork(t *testing.T) {
+	cfg := fairConfig()
+	cfg.BotNetDelay = 40 * ms
+	h := newHarness(t, cfg)
+	host := startRoom(h, `{"game": "tower", "seats": 2, "bots": [null, "easy"]}`)[0]
+	r := h.room()
+	p, ok := r.tab.Plan(1)
+	if !ok {
+		t.Fatal("the bot has no plan")
+	}
+	due := r.start.Add(time.Duration(p.Action.At+40) * ms)
+	if !r.wake.Equal(due) {
+		t.Fatalf("the room wakes at %v; the bot's claim, planned for %d ms, is due 40 ms later", r.wake.Sub(r.start), p.Action.At)
+	}
+
+	// The person claims before the bot's plan: held 40 ms.
+	h2 := newHarness(t, cfg)
+	host = startRoom(h2, `{"game": "tower", "seats": 2, "bots": [null, "easy"]}`)[0]
+	r = h2.room()
+	st := r.tab.State()
+	host.act(st.Moves(0, nil)[0], 0)
+	if st.Version() != 0 {
+		t.Fatal("the person's claim was decided at once")
+	}
+	h2.advance(39 * ms)
+	if st.Version() != 0 {
+		t.Fatal("the person's claim was decided before the bots' network delay passed")
+	}
+	h2.advance(ms)
+	if st.Version() != 1 {
+		t.Fatalf("40 ms after the person's claim the table is at version %d; want 1", st.Version())
+	}
+}
