@@ -110,8 +110,8 @@ type heldItem struct {
 func (f *fairTable) on() bool { return f != nil && f.set.Cap > 0 }
 
 // fairSettingsNow returns the settings for a table starting now: in a
-// replay, those its entry holds (none for a journal written before them);
-// live, the Manager's, which go to the journal.
+// replay, those its entry holds (none, ranking by arrival, for a journal
+// written before them); live, the Manager's, which go to the journal.
 func (r *Room) fairSettingsNow() fairSettings {
 	if r.replaying {
 		if r.replayFair == nil {
@@ -130,7 +130,9 @@ func (r *Room) fairSettingsNow() fairSettings {
 		set = fairSettings{Cap: ms, Gain: ms, Most: 3 * ms, Floor: FairFloor.Milliseconds(), Bot: min(net, ms)}
 		set.Net = net - set.Bot
 	}
-	if r.m.journal != nil {
+	// A table ranked by arrival, with no delay for the bots, needs no
+	// settings: its entry is as a journal written before them has it.
+	if r.m.journal != nil && set != (fairSettings{}) {
 		r.cur.Fair = &set
 	}
 	return set
