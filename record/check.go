@@ -350,6 +350,20 @@ func (c *checker) entry(e *Entry) error {
 			return c.fail("a tick names version %d, the table is at %d", a.Version, c.version)
 		}
 	} else {
+		if r := e.Refusal; r != nil && r.Code == rules.CodeTooLate {
+			// A claim that came too late, which changed nothing: kept
+			// by a server that ranks claims by reaction, for its timing.
+			switch {
+			case a.Seat < 0 || a.Seat >= c.p:
+				return c.fail("seat %d at a table of %d", a.Seat, c.p)
+			case a.Version >= c.version || c.lenient(a):
+				return c.fail("an action against version %d refused as too late, the table being at %d", a.Version, c.version)
+			case r.Current != c.version:
+				return c.fail("a refusal naming version %d as the table's, which is at %d", r.Current, c.version)
+			}
+			c.refused++
+			return nil
+		}
 		switch {
 		case a.Seat < 0 || a.Seat >= c.p:
 			return c.fail("seat %d at a table of %d", a.Seat, c.p)

@@ -192,8 +192,32 @@ type Entry struct {
 	Opened []Zone `json:"opened,omitempty"`
 	// Refusal is why the action was refused, or nil if it was accepted.
 	Refusal *rules.Refusal `json:"refusal,omitempty"`
+	// Timing is how a server that compares claims by reaction (a room
+	// with a fair cap) timed a person's action, or nil. It plays no part
+	// in a replay: the action's At already is the time it was ranked at.
+	Timing *Timing `json:"timing,omitempty"`
 
 	line int // line number in the input, for messages
+}
+
+// Timing is how a server timed a person's action to rank it by reaction
+// rather than by arrival (docs/PROTOCOL.md, "A fair race"): every field is
+// in milliseconds since the game began, or in milliseconds.
+type Timing struct {
+	// Arrival is when the action reached the server.
+	Arrival int64 `json:"arrival"`
+	// Shown is when the server sent the seat the view the action answers
+	// (the last change of the table it was sent).
+	Shown int64 `json:"shown"`
+	// RTT is the seat's round trip as estimated when that view was sent.
+	RTT int64 `json:"rtt"`
+	// Credit is the part of the round trip the action was credited with:
+	// the round trip, at most the server's cap and what the seat's quota
+	// held, and none for a reaction under the human floor.
+	Credit int64 `json:"credit"`
+	// Reaction is the estimated reaction, Arrival − Shown − Credit; the
+	// action was ranked at Shown + Reaction (its At).
+	Reaction int64 `json:"reaction"`
 }
 
 // End is the last line of a record: how the game stood when it was
@@ -288,6 +312,7 @@ type Writer struct {
 	refused int
 	st      *rules.State // the game being recorded
 	zones   int          // the zones of st already stated
+	timing  *Timing      // the timing of the next action recorded (Time)
 }
 
 // NewWriter returns a Writer writing to w. It writes each line with one
@@ -354,7 +379,7 @@ func (w *Writer) Accepted(a rules.Action, events []rules.Event) error {
 		return w.err
 	}
 	w.actions++
-	e := Entry{Action: a, Events: events, Shuffled: w.st.Shuffled()}
+	e := Entry{Action: a, Events: events, Shuffled: w.st.Shuffled(), Timing: w.take()}
 	for ; w.zones < w.st.Zones(); w.zones++ {
 		z := w.st.Zone(w.zones)
 		e.Opened = append(e.Opened, Zone{Kind: z.Kind, Seat: z.Seat, Show: z.Show, Cards: []int{}})
@@ -373,7 +398,21 @@ func (w *Writer) Refused(a rules.Action, r *rules.Refusal) error {
 		return err
 	}
 	w.refused++
-	return w.write(entryLine{TypeRefused, Entry{Action: a, Refusal: r}})
+	return w.write(entryLine{TypeRefused, Entry{Action: a, Refusal: r, Timing: w.take()}})
+}
+
+// Time gives the next action recorded, accepted or refused, timing t; nil
+// takes back a timing no action took.
+func (w *Writer) Time(t *Timing) { w.timing = t }
+
+// Timed reports whether a timing given to Time waits for its action.
+func (w *Writer) Timed() bool { return w.timing != nil }
+
+// take returns the timing of the action being recorded, and forgets it.
+func (w *Writer) take() *Timing {
+	t := w.timing
+	w.timing = nil
+	return t
 }
 
 // End closes the record with s's standing: over or not, version, counts

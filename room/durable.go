@@ -51,6 +51,12 @@ type entry struct {
 	// Draws are the random values the turn drew, in order: seeds in
 	// decimal, the hashes of new seats' tokens.
 	Draws []string `json:"draws,omitempty"`
+	// Fair, in the entry of a turn that began a table, is how the table
+	// ranks claims (fair.go); RTTs are the round trips, in milliseconds,
+	// the turn read for that ranking, in order. A journal written before
+	// them has neither: its tables did not rank by reaction.
+	Fair *fairSettings `json:"fair,omitempty"`
+	RTTs []int64       `json:"rtts,omitempty"`
 	// Now is the time the room went on to after the input (its tick),
 	// Unix nanoseconds on the room's clock.
 	Now int64 `json:"now"`
@@ -295,6 +301,7 @@ func (r *Room) replay(e *entry) error {
 	r.replaying = true
 	r.replayNow = time.Unix(0, e.Now)
 	r.draws = e.Draws
+	r.replayFair, r.rtts = e.Fair, e.RTTs
 	switch {
 	case e.Req != nil:
 		in := &input{peer: r.ghost(e.Peer), at: time.Unix(0, e.At), name: e.Name, tokenHash: e.TokenHash}

@@ -380,7 +380,10 @@ func (m *Manager) handle(in *input) *protocol.Error {
 		p.Send(protocol.Encode(protocol.Welcome{ID: in.ID, V: protocol.Version, Server: m.server, Name: name}))
 		return nil
 	case protocol.TypePing:
-		p.Send(protocol.Encode(protocol.Pong{ID: in.ID, Nonce: in.Nonce}))
+		// The round trip in whole milliseconds, rounded up: a measured
+		// one is never 0, which stands for none yet.
+		rtt := (p.RTT() + time.Millisecond - 1).Milliseconds()
+		p.Send(protocol.Encode(protocol.Pong{ID: in.ID, Nonce: in.Nonce, RTT: rtt}))
 		return nil
 	case protocol.TypeCreate, protocol.TypeJoin, protocol.TypeWatch, protocol.TypeResume:
 		if r := p.Room(); r != nil {

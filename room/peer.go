@@ -61,6 +61,8 @@ type Peer struct {
 	remote bool    // the connection was made to another node (NewRemotePeer)
 
 	onSlow func()
+
+	rtt rttState // the connection's round trips (rtt.go)
 }
 
 // ShareBudget makes the Peer draw each message from b as well as from its

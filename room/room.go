@@ -83,7 +83,8 @@ type Room struct {
 	at       []int     // the session seats at the table, by seat of its game
 	tableNo  int       // the table's number in the room (table)
 	rec      *tableRecord
-	deferred int // the bots' actions the driver put off, counted in the metrics
+	fair     *fairTable // the ranking of its people's actions by reaction (fair.go)
+	deferred int        // the bots' actions the driver put off, counted in the metrics
 
 	// The room's journal (durable.go): its name there, the number of its
 	// last entry, the entry of the current turn (skip when the turn
@@ -112,8 +113,11 @@ type Room struct {
 	replayNow time.Time
 	draws     []string
 	ghosts    map[int]*Peer
-	last      time.Time
-	replayed  []*store.Game // the tables that ended during the replay
+	// The ranking's settings and round trips of the entry (fair.go).
+	replayFair *fairSettings
+	rtts       []int64
+	last       time.Time
+	replayed   []*store.Game // the tables that ended during the replay
 }
 
 func newRoom(m *Manager, code string, spec *protocol.RoomSpec, cfg session.Config, decks session.Decks, main *Deck, own map[string]*Deck) *Room {
@@ -362,7 +366,10 @@ func (r *Room) nextTime() time.Time {
 		earlier(r.deadline)
 	case PhasePlay:
 		if ms, ok := r.tab.Next(); ok {
-			earlier(r.wallTime(ms))
+			earlier(r.wallTime(ms + r.window()))
+		}
+		if t, ok := r.nextHeld(); ok {
+			earlier(t)
 		}
 	}
 	return next

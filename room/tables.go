@@ -71,33 +71,26 @@ func (r *Room) beginTable(now time.Time) {
 	rec.w = record.NewWriter(&rec.buf)
 	r.rec = rec
 	cfg := &r.m.cfg
+	fair := r.fairSettingsNow()
 	r.tab = table.New(table.Config{Bots: bots, Record: rec.w, Deck: d.Desc, Seats: names,
 		Apply: r.applyAtTable, Observer: (*tableObserver)(r),
-		MinDelay: cfg.BotDelay.Milliseconds(), BotRate: cfg.BotRate, BotBurst: cfg.BotBurst})
+		MinDelay: cfg.BotDelay.Milliseconds(), NetDelay: fair.Net, BotRate: cfg.BotRate, BotBurst: cfg.BotBurst})
+	r.beginFair(fair, len(r.at), now)
 	r.deferred = 0
 	if err := r.tab.Reset(st, seed); err != nil {
 		r.close(fmt.Sprintf("the game could not start: %v", err))
 		return
 	}
 	r.broadcastState(now)
+	r.shown()
 }
 
 // advance has the table's driver do everything due by now: the bots'
 // actions and the ticks of the game's clock; it finishes the table when
 // its game ends.
 func (r *Room) advance(now time.Time) {
-	for {
-		err := r.tab.Advance(r.elapsed(now))
-		if err == nil {
-			break
-		}
-		if _, ok := err.(*table.PlanError); !ok {
-			r.close(fmt.Sprintf("the game could not go on: %v", err))
-			return
-		}
-		// A bot's action refused for another reason than a false alarm
-		// or lateness: counted by the observer; the bot has planned
-		// again and the table goes on.
+	if !r.drive(now) {
+		return
 	}
 	r.countDeferred()
 	if r.tab.Over() {
@@ -140,6 +133,7 @@ func (o *tableObserver) Accepted(a *rules.Action, ev []rules.Event) {
 		r.m.metrics.accepted.Inc()
 	}
 	r.broadcastUpdate(a.At, ev)
+	r.shown()
 }
 
 // Refused counts a refused action; the room answers a person's itself.
@@ -150,6 +144,7 @@ func (o *tableObserver) Refused(_ *rules.Action, ref *rules.Refusal) {
 // finishTable stores the finished table's record, its session line last,
 // tells everyone how it ended and moves on to what the session does next.
 func (r *Room) finishTable(now time.Time) {
+	r.endFair()
 	st, rec := r.tab.State(), r.rec
 	res := st.Result()
 	if r.deferred > 0 {

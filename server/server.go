@@ -63,6 +63,11 @@ type Config struct {
 	// pings it; one that answers no ping, or takes no data, for twice that
 	// is closed.
 	PingEvery time.Duration
+	// RTTEvery is how often each connection is pinged to measure its
+	// round trip (web.Options.RTTEvery); TCPCheck checks those round
+	// trips against TCP's (web.Options.TCPCheck).
+	RTTEvery time.Duration
+	TCPCheck bool
 	// Limits bound the clients' connections; Limits.MaxSockets 0 means
 	// MaxConns + ExtraSockets.
 	Limits web.Limits
@@ -102,11 +107,13 @@ const ExtraSockets = 1000
 
 // DefaultConfig returns the defaults of dobble serve: games stored in
 // ./dobble.db, the rooms' defaults (room.DefaultConfig), 10,000
-// connections, a ping after 20 s of quiet, the connections' defaults
+// connections, a ping after 20 s of quiet, a round trip measured every
+// 1.5 s and checked against TCP's, the connections' defaults
 // (web.DefaultLimits), and HTTP requests read within 10 s, answered
 // within 30 s and their connections closed after 60 s idle.
 func DefaultConfig() Config {
 	return Config{DB: "./dobble.db", Journal: true, Rooms: room.DefaultConfig(), MaxConns: 10000, PingEvery: 20 * time.Second,
+		RTTEvery: 1500 * time.Millisecond, TCPCheck: true,
 		Limits: web.DefaultLimits(), ReadTimeout: 10 * time.Second, IdleTimeout: 60 * time.Second, WriteTimeout: 30 * time.Second}
 }
 
@@ -204,7 +211,7 @@ func Serve(ctx context.Context, ln net.Listener, cfg Config, ready func(url stri
 	limits := cfg.Limits
 	limits.MaxSockets = cfg.Sockets()
 	h, err := web.Handler(web.Options{Manager: m, Store: st, Decks: decks, Gatherer: reg, Metrics: metrics,
-		MaxConns: cfg.MaxConns, PingEvery: cfg.PingEvery, Limits: limits, Log: cfg.Log, Checks: checks, Cluster: health})
+		MaxConns: cfg.MaxConns, PingEvery: cfg.PingEvery, RTTEvery: cfg.RTTEvery, TCPCheck: cfg.TCPCheck, Limits: limits, Log: cfg.Log, Checks: checks, Cluster: health})
 	if err != nil {
 		m.Close()
 		return err

@@ -44,6 +44,14 @@ type Options struct {
 	// pings it; one that has not answered a ping, or has taken no data,
 	// within twice that is closed.
 	PingEvery time.Duration
+	// RTTEvery is how often each connection is pinged to measure its
+	// round trip, which the rooms credit to its claims; 0 measures none.
+	RTTEvery time.Duration
+	// TCPCheck checks the round trips measured by pings against the
+	// kernel's measure of the TCP connection's, so that a client holding
+	// back its pongs is not credited for it. Behind a proxy, where the
+	// TCP connection ends at the proxy, it must be off.
+	TCPCheck bool
 	// Limits bound each client's connections (the handler keeps all but
 	// the sockets' bounds, which are Listen's).
 	Limits Limits

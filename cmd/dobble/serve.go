@@ -154,6 +154,10 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	botDelay := dur("bot-delay", "DOBBLE_BOT_DELAY", def.BotDelay, "least time from a change of the table to a bot's action answering it; no bot, not even an instant one, acts sooner (1ms to 10s)")
 	botRate := flt("bot-rate", "DOBBLE_BOT_RATE", def.BotRate, "actions a second the bots of a room may make on average; a bot's action beyond it is put off (counted in dobble_bot_actions_deferred_total)")
 	botBurst := num("bot-burst", "DOBBLE_BOT_BURST", def.BotBurst, "actions the bots of a room may make at once")
+	fairCap := dur("fair-cap", "DOBBLE_FAIR_CAP", def.FairCap, "claims are ranked by estimated reaction (arrival less the player's round trip), crediting at most this much of a round trip; 0 ranks them by arrival, for a LAN (0 to 1s)")
+	botNetDelay := dur("bot-net-delay", "DOBBLE_BOT_NET_DELAY", def.BotNetDelay, "the typical network round trip the bots race through when claims are ranked by reaction (1ms to 1s)")
+	rttEvery := dur("rtt-every", "DOBBLE_RTT_EVERY", defaults.RTTEvery, "how often each connection is pinged to measure its round trip, which --fair-cap credits")
+	fairTCP := str("fair-tcp", "DOBBLE_FAIR_TCP", "on", "check each connection's round trip measured by pings against the kernel's TCP round trip, crediting no more than TCP shows (a client holding back its pongs gains nothing): on, or off behind a reverse proxy, where TCP ends at the proxy")
 	ping := dur("ping", "DOBBLE_PING", defaults.PingEvery, "how long a connection may be quiet before it is pinged; one that answers no ping, or takes no data, for twice that is closed")
 	useJournal := str("journal", "DOBBLE_JOURNAL", "on", "keep the rooms in play in a journal (--journal-file), restored by the next server on it: on, or off (rooms in play are lost when the server stops)")
 	journalSync := str("journal-sync", "DOBBLE_JOURNAL_SYNC", "normal", "how far the journal of the rooms in play is written before players hear of an action: normal (safe against a crash or kill of the server; a power cut may lose the last moments) or full (synced to the disk: safe against a power cut too, at one fsync a batch)")
@@ -173,6 +177,12 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	sync, err := journal.ParseSync(*journalSync)
 	if err != nil {
 		return nil, usagef("serve: --journal-sync: %v", err)
+	}
+	if *fairTCP != "on" && *fairTCP != "off" {
+		return nil, usagef("serve: --fair-tcp %q: use on or off", *fairTCP)
+	}
+	if *fairCap < 0 {
+		return nil, usagef("serve: --fair-cap %v: use 0 (rank claims by arrival) to 1s", *fairCap)
 	}
 	if *useJournal != "on" && *useJournal != "off" {
 		return nil, usagef("serve: --journal %q: use on or off", *useJournal)
@@ -202,6 +212,7 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	}
 	c := &serveConfig{addr: *addr, pprof: *pprof,
 		server: server.Config{DB: strings.TrimSpace(*db), JournalFile: strings.TrimSpace(*journalFile), NATS: nc, Node: nodeName, MaxRemotePeers: *maxRemote, Journal: *useJournal == "on", JournalSync: sync, MaxConns: *maxConns, PingEvery: *ping,
+			RTTEvery: *rttEvery, TCPCheck: *fairTCP == "on",
 			ReadTimeout: *readTimeout, WriteTimeout: *writeTimeout, IdleTimeout: *idleTimeout}}
 	if c.pprof != "" {
 		host, _, err := net.SplitHostPort(c.pprof)
@@ -219,7 +230,7 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	for _, f := range []struct {
 		name string
 		d    time.Duration
-	}{{"seat-hold", *hold}, {"countdown", *countdown}, {"pick-time", *pick}, {"ping", *ping}, {"bot-delay", *botDelay},
+	}{{"seat-hold", *hold}, {"countdown", *countdown}, {"pick-time", *pick}, {"ping", *ping}, {"bot-delay", *botDelay}, {"rtt-every", *rttEvery},
 		{"hello-timeout", *helloTimeout}, {"read-timeout", *readTimeout}, {"write-timeout", *writeTimeout}, {"idle-timeout", *idleTimeout}} {
 		if err := positive(f.name, f.d); err != nil {
 			return nil, err
@@ -282,7 +293,13 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	if lo == 0 {
 		lo = rules.NoLockout
 	}
-	c.server.Rooms = room.Config{SeatHold: *hold, MaxRooms: *maxRooms, RoomQueue: *roomQueue, PeerQueue: *connQueue,
+	// The flag speaks as --lockout does (0 is off); room.Config keeps
+	// Go's zero value for the default and room.NoFair for off.
+	fc := *fairCap
+	if fc == 0 {
+		fc = room.NoFair
+	}
+	c.server.Rooms = room.Config{FairCap: fc, BotNetDelay: *botNetDelay, SeatHold: *hold, MaxRooms: *maxRooms, RoomQueue: *roomQueue, PeerQueue: *connQueue,
 		Countdown: *countdown, PickTime: *pick, Lockout: lo, Rate: *rate, Burst: *burst, SaveBacklog: *saveBacklog, MaxRoomsPerAddr: *maxRoomsPerAddr,
 		BotDelay: *botDelay, BotRate: *botRate, BotBurst: *botBurst,
 		DeckCache: *deckCache, CardCache: int64(*cardCache) << 20}

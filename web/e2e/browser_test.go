@@ -499,6 +499,9 @@ func TestBrowserTower(t *testing.T) {
 				checked[i] = true
 				// The Tower has no draw and no choice of card.
 				p.checkKeys("move act sound", "Keys: Tab/←→ move between symbols · Enter/Space claim the symbol · M sound on/off")
+				// The round trip the server measured with its pings,
+				// which it credits to the claims, is shown on the table.
+				p.waitFor(`/^Round trip \d+ ms$/.test(document.querySelector('#latency')?.textContent)`, 15*time.Second)
 				p.shot("3-play")
 				p.noHorizontalScroll("play")
 			}

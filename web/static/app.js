@@ -21,6 +21,7 @@ const S = {
   name: localStorage.getItem("dobble.name") || "",
   conn: null,
   status: "idle",
+  rtt: 0, // the round trip the server last measured, in ms (pong), 0 before
   games: null, // GET /api/games, once loaded
   gamesReq: null, // the promise of GET /api/games (loadGames)
   gamesError: null, // why the last GET /api/games failed
@@ -272,8 +273,34 @@ function onMessage(m) {
       return;
     }
     case "error": onError(m); return;
+    case "pong": {
+      // The round trip the server measured and credits to our claims
+      // (docs/PROTOCOL.md, "A fair race").
+      if (typeof m.rtt === "number") { S.rtt = m.rtt; renderLatency(); }
+      return;
+    }
     default:
   }
+}
+
+// The latency indicator: every 5 s at a table, a ping asks the server for
+// the round trip it measured, which the pong carries.
+let latencyTimer = 0;
+function watchLatency() {
+  if (latencyTimer) return;
+  send({ type: "ping", nonce: 0 });
+  latencyTimer = setInterval(() => {
+    if (!S.room || !S.conn || !S.conn.ready) return;
+    S.conn.send({ type: "ping", nonce: 0 });
+  }, 5000);
+}
+
+// renderLatency shows the round trip on the table, when one is there.
+function renderLatency() {
+  const el = document.getElementById("latency");
+  if (!el) return;
+  el.textContent = S.rtt ? t("play.latency", { ms: S.rtt }) : "";
+  el.className = `latency ${S.rtt >= 150 ? "far" : S.rtt >= 60 ? "mid" : "near"}`;
 }
 
 function onError(m) {
@@ -1098,10 +1125,13 @@ function playScreen(r) {
   const tableEl = h("div", { id: "table-root" });
   r.tableEl = tableEl;
   const round = view.round ? ` · ${t("play.round", { n: view.round })}` : "";
+  watchLatency();
+  const far = S.rtt >= 150 ? "far" : S.rtt >= 60 ? "mid" : "near";
   return h("div", { class: `play game-${info.name}` },
     h("div", { class: "playhead" },
       h("h1", null, gameTitle(view.game), r.session && r.session.phase === "tieBreak" ? ` · ${t("results.tieBreak")}` : "", round),
-      h("p", { class: "how" }, gameRule(info.name))),
+      h("p", { class: "how" }, gameRule(info.name)),
+      h("span", { id: "latency", class: `latency ${far}`, title: t("play.latencyHow") }, S.rtt ? t("play.latency", { ms: S.rtt }) : "")),
     h("p", { id: "feed", class: "feed", "aria-live": "polite" }, r.feed.length ? feedText(r, r.feed[0]) : me < 0 ? t("play.spectating") : "\u00a0"),
     r.choose ? h("p", { class: "choose", role: "status" }, r.choose.own ? t("play.pickStack") : t("play.pickTarget")) : null,
     h("div", { id: "lock", class: "lock", hidden: true }),

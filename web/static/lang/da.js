@@ -67,6 +67,8 @@ const da = {
   "countdown.ready": "Gør dig klar!",
   "play.you": "dig",
   "play.round": "Runde {n}",
+  "play.latency": "Svartid {ms} ms",
+  "play.latencyHow": "Din svartid til serveren, som den trækker fra din reaktionstid, så spillere langt væk kappes på lige fod",
   "play.locked": "Spærret",
   "play.hit": "Fundet!",
   "play.miss": "Ikke et match",

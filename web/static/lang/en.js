@@ -67,6 +67,8 @@ const en = {
   "countdown.ready": "Get ready!",
   "play.you": "you",
   "play.round": "Round {n}",
+  "play.latency": "Round trip {ms} ms",
+  "play.latencyHow": "Your round trip to the server, which it takes off your reaction time so that far players race fairly",
   "play.locked": "Locked out",
   "play.hit": "Got it!",
   "play.miss": "Not a match",

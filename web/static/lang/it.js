@@ -67,6 +67,8 @@ const it = {
   "countdown.ready": "Preparati!",
   "play.you": "tu",
   "play.round": "Round {n}",
+  "play.latency": "Latenza {ms} ms",
+  "play.latencyHow": "Il tuo tempo di andata e ritorno verso il server, che lo sottrae al tuo tempo di reazione perché anche chi è lontano gareggi alla pari",
   "play.locked": "Bloccato",
   "play.hit": "Preso!",
   "play.miss": "Non corrisponde",

@@ -67,6 +67,8 @@ const pl = {
   "countdown.ready": "Przygotuj się!",
   "play.you": "ty",
   "play.round": "Runda {n}",
+  "play.latency": "Opóźnienie {ms} ms",
+  "play.latencyHow": "Czas podróży twoich wiadomości do serwera i z powrotem, który serwer odejmuje od twojego czasu reakcji, by dalecy gracze mieli równe szanse",
   "play.locked": "Zablokowany",
   "play.hit": "Jest!",
   "play.miss": "To nie ten symbol",

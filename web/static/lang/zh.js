@@ -67,6 +67,8 @@ const zh = {
   "countdown.ready": "准备！",
   "play.you": "你",
   "play.round": "第 {n} 轮",
+  "play.latency": "往返 {ms} 毫秒",
+  "play.latencyHow": "你与服务器之间的往返时间，服务器会从你的反应时间中扣除，让远处的玩家也能公平竞争",
   "play.locked": "已锁定",
   "play.hit": "找到了！",
   "play.miss": "不匹配",
