@@ -57,6 +57,10 @@ const (
 	// HeaderRefused, in the answer to an open, says why the owner refused
 	// the connection; an answer without it accepts it.
 	HeaderRefused = "Dobble-Refused"
+	// HeaderRTT, in an open or a frame, is the connection's round trip
+	// as its entry node estimates it (room.Peer.RTT), in microseconds:
+	// the owner ranks the connection's claims by it (room/fair.go).
+	HeaderRTT = "Dobble-RTT"
 )
 
 // The kinds of messages (HeaderKind).
@@ -454,6 +458,7 @@ func (r *Relay) Route(p *room.Peer, typ protocol.Type, code string, frame []byte
 	msg := r.message(inSubject(owner), kindOpen, l.id, owner, frame)
 	msg.Header.Set(HeaderName, p.Name())
 	msg.Header.Set(HeaderLang, p.Lang())
+	msg.Header.Set(HeaderRTT, strconv.FormatInt(p.RTT().Microseconds(), 10))
 	if a := p.Address(); a != "" {
 		msg.Header.Set(HeaderAddr, a)
 	}
@@ -551,7 +556,9 @@ func (r *Relay) Relay(p *room.Peer, frame []byte) bool {
 	if l == nil {
 		return false
 	}
-	if err := r.nc.PublishMsg(r.message(inSubject(l.owner), kindFrame, l.id, l.owner, frame)); err != nil {
+	msg := r.message(inSubject(l.owner), kindFrame, l.id, l.owner, frame)
+	msg.Header.Set(HeaderRTT, strconv.FormatInt(p.RTT().Microseconds(), 10))
+	if err := r.nc.PublishMsg(msg); err != nil {
 		r.fail(errPublish, "relay: cannot send a frame to the room's node", "owner", l.owner, "room", l.code, "err", err)
 		p.Close(room.StatusRestart, "the server lost its way to the room's node; reconnect and resume your seat")
 		return true
@@ -655,6 +662,7 @@ func (r *Relay) in(msg *nats.Msg) {
 			r.closeRemote(entry, id, room.StatusRestart, "the room's server lost this connection; reconnect and resume your seat")
 			return
 		}
+		setRTT(rm.p, msg)
 		r.hmu.Lock()
 		r.m.Handle(rm.p, msg.Data, time.Now())
 		r.hmu.Unlock()
@@ -702,9 +710,18 @@ func (r *Relay) open(msg *nats.Msg, entry, id string) {
 	if err := msg.RespondMsg(answer); err != nil {
 		r.fail(errPublish, "relay: cannot answer an open", "entry", entry, "err", err)
 	}
+	setRTT(rm.p, msg)
 	r.hmu.Lock()
 	r.m.Handle(rm.p, msg.Data, time.Now())
 	r.hmu.Unlock()
+}
+
+// setRTT gives the remote Peer p the round trip its entry node sent with
+// msg, if any.
+func setRTT(p *room.Peer, msg *nats.Msg) {
+	if us, err := strconv.ParseInt(msg.Header.Get(HeaderRTT), 10, 64); err == nil && us >= 0 && us <= int64(time.Minute/time.Microsecond) {
+		p.SetRTT(time.Duration(us) * time.Microsecond)
+	}
 }
 
 // forget drops a remote Peer from the relay's tables; r.mu is held.

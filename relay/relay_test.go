@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/nats-io/nats.go"
 
 	"github.com/dobble-dev/dobble/room"
 )
@@ -341,5 +342,32 @@ func TestOwnerShutsDown(t *testing.T) {
 	}
 	if value(a.metrics.RemotePeers) != 0 {
 		t.Fatalf("%v remote peers after the shutdown", value(a.metrics.RemotePeers))
+	}
+}
+
+// TestRemoteRTT gives a remote Peer the round trip its entry node sent
+// with a message, which the owner ranks its claims by; a missing, garbled
+// or absurd one leaves the last estimate.
+func TestRemoteRTT(t *testing.T) {
+	p := room.NewPeer(1)
+	for _, tc := range []struct {
+		header string
+		want   time.Duration
+	}{
+		{"", 0},
+		{"42000", 42 * time.Millisecond},
+		{"x", 42 * time.Millisecond},
+		{"-5", 42 * time.Millisecond},
+		{"999999999999", 42 * time.Millisecond},
+		{"150", 150 * time.Microsecond},
+	} {
+		msg := nats.NewMsg("x")
+		if tc.header != "" {
+			msg.Header.Set(HeaderRTT, tc.header)
+		}
+		setRTT(p, msg)
+		if got := p.RTT(); got != tc.want {
+			t.Errorf("after %s %q the remote Peer's round trip is %v, want %v", HeaderRTT, tc.header, got, tc.want)
+		}
 	}
 }

@@ -68,6 +68,10 @@ func (p *Peer) AddRTT(ping, tcp time.Duration, tcpOK bool) time.Duration {
 	return est
 }
 
+// SetRTT sets the connection's round trip as estimated elsewhere: for a
+// remote Peer, by the node its connection was made to, which pings it.
+func (p *Peer) SetRTT(d time.Duration) { p.rtt.est.Store(int64(max(d, 0))) }
+
 // RTT returns the connection's round trip as last estimated, 0 before its
 // first pong. Any goroutine may ask.
 func (p *Peer) RTT() time.Duration { return time.Duration(p.rtt.est.Load()) }
