@@ -9,6 +9,7 @@
 import { h } from "./dom.js";
 import { t, unitName } from "./i18n.js";
 import { cardElement, singleCard, symbolName } from "./cards.js";
+import { fitOwn } from "./fit.js";
 
 // COLOURS are the colours of the seats' markers and of whose turn it is.
 export const COLOURS = ["#d33a2c", "#1a5fd0", "#1f9d55", "#c77700", "#8e44ad", "#0e8a8a", "#b03a79", "#5b6475"];
@@ -115,4 +116,5 @@ export function drawOwn(root, ctx, mod) {
     if (g && z && g.hasAttribute("tabindex")) ctx.symbol(Number(z.dataset.zone), Number(g.getAttribute("data-symbol")));
   });
   root.replaceChildren(el);
+  if (el.isConnected) fitOwn(el);
 }
