@@ -71,8 +71,19 @@ export function fitTable(table, claim) {
     table.style.setProperty("--fit-o", `${Math.max(28, others > 1 ? s * 0.42 : s * 0.8)}px`);
     return table.scrollHeight <= room(table) && table.scrollWidth <= table.clientWidth + 0.5;
   };
-  bisect(table, "--fit", 40, Math.min(table.clientWidth, 420), fits);
-  fits();
+  if (table.classList.contains("tapmine") && table.querySelector(".shared.grid")) {
+    // The seat's own card first, as large as a card needs to be for its
+    // symbols to be tapped (TAP), with a centre of many cards at its least
+    // (--fit-g); then the centre's cards as large as what is left allows.
+    table.style.setProperty("--fit-g", "32px");
+    bisect(table, "--fit", 40, Math.min(table.clientWidth, TAP), fits);
+    fits();
+    bisect(table, "--fit-g", 32, parseFloat(table.style.getPropertyValue("--fit")), fits);
+  } else {
+    table.style.removeProperty("--fit-g");
+    bisect(table, "--fit", 40, Math.min(table.clientWidth, 420), fits);
+    fits();
+  }
   hitAreas(table);
 }
 
@@ -92,42 +103,70 @@ export function fitOwn(el) {
   hitAreas(el);
 }
 
-// TARGET is the least width of the disc a finger taps a symbol in, in
-// pixels.
-const TARGET = 44;
+// TAP is the width of a card whose symbols are large enough to tap, in
+// pixels: a card is not made larger than this at the expense of others.
+const TAP = 250;
 
-// hitAreas gives each symbol of root's cards that can be acted on a disc
-// of its own to be tapped in (circle.hit, transparent, under its picture):
-// centred on the symbol, TARGET pixels wide where its nearest neighbour's
-// centre is at least that far, else half-way to that centre, so that no
-// two symbols' discs overlap and a tap near a small symbol still names it.
-// A symbol drawn wider than its disc keeps its own shape as its target.
+// hitAreas gives each symbol of root's cards that can be acted on a region
+// of the card of its own to be tapped in (path.hit, transparent, under its
+// picture): its cell of the card's power diagram (each symbol a circle
+// the size of its picture), so that a tap anywhere on the card names the
+// symbol whose region it is in, a tap beside a small symbol names it, and
+// every picture lies within its own symbol's region.
 export function hitAreas(root) {
   for (const svg of root.querySelectorAll("svg.face")) {
-    for (const c of svg.querySelectorAll("circle.hit")) c.remove();
+    for (const c of svg.querySelectorAll(".hit")) c.remove();
     const gs = [...svg.querySelectorAll("g[data-symbol][tabindex]")];
-    if (gs.length === 0 || svg.getBoundingClientRect().width === 0) continue;
+    const card = svg.getBoundingClientRect();
+    if (gs.length === 0 || card.width === 0) continue;
     const at = gs.map((g) => {
       const b = g.getBoundingClientRect();
-      return { g, x: b.left + b.width / 2, y: b.top + b.height / 2, w: Math.min(b.width, b.height) };
+      return { g, x: b.left + b.width / 2, y: b.top + b.height / 2, r: Math.min(b.width, b.height) / 2 };
     });
+    const cx = card.left + card.width / 2;
+    const cy = card.top + card.height / 2;
+    const R = Math.min(card.width, card.height) / 2;
+    const rim = [];
+    for (let k = 0; k < 48; k++) rim.push([cx + R * Math.cos((k * Math.PI) / 24), cy + R * Math.sin((k * Math.PI) / 24)]);
     for (const p of at) {
-      let near = Infinity;
-      for (const q of at) if (q !== p) near = Math.min(near, Math.hypot(p.x - q.x, p.y - q.y));
-      const r = Math.min(TARGET / 2, near / 2);
-      if (2 * r <= p.w) continue;
+      let cell = rim;
+      for (const q of at) {
+        if (q === p) continue;
+        // The points nearer p than q in power: a·x + b·y ≤ c.
+        const a = 2 * (q.x - p.x);
+        const b = 2 * (q.y - p.y);
+        const c = q.x * q.x + q.y * q.y - q.r * q.r - (p.x * p.x + p.y * p.y - p.r * p.r);
+        cell = clip(cell, a, b, c);
+        if (!cell.length) break;
+      }
       const m = p.g.getScreenCTM();
-      const scale = m ? Math.hypot(m.a, m.b) : 0;
-      if (!scale) continue;
-      const box = p.g.getBBox();
-      const hit = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+      if (!cell.length || !m) continue;
+      const inv = m.inverse();
+      const pts = cell.map(([x, y]) => new DOMPoint(x, y).matrixTransform(inv));
+      const hit = document.createElementNS("http://www.w3.org/2000/svg", "path");
       hit.setAttribute("class", "hit");
-      hit.setAttribute("cx", String(box.x + box.width / 2));
-      hit.setAttribute("cy", String(box.y + box.height / 2));
-      hit.setAttribute("r", String(r / scale));
+      hit.setAttribute("d", `M${pts.map((q) => `${q.x.toFixed(2)} ${q.y.toFixed(2)}`).join("L")}Z`);
       hit.setAttribute("fill", "transparent");
       hit.setAttribute("pointer-events", "all");
       p.g.prepend(hit);
     }
   }
+}
+
+// clip cuts the convex polygon poly ([[x, y]…]) to the half-plane
+// a·x + b·y ≤ c.
+function clip(poly, a, b, c) {
+  const out = [];
+  for (let i = 0; i < poly.length; i++) {
+    const p = poly[i];
+    const q = poly[(i + 1) % poly.length];
+    const fp = a * p[0] + b * p[1] - c;
+    const fq = a * q[0] + b * q[1] - c;
+    if (fp <= 0) out.push(p);
+    if ((fp < 0 && fq > 0) || (fp > 0 && fq < 0)) {
+      const t = fp / (fp - fq);
+      out.push([p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])]);
+    }
+  }
+  return out;
 }
