@@ -65,7 +65,7 @@ const phoneCheck = `((claim, game, crowded) => {
         for (const f of faces) {
           onScreen(f, p.whose);
           if (p.whose === 'mine' || (p.whose === 'shared' && !places.some((q) => q.whose === 'mine'))) {
-            for (const g of f.querySelectorAll('g[data-symbol]')) bigEnough(g, 'a symbol of');
+            for (const g of f.querySelectorAll('g[data-symbol]')) bigEnough(f.querySelector('path.hit[data-hit="' + g.dataset.symbol + '"]') || g, 'a symbol of');
           }
         }
       }
@@ -77,7 +77,7 @@ const phoneCheck = `((claim, game, crowded) => {
     for (const f of x.querySelectorAll('svg.face[data-card]')) {
       if (!f.querySelector('g[data-symbol][tabindex]')) continue;
       onScreen(f, 'the card');
-      for (const g of f.querySelectorAll('g[data-symbol]')) bigEnough(g, 'a symbol of');
+      for (const g of f.querySelectorAll('g[data-symbol]')) bigEnough(f.querySelector('path.hit[data-hit="' + g.dataset.symbol + '"]') || g, 'a symbol of');
     }
     for (const el of x.querySelectorAll('.xgrid .xplace, #row li, .xhand .handcard, .xturned, .xfour .xcard, .xfifth .xcard')) onScreen(el, 'the place');
     for (const el of x.querySelectorAll('.xplace.choice, button.handcard, #candidates button.chip, #guess')) bigEnough(el, 'the target');
@@ -90,7 +90,8 @@ const phoneCheck = `((claim, game, crowded) => {
 // and 667×375 turned, and checks that the cards the person plays with are
 // wholly on screen together, without scrolling, with targets a finger can
 // hit (phoneCheck): a symbol's target is its region of the card
-// (fit.js, hitAreas). The other seats are people who never act (sit), so
+// (fit.js, hitAreas: path.hit), measured by its bounding box. The other
+// seats are people who never act (sit), so
 // that what is measured is the table as dealt, whatever the machine's
 // speed; the games moved on by a
 // clock move on, and each layout holds at any of their steps. A

@@ -1288,7 +1288,11 @@ function keyParts(info, me) {
   if (me >= 0 && mod && mod.keys) {
     parts.push(...mod.keys(me));
   } else if (me >= 0) {
-    parts.push(["move", ["Tab", "←→"], "keys.move"], ["act", enterKeys(), "keys.claim"], ["number", ["1–9"], "keys.number"]);
+    parts.push(["move", ["Tab", "←→"], "keys.move"], ["act", enterKeys(), "keys.claim"]);
+    // The number keys name the symbols of the seat's own card, in the
+    // games whose claims are made with it.
+    const c = info.claim || {};
+    if ([...(c.match || []), ...(c.targets || [])].some((p) => p.whose === "mine")) parts.push(["number", ["1–9"], "keys.number"]);
     if (asksTarget(info)) parts.push(["choose", ["1–9"], "keys.choose"], ["cancel", ["Esc"], "keys.cancel"]);
     if (info.draw) parts.push(["draw", ["D"], "keys.draw"]);
   }

@@ -108,26 +108,40 @@ export function fitOwn(el) {
 const TAP = 250;
 
 // hitAreas gives each symbol of root's cards that can be acted on a region
-// of the card of its own to be tapped in (path.hit, transparent, under its
-// picture): its cell of the card's power diagram (each symbol a circle
-// the size of its picture), so that a tap anywhere on the card names the
-// symbol whose region it is in, a tap beside a small symbol names it, and
-// every picture lies within its own symbol's region.
+// of the card of its own to be tapped in: its cell of the card's power
+// diagram (each symbol a circle the size of its picture), so that a tap
+// anywhere on the card names the symbol whose region it is in, a tap
+// beside a small symbol names it, and every picture lies within its own
+// symbol's region. The regions are transparent paths (path.hit, data-hit
+// naming the symbol) in a group under the card's symbols (g.hits), in the
+// card's own units; hitSymbol finds the symbol of one.
 export function hitAreas(root) {
   for (const svg of root.querySelectorAll("svg.face")) {
-    for (const c of svg.querySelectorAll(".hit")) c.remove();
+    for (const c of svg.querySelectorAll("g.hits")) c.remove();
     const gs = [...svg.querySelectorAll("g[data-symbol][tabindex]")];
-    const card = svg.getBoundingClientRect();
-    if (gs.length === 0 || card.width === 0) continue;
-    const at = gs.map((g) => {
-      const b = g.getBoundingClientRect();
-      return { g, x: b.left + b.width / 2, y: b.top + b.height / 2, r: Math.min(b.width, b.height) / 2 };
-    });
-    const cx = card.left + card.width / 2;
-    const cy = card.top + card.height / 2;
-    const R = Math.min(card.width, card.height) / 2;
+    const vb = svg.viewBox.baseVal;
+    const top = svg.getScreenCTM();
+    if (gs.length === 0 || !vb || !vb.width || !top) continue;
+    // Everything is worked out in the card's own units (its viewBox), so
+    // that the size the card is drawn at, or a transition it is in, does
+    // not matter.
+    const toCard = top.inverse();
+    const at = [];
+    for (const g of gs) {
+      const m = g.getScreenCTM();
+      if (!m) continue;
+      const local = toCard.multiply(m); // the symbol's units → the card's
+      const b = g.getBBox();
+      const c = new DOMPoint(b.x + b.width / 2, b.y + b.height / 2).matrixTransform(local);
+      at.push({ g, x: c.x, y: c.y, r: (Math.min(b.width, b.height) / 2) * Math.hypot(local.a, local.b) });
+    }
+    const cx = vb.x + vb.width / 2;
+    const cy = vb.y + vb.height / 2;
+    const R = Math.min(vb.width, vb.height) / 2;
     const rim = [];
     for (let k = 0; k < 48; k++) rim.push([cx + R * Math.cos((k * Math.PI) / 24), cy + R * Math.sin((k * Math.PI) / 24)]);
+    const group = document.createElementNS(SVG, "g");
+    group.setAttribute("class", "hits");
     for (const p of at) {
       let cell = rim;
       for (const q of at) {
@@ -139,18 +153,27 @@ export function hitAreas(root) {
         cell = clip(cell, a, b, c);
         if (!cell.length) break;
       }
-      const m = p.g.getScreenCTM();
-      if (!cell.length || !m) continue;
-      const inv = m.inverse();
-      const pts = cell.map(([x, y]) => new DOMPoint(x, y).matrixTransform(inv));
-      const hit = document.createElementNS("http://www.w3.org/2000/svg", "path");
+      if (!cell.length) continue;
+      const hit = document.createElementNS(SVG, "path");
       hit.setAttribute("class", "hit");
-      hit.setAttribute("d", `M${pts.map((q) => `${q.x.toFixed(2)} ${q.y.toFixed(2)}`).join("L")}Z`);
+      hit.setAttribute("data-hit", p.g.getAttribute("data-symbol"));
+      hit.setAttribute("d", `M${cell.map(([x, y]) => `${x.toFixed(2)} ${y.toFixed(2)}`).join("L")}Z`);
       hit.setAttribute("fill", "transparent");
       hit.setAttribute("pointer-events", "all");
-      p.g.prepend(hit);
+      group.append(hit);
     }
+    // Under the symbols: a tap on a picture is the picture's.
+    svg.insertBefore(group, gs[0].parentNode === svg ? gs[0] : svg.firstChild);
   }
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+// hitSymbol returns the symbol (g[data-symbol]) whose region (hitAreas)
+// el is, or null.
+export function hitSymbol(el) {
+  if (!el || !el.matches || !el.matches("path.hit")) return null;
+  return el.ownerSVGElement?.querySelector(`g[data-symbol="${el.getAttribute("data-hit")}"]`) || null;
 }
 
 // clip cuts the convex polygon poly ([[x, y]…]) to the half-plane
