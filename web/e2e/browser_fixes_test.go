@@ -239,29 +239,32 @@ func TestBrowserNumberKeys(t *testing.T) {
 		Reading bool   `json:"reading"`
 		Key     string `json:"key"`
 		Symbol  int    `json:"symbol"`
+		At      string `json:"at"`
 	}
-	// Each label sits on its symbol; the labels run in reading order: each
-	// one is below the one before, or on its row (within a sixth of the
-	// card) and to its right. The label of the symbol shared with the
-	// centre is the key to press.
+	// Each label sits on its symbol; the labels run in reading order, by
+	// rows from the top (a label within a sixth of the card's height below
+	// the topmost of its row is on that row), each row from the left. The
+	// label of the symbol shared with the centre is the key to press.
 	b.eval(`(() => {
   const card = document.querySelector('.seat.mine svg.face');
   const size = card.getBoundingClientRect().height;
   const ls = [...document.querySelectorAll('.seat.mine .knum')].map((l) => { const r = l.getBoundingClientRect(); return {key: l.dataset.key, x: r.left + r.width / 2, y: r.top + r.height / 2}; });
-  let reading = true;
-  for (let i = 1; i < ls.length; i++) {
-    const a = ls[i - 1], b = ls[i];
-    if (!(b.y - a.y >= size / 6 || (Math.abs(b.y - a.y) < size / 6 && b.x > a.x))) reading = false;
+  const rows = [];
+  for (const l of [...ls].sort((a, b) => a.y - b.y)) {
+    const row = rows[rows.length - 1];
+    if (row && l.y - row[0].y < size / 6) row.push(l);
+    else rows.push([l]);
   }
+  const reading = rows.flatMap((row) => row.sort((a, b) => a.x - b.x)).map((l) => l.key).join('') === ls.map((l) => l.key).join('');
   const centre = new Set([...document.querySelector('.shared svg.face').querySelectorAll('g[data-symbol]')].map((g) => g.dataset.symbol));
   const g = [...card.querySelectorAll('g[data-symbol]')].find((g) => centre.has(g.dataset.symbol));
   const r = g.getBoundingClientRect();
   const near = ls.map((l) => ({key: l.key, d: Math.hypot(l.x - (r.left + r.width / 2), l.y - (r.top + r.height / 2))})).sort((a, b) => a.d - b.d)[0];
-  return {keys: ls.map((l) => l.key).join(''), reading, key: near.key, symbol: Number(g.dataset.symbol)};
+  return {keys: ls.map((l) => l.key).join(''), reading, key: near.key, symbol: Number(g.dataset.symbol), at: JSON.stringify(ls.map((l) => [Math.round(l.x), Math.round(l.y)])) + ' size ' + Math.round(size)};
 })()`, &labels)
 	if labels.Keys != "12345678" || !labels.Reading {
 		b.shot("labels")
-		t.Errorf("the card's labels are %q, in reading order: %v; want 12345678 in reading order", labels.Keys, labels.Reading)
+		t.Errorf("the card's labels are %q, in reading order: %v (at %s); want 12345678 in reading order", labels.Keys, labels.Reading, labels.At)
 	}
 	b.shot("numbers")
 	b.run(chromedp.KeyEvent(labels.Key))

@@ -47,7 +47,8 @@ function bisect(el, name, lo, hi, fits) {
 // says which cards the seat plays with: the other seats' strips show
 // their cards only where claims are made against them (.others.against),
 // and the seat's own zones that no claim names (the cards it won, say)
-// are drawn small (.rest).
+// show their label alone (.rest), as the draw piles and the cards set
+// aside do.
 export function fitTable(table, claim) {
   const on = phone();
   const places = claim ? [...(claim.match || []), ...(claim.targets || [])] : [];
@@ -57,14 +58,25 @@ export function fitTable(table, claim) {
   table.classList.toggle("land", on && window.innerWidth > window.innerHeight);
   table.querySelector(".others")?.classList.toggle("against", against);
   // Where the seat taps its own card, a centre of many cards (a layout to
-  // rescue from) is drawn at half the size of the seat's own.
+  // rescue from) gets the room the seat's own card leaves (below).
   table.classList.toggle("tapmine", places.some((p) => p.whose === "mine"));
   for (const z of table.querySelectorAll(".seat.mine [data-zone]")) z.classList.toggle("rest", !mine.has(z.dataset.kind));
   if (!on) {
     table.style.removeProperty("--fit");
+    delete table.dataset.fit;
     hitAreas(table);
     return;
   }
+  // The sizes found hold while the screen and what the table shows (which
+  // zones, how many cards each) stay the same: most updates only change
+  // which cards are shown.
+  const key = `${window.innerWidth}x${window.innerHeight}@${Math.round(table.getBoundingClientRect().top + window.scrollY)}:${
+    [...table.querySelectorAll("[data-zone]")].map((z) => (z.hidden ? "-" : z.querySelectorAll(".card").length)).join(",")}`;
+  if (table.dataset.fit === key) {
+    hitAreas(table);
+    return;
+  }
+  table.dataset.fit = key;
   const others = table.querySelectorAll(".others .seat").length;
   const fits = () => {
     const s = parseFloat(table.style.getPropertyValue("--fit"));
