@@ -141,7 +141,21 @@ function heldSeat(code) {
 }
 
 function keepSeat(code, token, seat) {
-  localStorage.setItem(tokenKey(code), JSON.stringify({ token, seat, tab: TAB }));
+  localStorage.setItem(tokenKey(code), JSON.stringify({ token, seat, tab: TAB, at: Date.now() }));
+}
+
+// SEAT_KEEP is how long a stored seat is kept, in milliseconds: far longer
+// than the server holds a seat whose player has gone.
+const SEAT_KEEP = 24 * 60 * 60 * 1000;
+
+// forgetOldSeats removes the stored seats of rooms left long ago.
+function forgetOldSeats() {
+  for (let i = localStorage.length - 1; i >= 0; i--) {
+    const k = localStorage.key(i);
+    if (!k || !k.startsWith("dobble.seat.")) continue;
+    const v = heldSeat(k.slice("dobble.seat.".length));
+    if (!v || !(Date.now() - v.at < SEAT_KEEP)) localStorage.removeItem(k);
+  }
 }
 
 // dropSeat forgets the stored seat of room code, unless another tab holds
@@ -1601,6 +1615,7 @@ function replayKey(e) {
 // ---- start -------------------------------------------------------------
 
 function start() {
+  forgetOldSeats();
   const code = S.route.code;
   if (code) {
     // A reload of the tab that holds the seat takes it back; another tab
