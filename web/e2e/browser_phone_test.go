@@ -89,13 +89,13 @@ const phoneCheck = `((claim, game, crowded) => {
 // TestBrowserPhoneTable opens every game on a phone, at 375×667 upright
 // and 667×375 turned, and checks that the cards the person plays with are
 // wholly on screen together, without scrolling, with targets a finger can
-// hit (phoneCheck): a symbol's target is its region of the card
-// (fit.js, hitAreas: path.hit), measured by its bounding box. The other
-// seats are people who never act (sit), so
-// that what is measured is the table as dealt, whatever the machine's
-// speed; the games moved on by a
-// clock move on, and each layout holds at any of their steps. A
-// screenshot of each game at 375×667 is saved.
+// hit (phoneCheck): a symbol's target is its region of the card (fit.js,
+// hitAreas: path.hit), measured by its bounding box. The other seats are
+// people who never act (sit), so that what is measured is the table as
+// dealt, whatever the machine's speed; the games moved on by a clock move
+// on, and each layout holds at any of their steps. A screenshot of each
+// game at both sizes is saved ($DOBBLE_PHONE_SHOTS names a folder for
+// them).
 func TestBrowserPhoneTable(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
@@ -157,9 +157,7 @@ func TestBrowserPhoneTable(t *testing.T) {
 				}
 				why, crowded := phoneCrowded[g.Name]
 				b.eval(fmt.Sprintf(`%s(%s, %q, %t)`, phoneCheck, claim, g.Name, crowded), &got)
-				if size.w == 375 {
-					b.shot(size.name)
-				}
+				b.shot(size.name)
 				t.Logf("%s at %s: %d cards and %d targets checked, the least %d px", g.Name, size.name, got.Cards, got.Targets, got.Least)
 				if crowded {
 					t.Logf("%s: targets under 44 px allowed: %s", g.Name, why)
@@ -168,9 +166,6 @@ func TestBrowserPhoneTable(t *testing.T) {
 					t.Errorf("%s at %s: no card checked", g.Name, size.name)
 				}
 				if len(got.Bad) > 0 {
-					if size.w != 375 {
-						b.shot(size.name)
-					}
 					t.Errorf("%s at %s (%s):\n  %s", g.Name, size.name, filepath.Join(shots, b.name+"-"+size.name+".png"), strings.Join(got.Bad, "\n  "))
 				}
 			}
