@@ -10,7 +10,7 @@
 const PHONE = "(max-width: 599px), (max-height: 499px)";
 
 // phone reports whether the screen is a phone's.
-export function phone() {
+function phone() {
   return window.matchMedia(PHONE).matches;
 }
 
@@ -117,7 +117,7 @@ export function fitOwn(el) {
 
 // TAP is the width of a card whose symbols are large enough to tap, in
 // pixels: a card is not made larger than this at the expense of others.
-const TAP = 250;
+const TAP = 300;
 
 // hitAreas gives each symbol of root's cards that can be acted on a region
 // of the card of its own to be tapped in: its cell of the card's power
