@@ -168,6 +168,10 @@ const da = {
   "feed.timeUp.you": "Tiden løb ud: din tur",
   "play.discard": "Afkast",
   "results.tied": "delt førsteplads: {names}",
+  "home.held": "Du har plads {n} i dette spil.",
+  "home.resumeBtn": "Tag min plads igen",
+  "home.inProgress": "Dette spil er allerede i gang, eller pladserne er taget: du kan se med.",
+  "keys.number": "udpeg et symbol på dit kort",
 };
 
 export default da;

@@ -168,6 +168,10 @@ const it = {
   "feed.timeUp.you": "Tempo scaduto: tocca a te",
   "play.discard": "Scarti",
   "results.tied": "pari per la vittoria: {names}",
+  "home.held": "Hai il posto {n} in questa partita.",
+  "home.resumeBtn": "Riprendi il mio posto",
+  "home.inProgress": "Questa partita è già cominciata, o i posti sono occupati: puoi guardarla.",
+  "keys.number": "indica un simbolo della tua carta",
 };
 
 export default it;

@@ -168,6 +168,10 @@ const pl = {
   "feed.timeUp.you": "Czas minął: twoja kolej",
   "play.discard": "Odrzucone",
   "results.tied": "remis o zwycięstwo: {names}",
+  "home.held": "Masz w tej grze miejsce nr {n}.",
+  "home.resumeBtn": "Wróć na swoje miejsce",
+  "home.inProgress": "Ta gra już trwa albo nie ma wolnych miejsc: możesz ją oglądać.",
+  "keys.number": "wskaż symbol swojej karty",
 };
 
 export default pl;

@@ -168,6 +168,10 @@ const ru = {
   "feed.timeUp.you": "Время вышло: ваш ход",
   "play.discard": "Сброс",
   "results.tied": "ничья за победу: {names}",
+  "home.held": "У вас место {n} в этой игре.",
+  "home.resumeBtn": "Вернуться на своё место",
+  "home.inProgress": "Эта игра уже идёт или все места заняты: вы можете смотреть её.",
+  "keys.number": "назвать символ своей карты",
 };
 
 export default ru;

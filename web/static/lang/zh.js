@@ -168,6 +168,10 @@ const zh = {
   "feed.timeUp.you": "时间到：轮到你了",
   "play.discard": "弃牌堆",
   "results.tied": "并列第一：{names}",
+  "home.held": "你在这局游戏中有第 {n} 个座位。",
+  "home.resumeBtn": "回到我的座位",
+  "home.inProgress": "这局游戏已经开始，或座位已满：你可以观战。",
+  "keys.number": "选你牌上的图案",
 };
 
 export default zh;
