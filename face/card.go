@@ -16,7 +16,7 @@ import (
 // Inset is the share of the card's radius (or half side) that the layout
 // fills: the rest is a margin along the edge, so that a cut slightly off
 // the line still leaves every symbol whole.
-const Inset = 0.93
+const Inset = 0.97
 
 // Deck is a deck ready to be drawn: its layout plan and the symbol that
 // stands for each symbol id. A Deck is immutable and safe for concurrent
@@ -43,7 +43,9 @@ func NewDeck(d *deck.Deck, syms []*Symbol, shape layout.Shape, seed uint64) (*De
 	if err != nil {
 		return nil, err
 	}
-	return &Deck{plan: p, symbols: syms[:d.Symbols()], seed: seed}, nil
+	syms = syms[:d.Symbols()]
+	p = p.WithOutlines(func(s int) *layout.Outline { return syms[s].outline() })
+	return &Deck{plan: p, symbols: syms, seed: seed}, nil
 }
 
 // EditionDeck prepares a published edition for drawing, with its own
@@ -84,7 +86,7 @@ func (d *Deck) placements(card int) []placement {
 	out := make([]placement, len(pl))
 	for i, p := range pl {
 		s := d.symbols[p.Symbol]
-		out[i] = placement{id: p.Symbol, sym: s, m: symbolMatrix(s, p.Spot)}
+		out[i] = placement{id: p.Symbol, sym: s, m: symbolMatrix(s, p.Spot, p.Angle)}
 	}
 	return out
 }
@@ -92,18 +94,18 @@ func (d *Deck) placements(card int) []placement {
 func (d *Deck) single(symbol int) []placement {
 	s := d.symbols[symbol]
 	spot := layout.Single(d.Shape(), d.seed, symbol)
-	return []placement{{id: symbol, sym: s, m: symbolMatrix(s, spot)}}
+	return []placement{{id: symbol, sym: s, m: symbolMatrix(s, spot, s.angle(spot.Angle))}}
 }
 
 // symbolMatrix maps a symbol's own coordinates to card units: its
 // enclosing circle onto the spot's circle (inside the card's inset), turned
-// by the spot's angle.
-func symbolMatrix(s *Symbol, spot layout.Spot) canvas.Matrix {
+// by angle degrees.
+func symbolMatrix(s *Symbol, spot layout.Spot, angle float64) canvas.Matrix {
 	c, r := s.circle()
 	k := spot.R * Inset / r
 	return canvas.Identity.
 		Translate(spot.X*Inset, spot.Y*Inset).
-		Rotate(s.angle(spot.Angle)).
+		Rotate(angle).
 		Scale(k, k).
 		Translate(-c.X, -c.Y)
 }
