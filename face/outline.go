@@ -10,7 +10,7 @@ import (
 
 // outlineSide is the side, in cells, of the mask a symbol's outline is
 // computed from: a cell is under 1 % of the symbol's width.
-const outlineSide = 160
+const outlineSide = 256
 
 // textTurn is how far words may turn either way from upright, in degrees.
 const textTurn = 40

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"sync"
 )
 
 // InkGap is the least space kept between the ink of two symbols and
@@ -12,16 +14,31 @@ import (
 const InkGap = 0.012
 
 // fitCells is the side of the grid of cells over [-1, 1]² on which Fit
-// keeps track of the space the symbols take.
-const fitCells = 192
+// keeps track of the space the symbols take; fineCells that of the grid
+// of its last growth.
+const (
+	fitCells  = 224
+	fineCells = 448
+)
 
 // Sizes keep their variety: a symbol may grow to at most its share of the
 // largest symbol (from Arrange's sizes) times growSlack, the middle ones
 // never to LargeShare of it (so that the two large spots stay the two
 // largest), the smallest not at all beyond its share.
 const (
-	growSlack = 1.3
-	middleCap = LargeShare - 0.03
+	middleCap = 0.95
+)
+
+// SizeRatio is the least ratio of the largest symbol's size (its enclosing
+// circle) to the smallest's on a card that Fit keeps.
+const SizeRatio = 2
+
+// Growth: a symbol grows by at most 10 % a step, and stops trying when
+// the step it could take falls under minStep; after the symbols stop
+// growing, they are shaken and grow again, shakes times.
+const (
+	minStep = 0.004
+	shakes  = 1
 )
 
 // Fit packs symbols by their outlines, starting from circles: spots as
@@ -40,7 +57,7 @@ func Fit(spots []Spot, outlines []*Outline, shape Shape, seed uint64) []Spot {
 	if len(spots) != len(outlines) {
 		panic(fmt.Sprintf("layout: Fit: %d spots but %d outlines", len(spots), len(outlines)))
 	}
-	f := newFitter(shape)
+	f := newFitter(shape, fitCells)
 	rng := rand.New(rand.NewPCG(seed, 0x6f75746c696e65))
 	k := len(spots)
 	out := make([]Spot, k)
@@ -54,62 +71,102 @@ func Fit(spots []Spot, outlines []*Outline, shape Shape, seed uint64) []Spot {
 		case i == 1:
 			caps[i] = 1
 		case i == k-1:
-			caps[i] = s.R / spots[0].R
+			caps[i] = 1 / SizeRatio
 		default:
 			caps[i] = middleCap
 		}
 	}
-	// Place the circles' symbols, shrinking any that the grid's
-	// coarseness makes bump into another.
+	// Place the symbols, shrinking any that the grid's coarseness makes
+	// bump into another.
 	for i := range out {
-		for tries := 0; !f.fits(outlines[i], out[i], i) && tries < 40; tries++ {
-			out[i].R *= 0.95
+		if i == k-1 {
+			out[i].R = math.Min(out[i].R, out[0].R/SizeRatio)
+		}
+		for tries := 0; !f.fits(outlines[i], out[i], i) && tries < 80; tries++ {
+			out[i].R *= 0.97
 		}
 		f.claim(outlines[i], out[i], i)
 	}
 	step := make([]float64, k)
-	for i := range step {
-		step[i] = 0.1
+	for phase := 0; phase < shakes+1; phase++ {
+		if phase > 0 {
+			f.shake(outlines, out, rng)
+		}
+		f.growAll(outlines, out, caps, step, 0.1, rng)
 	}
+	// The finer grid leaves less room unused around the ink: a last
+	// growth on it.
+	fine := newFitter(shape, fineCells)
+	for i := range out {
+		fine.claim(outlines[i], out[i], i)
+	}
+	fine.growAll(outlines, out, caps, step, 0.03, rng)
+	return out
+}
+
+// growAll lets the symbols grow in turns, each by up to first at a time,
+// until none can grow by minStep (see grow).
+func (f *fitter) growAll(outlines []*Outline, out []Spot, caps, step []float64, first float64, rng *rand.Rand) {
+	k := len(out)
 	order := make([]int, k)
 	for i := range order {
 		order[i] = i
 	}
-	for round := 0; round < 30; round++ {
-		moved := false
+	for i := range step {
+		step[i] = first
+	}
+	for round := 0; round < 30 && anyLeft(step); round++ {
 		// The largest first, then the others in a new order each round.
 		rng.Shuffle(k-1, func(a, b int) { order[a+1], order[b+1] = order[b+1], order[a+1] })
 		for _, i := range order {
-			if step[i] < 0.004 {
+			if step[i] < minStep {
 				continue
 			}
 			limit := caps[i] * out[0].R
-			if i == 0 {
-				limit = math.Inf(1)
-			}
 			grow := math.Min(1+step[i], limit/out[i].R)
-			if grow <= 1.002 {
+			if grow <= 1+minStep/2 {
+				step[i] = 0
 				continue
 			}
 			f.release(i)
 			if s, ok := f.grow(outlines[i], out[i], i, grow, rng); ok {
 				out[i] = s
-				moved = true
 			} else {
 				step[i] /= 2
 			}
 			f.claim(outlines[i], out[i], i)
 		}
-		if !moved && !anyLeft(step) {
-			break
-		}
 	}
-	return out
+}
+
+// shake moves every symbol a little, in a random direction and turned a
+// little, where it still fits, so that the next growth starts from a new
+// arrangement.
+func (f *fitter) shake(outlines []*Outline, out []Spot, rng *rand.Rand) {
+	for i, o := range outlines {
+		f.release(i)
+		for try := 0; try < 4; try++ {
+			a := rng.Float64() * 2 * math.Pi
+			d := f.h * (1 + 3*rng.Float64())
+			s := out[i]
+			s.X += d * math.Cos(a)
+			s.Y += d * math.Sin(a)
+			s.Angle = normAngle(s.Angle + (rng.Float64()-0.5)*20)
+			if o.turn < 180 && !withinTurn(s.Angle, o.turn) {
+				continue
+			}
+			if f.fits(o, s, i) {
+				out[i] = s
+				break
+			}
+		}
+		f.claim(o, out[i], i)
+	}
 }
 
 func anyLeft(step []float64) bool {
 	for _, s := range step {
-		if s >= 0.004 {
+		if s >= minStep {
 			return true
 		}
 	}
@@ -144,22 +201,35 @@ func withinTurn(a, turn float64) bool {
 // fitter is the grid of cells over [-1, 1]², each free, outside the card
 // (with its gap) or taken by one symbol.
 type fitter struct {
+	n     int     // cells a side
 	h     float64 // side of a cell in card units
 	owner []int16 // 0 free, -1 outside the card, i+1 taken by symbol i
 	cells [][]int32
 	buf   []int32
 }
 
-func newFitter(shape Shape) *fitter {
-	n := fitCells
-	f := &fitter{h: 2 / float64(n), owner: make([]int16, n*n), cells: make([][]int32, MaxSymbols)}
+func newFitter(shape Shape, n int) *fitter {
+	return &fitter{n: n, h: 2 / float64(n), owner: slices.Clone(blankGrid(shape, n)), cells: make([][]int32, MaxSymbols)}
+}
+
+// blankGrids keeps the empty grids of each shape and size (two of each):
+// cells outside the card marked, the others free.
+var blankGrids sync.Map
+
+func blankGrid(shape Shape, n int) []int16 {
+	key := [2]int{int(shape), n}
+	if g, ok := blankGrids.Load(key); ok {
+		return g.([]int16)
+	}
+	g := make([]int16, n*n)
+	h := 2 / float64(n)
 	// A cell is outside when ink within it could be nearer the edge than
 	// the gap.
-	lim := 1 - InkGap - f.h*math.Sqrt2/2
+	lim := 1 - InkGap - h*math.Sqrt2/2
 	for y := 0; y < n; y++ {
-		cy := -1 + (float64(y)+0.5)*f.h
+		cy := -1 + (float64(y)+0.5)*h
 		for x := 0; x < n; x++ {
-			cx := -1 + (float64(x)+0.5)*f.h
+			cx := -1 + (float64(x)+0.5)*h
 			var d float64
 			if shape == Round {
 				d = math.Hypot(cx, cy)
@@ -167,11 +237,12 @@ func newFitter(shape Shape) *fitter {
 				d = math.Max(math.Abs(cx), math.Abs(cy))
 			}
 			if d > lim {
-				f.owner[y*n+x] = -1
+				g[y*n+x] = -1
 			}
 		}
 	}
-	return f
+	blankGrids.Store(key, g)
+	return g
 }
 
 // footprint calls visit with every cell that symbol o placed at s may
@@ -180,7 +251,7 @@ func newFitter(shape Shape) *fitter {
 // their ink: a point halfway between two inked points nearer than the gap
 // lies in a cell whose centre both footprints reach.
 func (f *fitter) footprint(o *Outline, s Spot, visit func(c int32) bool) {
-	n := fitCells
+	n := f.n
 	half := f.h * math.Sqrt2 / 2
 	thr := (half+InkGap/2)/s.R + o.pad
 	reach := s.R * (1 + thr + 2*o.cell)
@@ -190,7 +261,7 @@ func (f *fitter) footprint(o *Outline, s Spot, visit func(c int32) bool) {
 	inv := 1 / s.R
 	// A cell is reached when the lower bound on its distance to the ink
 	// (see Outline.distance) is at most thr.
-	lim := float32(thr + o.cell*math.Sqrt2)
+	lim := uint16(math.Min((thr+o.cell*math.Sqrt2)/(o.cell*distStep), math.MaxUint16))
 	on := o.n
 	du, dv := cos*f.h*inv, -sin*f.h*inv // per cell to the right
 	for y := y0; y <= y1; y++ {
@@ -244,8 +315,8 @@ func (f *fitter) bumps(o *Outline, s Spot, i int) (int, float64, float64) {
 	f.footprint(o, s, func(c int32) bool {
 		if w := f.owner[c]; w != 0 && w != me {
 			count++
-			sx += float64(c % fitCells)
-			sy += float64(c / fitCells)
+			sx += float64(int(c) % f.n)
+			sy += float64(int(c) / f.n)
 		}
 		return true
 	})

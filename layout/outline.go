@@ -13,8 +13,9 @@ import (
 // cell. An Outline is immutable and safe for concurrent use.
 type Outline struct {
 	n    int
-	cell float64   // side of a cell, in symbol units
-	dist []float32 // by row, in symbol units
+	cell float64 // side of a cell, in symbol units
+	// dist is by row, in steps of distStep cells, rounded down.
+	dist []uint16
 	// pad is extra room kept around the ink, in symbol units.
 	pad float64
 	// turn is the largest rotation, in degrees either way from upright.
@@ -22,6 +23,9 @@ type Outline struct {
 	// ink is the inked share of the square's cells.
 	ink float64
 }
+
+// distStep is the step, in cells, in which an outline keeps distances.
+const distStep = 1.0 / 64
 
 // MinOutlineSide and MaxOutlineSide bound the side of an outline's mask.
 const (
@@ -49,9 +53,9 @@ func NewOutline(n int, inked []bool, pad, turn float64) (*Outline, error) {
 		return nil, fmt.Errorf("layout: the outline mask has no ink")
 	}
 	cell := 2 / float64(n)
-	dist := make([]float32, n*n)
+	dist := make([]uint16, n*n)
 	for i, v := range d2 {
-		dist[i] = float32(math.Sqrt(v) * cell)
+		dist[i] = uint16(math.Min(math.Floor(math.Sqrt(v)/distStep), math.MaxUint16))
 	}
 	return &Outline{n: n, cell: cell, dist: dist, pad: pad, turn: turn, ink: float64(count) / float64(n*n)}, nil
 }
@@ -102,7 +106,7 @@ func (o *Outline) distance(u, v float64) float64 {
 		py := -1 + (float64(cy)+0.5)*o.cell
 		out = math.Hypot(u-px, v-py)
 	}
-	d := float64(o.dist[cy*n+cx])
+	d := float64(o.dist[cy*n+cx]) * distStep * o.cell
 	// The point is within half a cell's diagonal of its cell's centre, and
 	// ink within a cell may lie anywhere in it.
 	return math.Max(out, d-out) - o.cell*math.Sqrt2
