@@ -16,7 +16,7 @@ import (
 // Inset is the share of the card's radius (or half side) that the layout
 // fills: the rest is a margin along the edge, so that a cut slightly off
 // the line still leaves every symbol whole.
-const Inset = 0.985
+const Inset = 0.99
 
 // Deck is a deck ready to be drawn: its layout plan and the symbol that
 // stands for each symbol id. A Deck is immutable and safe for concurrent

@@ -8,13 +8,31 @@ import (
 
 	"github.com/dobble-dev/dobble/deck"
 	"github.com/dobble-dev/dobble/layout"
+	"github.com/dobble-dev/dobble/symbols/art"
 	"github.com/tdewolff/canvas"
 )
 
 // cardPixels is the side, in pixels, at which the tests rasterize a card:
 // a pixel's diagonal is shorter than the gap layout.InkGap keeps between
-// symbols, so two symbols that keep it never touch one pixel.
-const cardPixels = 256
+// symbols (on the card's inset), so two symbols that keep it never touch
+// one pixel.
+const cardPixels = 320
+
+// drawn is one symbol of a card as drawn: its picture and the matrix from
+// the picture's coordinates to card units (the unit card, y down).
+type drawn struct {
+	id  int
+	pic *art.Picture
+	m   canvas.Matrix
+}
+
+func fromPlacements(pls []placement) []drawn {
+	out := make([]drawn, len(pls))
+	for i, p := range pls {
+		out[i] = drawn{id: p.id, pic: p.sym.pic, m: p.m}
+	}
+	return out
+}
 
 // symbolRaster is one symbol of a card drawn alone: the alpha of the
 // pixels of rect, by row.
@@ -30,23 +48,22 @@ func (r symbolRaster) at(x, y int) uint8 {
 	return r.pix[(y-r.rect.Min.Y)*r.rect.Dx()+x-r.rect.Min.X]
 }
 
-// rasterize draws each placement of a card alone onto a card of side px
+// rasterize draws each symbol of a card alone onto a card of side px
 // pixels, within the square around its enclosing circle. It draws with
 // drawMask, whose curves are exact, so that the tests see the outlines
 // that browsers and PDF readers draw.
-func rasterize(pls []placement, px int) []symbolRaster {
+func rasterize(ds []drawn, px int) []symbolRaster {
 	n := float64(px)
 	m := canvas.Identity.Translate(n/2, n/2).Scale(n/2, n/2)
-	out := make([]symbolRaster, len(pls))
-	for i, p := range pls {
-		_, r := p.sym.circle()
-		centre := p.m.Dot(p.sym.pic.Center)
-		reach := r * math.Hypot(p.m[0][0], p.m[1][0]) * n / 2
+	out := make([]symbolRaster, len(ds))
+	for i, d := range ds {
+		centre := d.m.Dot(d.pic.Center)
+		reach := d.pic.Radius * math.Sqrt(math.Abs(d.m.Det())) * n / 2
 		cx, cy := (centre.X+1)*n/2, (centre.Y+1)*n/2
 		rect := image.Rect(int(cx-reach)-2, int(cy-reach)-2, int(cx+reach)+3, int(cy+reach)+3).Intersect(image.Rect(0, 0, px, px))
 		mask := image.NewAlpha(image.Rect(0, 0, rect.Dx(), rect.Dy()))
 		shift := canvas.Identity.Translate(-float64(rect.Min.X), -float64(rect.Min.Y))
-		drawMask(mask, p.sym.pic, shift.Mul(m).Mul(p.m))
+		drawMask(mask, d.pic, shift.Mul(m).Mul(d.m))
 		out[i] = symbolRaster{rect: rect, pix: mask.Pix}
 	}
 	return out
@@ -54,11 +71,10 @@ func rasterize(pls []placement, px int) []symbolRaster {
 
 // cardInk checks one card's drawing: no pixel is touched by two symbols
 // nor by a symbol outside the card. It returns the share of the card's
-// area the symbols ink (pixels at least half covered) and the ratio of
-// its largest symbol's size to its smallest's, or a description of the
-// first violation.
-func cardInk(pls []placement, spots []layout.Placement, shape layout.Shape, px int) (ink, ratio float64, bad string) {
-	rasters := rasterize(pls, px)
+// area the symbols ink (pixels at least half covered), or a description
+// of the first violation.
+func cardInk(ds []drawn, shape layout.Shape, px int) (float64, string) {
+	rasters := rasterize(ds, px)
 	inked, inside := 0, 0
 	half := float64(px) / 2
 	for y := 0; y < px; y++ {
@@ -81,23 +97,29 @@ func cardInk(pls []placement, spots []layout.Placement, shape layout.Shape, px i
 					continue
 				}
 				if owner >= 0 {
-					return 0, 0, fmt.Sprintf("symbols %d and %d both ink pixel (%d, %d)", pls[owner].id, pls[i].id, x, y)
+					return 0, fmt.Sprintf("symbols %d and %d both ink pixel (%d, %d)", ds[owner].id, ds[i].id, x, y)
 				}
 				owner, most = i, v
 			}
 			if owner >= 0 && !in {
-				return 0, 0, fmt.Sprintf("symbol %d inks pixel (%d, %d), outside the card", pls[owner].id, x, y)
+				return 0, fmt.Sprintf("symbol %d inks pixel (%d, %d), outside the card", ds[owner].id, x, y)
 			}
 			if most >= 128 {
 				inked++
 			}
 		}
 	}
+	return float64(inked) / float64(inside), ""
+}
+
+// sizeRatio returns the ratio of the largest symbol's size to the
+// smallest's on a card.
+func sizeRatio(pls []layout.Placement) float64 {
 	lo, hi := math.Inf(1), 0.0
-	for _, p := range spots {
+	for _, p := range pls {
 		lo, hi = math.Min(lo, p.R), math.Max(hi, p.R)
 	}
-	return float64(inked) / float64(inside), hi / lo, ""
+	return hi / lo
 }
 
 // inkDecks returns the decks whose ink the tests measure: the editions,
@@ -134,23 +156,46 @@ func inkDecks(t testing.TB) ([]string, []*Deck) {
 	return names, decks
 }
 
+// minMeanInk is the least share of a card's area that the symbols ink,
+// averaged over the decks of TestPackedCardsInkHalfTheCard.
+const minMeanInk = 0.5
+
+// TestPackedCardsInkHalfTheCard draws every card of the editions and of
+// the planes of orders 2 to 7 (every third card with -short) and checks
+// that no two symbols touch one pixel, that none crosses the card's edge,
+// that the largest symbol of every card is at least layout.SizeRatio times
+// the smallest, and that on average half the card is inked.
 func TestPackedCardsInkHalfTheCard(t *testing.T) {
+	every := 1
+	if testing.Short() {
+		every = 3
+	}
 	names, decks := inkDecks(t)
 	var sum float64
 	for i, fd := range decks {
 		var deckInk float64
+		cards := 0
 		minRatio := math.Inf(1)
-		for c := 0; c < fd.Len(); c++ {
-			ink, ratio, bad := cardInk(fd.placements(c), fd.plan.Card(c), fd.Shape(), cardPixels)
+		for c := 0; c < fd.Len(); c += every {
+			ink, bad := cardInk(fromPlacements(fd.placements(c)), fd.Shape(), cardPixels)
 			if bad != "" {
 				t.Fatalf("%s card %d: %s", names[i], c, bad)
 			}
+			ratio := sizeRatio(fd.plan.Card(c))
+			if ratio < layout.SizeRatio-1e-9 {
+				t.Errorf("%s card %d: the largest symbol is %.2f times the smallest, want ≥ %d", names[i], c, ratio, layout.SizeRatio)
+			}
 			deckInk += ink
+			cards++
 			minRatio = math.Min(minRatio, ratio)
 		}
-		deckInk /= float64(fd.Len())
+		deckInk /= float64(cards)
 		t.Logf("%s: %.1f %% of the card inked on average; sizes differ at least %.2f×", names[i], 100*deckInk, minRatio)
 		sum += deckInk
 	}
-	t.Logf("mean: %.1f %%", 100*sum/float64(len(decks)))
+	mean := sum / float64(len(decks))
+	t.Logf("mean: %.1f %%", 100*mean)
+	if mean < minMeanInk {
+		t.Errorf("the cards ink %.1f %% of their area on average, want ≥ %.0f %%", 100*mean, 100*minMeanInk)
+	}
 }

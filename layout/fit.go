@@ -11,7 +11,7 @@ import (
 // InkGap is the least space kept between the ink of two symbols and
 // between ink and the card's edge, in card units, when symbols are packed
 // by their outlines (Fit).
-const InkGap = 0.012
+const InkGap = 0.01
 
 // fitCells is the side of the grid of cells over [-1, 1]² on which Fit
 // keeps track of the space the symbols take; fineCells that of the grid
