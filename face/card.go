@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"runtime"
 	"strconv"
+	"sync"
 
 	"github.com/dobble-dev/dobble/deck"
 	"github.com/dobble-dev/dobble/layout"
@@ -25,6 +27,14 @@ type Deck struct {
 	plan    *layout.Plan
 	symbols []*Symbol
 	seed    uint64
+	// cards keeps every card's layout once it is made.
+	cards []cardLayout
+}
+
+// cardLayout is one card's layout, made at its first use.
+type cardLayout struct {
+	once sync.Once
+	pl   []layout.Placement
 }
 
 // NewDeck prepares a deck for drawing with the given symbols (symbol id i
@@ -45,7 +55,7 @@ func NewDeck(d *deck.Deck, syms []*Symbol, shape layout.Shape, seed uint64) (*De
 	}
 	syms = syms[:d.Symbols()]
 	p = p.WithOutlines(func(s int) *layout.Outline { return syms[s].outline() })
-	return &Deck{plan: p, symbols: syms, seed: seed}, nil
+	return &Deck{plan: p, symbols: syms, seed: seed, cards: make([]cardLayout, d.Len())}, nil
 }
 
 // EditionDeck prepares a published edition for drawing, with its own
@@ -81,8 +91,38 @@ type placement struct {
 	m   canvas.Matrix // symbol coordinates → card units (y down)
 }
 
+// Layout returns the layout of card i, made the first time it is asked
+// for.
+func (d *Deck) Layout(card int) []layout.Placement {
+	c := &d.cards[card]
+	c.once.Do(func() { c.pl = d.plan.Card(card) })
+	return c.pl
+}
+
+// LayOutAll makes the layout of every card, on as many goroutines as the
+// program may run at once, so that drawing the whole deck afterwards
+// takes less time.
+func (d *Deck) LayOutAll() {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range next {
+				d.Layout(c)
+			}
+		}()
+	}
+	for c := range d.cards {
+		next <- c
+	}
+	close(next)
+	wg.Wait()
+}
+
 func (d *Deck) placements(card int) []placement {
-	pl := d.plan.Card(card)
+	pl := d.Layout(card)
 	out := make([]placement, len(pl))
 	for i, p := range pl {
 		s := d.symbols[p.Symbol]

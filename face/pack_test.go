@@ -181,7 +181,7 @@ func TestPackedCardsInkHalfTheCard(t *testing.T) {
 			if bad != "" {
 				t.Fatalf("%s card %d: %s", names[i], c, bad)
 			}
-			ratio := sizeRatio(fd.plan.Card(c))
+			ratio := sizeRatio(fd.Layout(c))
 			if ratio < layout.SizeRatio-1e-9 {
 				t.Errorf("%s card %d: the largest symbol is %.2f times the smallest, want ≥ %d", names[i], c, ratio, layout.SizeRatio)
 			}

@@ -21,21 +21,19 @@ const (
 	fineCells = 448
 )
 
-// Sizes keep their variety: a symbol may grow to at most its share of the
-// largest symbol (from Arrange's sizes) times growSlack, the middle ones
-// never to LargeShare of it (so that the two large spots stay the two
-// largest), the smallest not at all beyond its share.
-const (
-	middleCap = 0.95
-)
-
 // SizeRatio is the least ratio of the largest symbol's size (its enclosing
-// circle) to the smallest's on a card that Fit keeps.
+// circle) to the smallest's on a card that Fit keeps: the smallest never
+// grows beyond 1/SizeRatio of the largest.
 const SizeRatio = 2
 
-// Growth: a symbol grows by at most 10 % a step, and stops trying when
-// the step it could take falls under minStep; after the symbols stop
-// growing, they are shaken and grow again, shakes times.
+// middleCap is the largest share of the largest symbol's size that a
+// symbol between the two large ones and the smallest grows to.
+const middleCap = 0.95
+
+// Growth: a symbol grows by at most 10 % a step (3 % on the fine grid),
+// halves its step when it cannot take it, and stops trying when the step
+// falls under minStep; after the symbols stop growing, they are shaken
+// and grow again, shakes times.
 const (
 	minStep = 0.004
 	shakes  = 1
@@ -48,7 +46,10 @@ const (
 // its outline allows, and then the symbols grow in turn — each moving
 // away from what it bumps into and turning a little when that lets it
 // grow more — into the room their outlines leave between them, until none
-// can grow. The result keeps the spots' order; a spot's circle is the
+// can grow; then they are shaken a little and grow again, and grow a last
+// time on a finer grid. The largest stays the largest, at least
+// SizeRatio times the smallest. The result keeps the spots' order; a
+// spot's circle is the
 // symbol's enclosing circle, and circles may now overlap where the ink
 // does not. No two symbols' ink comes closer than InkGap, nor any ink to
 // the card's edge, whatever the outlines. The result depends only on the
@@ -131,10 +132,11 @@ func (f *fitter) growAll(outlines []*Outline, out []Spot, caps, step []float64, 
 			f.release(i)
 			if s, ok := f.grow(outlines[i], out[i], i, grow, rng); ok {
 				out[i] = s
+				f.claim(outlines[i], out[i], i)
 			} else {
 				step[i] /= 2
+				f.restore(i)
 			}
-			f.claim(outlines[i], out[i], i)
 		}
 	}
 }
@@ -204,24 +206,39 @@ type fitter struct {
 	n     int     // cells a side
 	h     float64 // side of a cell in card units
 	owner []int16 // 0 free, -1 outside the card, i+1 taken by symbol i
+	// taken counts the cells of each block of blockSide×blockSide cells
+	// that are not free, so that checks skip free blocks.
+	taken []int32
 	cells [][]int32
 	buf   []int32
 }
 
 func newFitter(shape Shape, n int) *fitter {
-	return &fitter{n: n, h: 2 / float64(n), owner: slices.Clone(blankGrid(shape, n)), cells: make([][]int32, MaxSymbols)}
+	g := blankGrid(shape, n)
+	return &fitter{n: n, h: 2 / float64(n), owner: slices.Clone(g.owner), taken: slices.Clone(g.taken), cells: make([][]int32, MaxSymbols)}
 }
 
-// blankGrids keeps the empty grids of each shape and size (two of each):
-// cells outside the card marked, the others free.
+// blockSide is the side, in cells, of the blocks whose taken cells a
+// fitter counts; it divides fitCells and fineCells.
+const blockSide = 8
+
+// grid is an empty grid: the cells outside the card marked, the others
+// free, and the count of cells outside the card in each block.
+type grid struct {
+	owner []int16
+	taken []int32
+}
+
+// blankGrids keeps the empty grids of each shape and size (two of each).
 var blankGrids sync.Map
 
-func blankGrid(shape Shape, n int) []int16 {
+func blankGrid(shape Shape, n int) grid {
 	key := [2]int{int(shape), n}
 	if g, ok := blankGrids.Load(key); ok {
-		return g.([]int16)
+		return g.(grid)
 	}
-	g := make([]int16, n*n)
+	nb := n / blockSide
+	g := grid{owner: make([]int16, n*n), taken: make([]int32, nb*nb)}
 	h := 2 / float64(n)
 	// A cell is outside when ink within it could be nearer the edge than
 	// the gap.
@@ -237,12 +254,19 @@ func blankGrid(shape Shape, n int) []int16 {
 				d = math.Max(math.Abs(cx), math.Abs(cy))
 			}
 			if d > lim {
-				g[y*n+x] = -1
+				g.owner[y*n+x] = -1
+				g.taken[(y/blockSide)*nb+x/blockSide]++
 			}
 		}
 	}
 	blankGrids.Store(key, g)
 	return g
+}
+
+// block returns the block of cell c.
+func (f *fitter) block(c int32) int {
+	x, y := int(c)%f.n, int(c)/f.n
+	return (y/blockSide)*(f.n/blockSide) + x/blockSide
 }
 
 // footprint calls visit with every cell that symbol o placed at s may
@@ -293,12 +317,62 @@ func (f *fitter) footprint(o *Outline, s Spot, visit func(c int32) bool) {
 	}
 }
 
+// scanTaken calls visit with every cell of symbol o's footprint at s (see
+// footprint) that is not free, until visit returns false. It looks only
+// at blocks that hold such cells.
+func (f *fitter) scanTaken(o *Outline, s Spot, visit func(c int32) bool) {
+	n, nb := f.n, f.n/blockSide
+	half := f.h * math.Sqrt2 / 2
+	thr := (half+InkGap/2)/s.R + o.pad
+	reach := s.R * (1 + thr + 2*o.cell)
+	sin, cos := math.Sincos(s.Angle * math.Pi / 180)
+	inv := 1 / s.R
+	lim := uint16(math.Min((thr+o.cell*math.Sqrt2)/(o.cell*distStep), math.MaxUint16))
+	on := o.n
+	du, dv := cos*f.h*inv, -sin*f.h*inv
+	reach2 := reach * reach
+	cellOf := func(p float64) int { return int(math.Floor((p + 1) / f.h)) }
+	bx0, bx1 := max(0, cellOf(s.X-reach)/blockSide), min(nb-1, cellOf(s.X+reach)/blockSide)
+	by0, by1 := max(0, cellOf(s.Y-reach)/blockSide), min(nb-1, cellOf(s.Y+reach)/blockSide)
+	for by := by0; by <= by1; by++ {
+		for bx := bx0; bx <= bx1; bx++ {
+			if f.taken[by*nb+bx] == 0 {
+				continue
+			}
+			x0 := bx * blockSide
+			for y := by * blockSide; y < (by+1)*blockSide; y++ {
+				dy := -1 + (float64(y)+0.5)*f.h - s.Y
+				dx := -1 + (float64(x0)+0.5)*f.h - s.X
+				u := (cos*dx + sin*dy) * inv
+				v := (-sin*dx + cos*dy) * inv
+				for x := x0; x < x0+blockSide; x, u, v, dx = x+1, u+du, v+dv, dx+f.h {
+					c := y*n + x
+					if f.owner[c] == 0 || dx*dx+dy*dy > reach2 {
+						continue
+					}
+					gx := int((u + 1) / o.cell)
+					gy := int((v + 1) / o.cell)
+					var reached bool
+					if u > -1 && v > -1 && gx < on && gy < on {
+						reached = o.dist[gy*on+gx] <= lim
+					} else {
+						reached = o.distance(u, v) <= thr
+					}
+					if reached && !visit(int32(c)) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
 // fits reports whether symbol i fits at s: its footprint meets neither the
 // card's edge nor another symbol.
 func (f *fitter) fits(o *Outline, s Spot, i int) bool {
 	ok := true
 	me := int16(i + 1)
-	f.footprint(o, s, func(c int32) bool {
+	f.scanTaken(o, s, func(c int32) bool {
 		if w := f.owner[c]; w != 0 && w != me {
 			ok = false
 		}
@@ -312,7 +386,7 @@ func (f *fitter) fits(o *Outline, s Spot, i int) bool {
 func (f *fitter) bumps(o *Outline, s Spot, i int) (int, float64, float64) {
 	count, sx, sy := 0, 0.0, 0.0
 	me := int16(i + 1)
-	f.footprint(o, s, func(c int32) bool {
+	f.scanTaken(o, s, func(c int32) bool {
 		if w := f.owner[c]; w != 0 && w != me {
 			count++
 			sx += float64(int(c) % f.n)
@@ -333,6 +407,7 @@ func (f *fitter) claim(o *Outline, s Spot, i int) {
 	f.footprint(o, s, func(c int32) bool {
 		if f.owner[c] == 0 {
 			f.owner[c] = me
+			f.taken[f.block(c)]++
 			cells = append(cells, c)
 		}
 		return true
@@ -340,12 +415,21 @@ func (f *fitter) claim(o *Outline, s Spot, i int) {
 	f.cells[i] = cells
 }
 
-// release frees the cells symbol i takes.
+// release frees the cells symbol i takes; restore takes them again, as
+// long as nothing was claimed in between.
 func (f *fitter) release(i int) {
 	for _, c := range f.cells[i] {
 		f.owner[c] = 0
+		f.taken[f.block(c)]--
 	}
-	f.cells[i] = f.cells[i][:0]
+}
+
+func (f *fitter) restore(i int) {
+	me := int16(i + 1)
+	for _, c := range f.cells[i] {
+		f.owner[c] = me
+		f.taken[f.block(c)]++
+	}
 }
 
 // grow tries to make symbol i (released from the grid) larger by the
