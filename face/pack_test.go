@@ -161,10 +161,11 @@ func inkDecks(t testing.TB) ([]string, []*Deck) {
 const minMeanInk = 0.5
 
 // TestPackedCardsInkHalfTheCard draws every card of the editions and of
-// the planes of orders 2 to 7 (every third card with -short) and checks
-// that no two symbols touch one pixel, that none crosses the card's edge,
-// that the largest symbol of every card is at least layout.SizeRatio times
-// the smallest, and that on average half the card is inked.
+// the planes of orders 2 to 7 and checks that no two symbols touch one
+// pixel, that none crosses the card's edge, that the largest symbol of
+// every card is at least layout.SizeRatio times the smallest, and that on
+// average half the card is inked. With -short it checks every third card
+// and not the average, which is over every card.
 func TestPackedCardsInkHalfTheCard(t *testing.T) {
 	every := 1
 	if testing.Short() {
@@ -195,7 +196,7 @@ func TestPackedCardsInkHalfTheCard(t *testing.T) {
 	}
 	mean := sum / float64(len(decks))
 	t.Logf("mean: %.1f %%", 100*mean)
-	if mean < minMeanInk {
+	if !testing.Short() && mean < minMeanInk {
 		t.Errorf("the cards ink %.1f %% of their area on average, want ≥ %.0f %%", 100*mean, 100*minMeanInk)
 	}
 }

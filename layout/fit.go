@@ -18,7 +18,7 @@ const InkGap = 0.01
 // of its last growth.
 const (
 	fitCells  = 224
-	fineCells = 448
+	fineCells = 384
 )
 
 // SizeRatio is the least ratio of the largest symbol's size (its enclosing
@@ -36,7 +36,7 @@ const middleCap = 0.95
 // and grow again, shakes times.
 const (
 	minStep = 0.004
-	shakes  = 1
+	shakes  = 2
 )
 
 // Fit packs symbols by their outlines, starting from circles: spots as
@@ -337,6 +337,13 @@ func (f *fitter) scanTaken(o *Outline, s Spot, visit func(c int32) bool) {
 	for by := by0; by <= by1; by++ {
 		for bx := bx0; bx <= bx1; bx++ {
 			if f.taken[by*nb+bx] == 0 {
+				continue
+			}
+			// The block's nearest point to the centre.
+			side := f.h * blockSide
+			nx := math.Max(-1+float64(bx)*side, math.Min(s.X, -1+float64(bx+1)*side))
+			ny := math.Max(-1+float64(by)*side, math.Min(s.Y, -1+float64(by+1)*side))
+			if (nx-s.X)*(nx-s.X)+(ny-s.Y)*(ny-s.Y) > reach2 {
 				continue
 			}
 			x0 := bx * blockSide
