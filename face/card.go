@@ -29,6 +29,10 @@ type Deck struct {
 	seed    uint64
 	// cards keeps every card's layout once it is made.
 	cards []cardLayout
+	// outlines keeps every symbol's outline once it is made, from masks
+	// of side×side cells.
+	outlines []lazyOutline
+	side     int
 }
 
 // cardLayout is one card's layout, made at its first use.
@@ -53,9 +57,10 @@ func NewDeck(d *deck.Deck, syms []*Symbol, shape layout.Shape, seed uint64) (*De
 	if err != nil {
 		return nil, err
 	}
-	syms = syms[:d.Symbols()]
-	p = p.WithOutlines(func(s int) *layout.Outline { return syms[s].outline() })
-	return &Deck{plan: p, symbols: syms, seed: seed, cards: make([]cardLayout, d.Len())}, nil
+	fd := &Deck{symbols: syms[:d.Symbols()], seed: seed, cards: make([]cardLayout, d.Len()),
+		outlines: make([]lazyOutline, d.Symbols()), side: outlineSide(d.SymbolsPerCard())}
+	fd.plan = p.WithOutlines(fd.outline)
+	return fd, nil
 }
 
 // EditionDeck prepares a published edition for drawing, with its own

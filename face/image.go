@@ -43,7 +43,7 @@ func Image(name string, data []byte) (*Symbol, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Symbol{Name: symName, pic: p, ol: newLazyOutline()}, nil
+		return &Symbol{Name: symName, pic: p}, nil
 	case ".png", ".jpg", ".jpeg":
 	default:
 		return nil, fmt.Errorf("is not a PNG, JPEG or SVG image (by its name); give pictures as .png, .jpg or .svg files")
@@ -79,7 +79,7 @@ func Image(name string, data []byte) (*Symbol, error) {
 		return nil, fmt.Errorf("cannot be re-encoded: %v", err)
 	}
 	r.data = buf.Bytes()
-	return &Symbol{Name: symName, img: r, ol: newLazyOutline()}, nil
+	return &Symbol{Name: symName, img: r}, nil
 }
 
 // reduce scales an image down so its longer side is at most MaxImageSide,

@@ -8,9 +8,13 @@ import (
 	"github.com/tdewolff/canvas"
 )
 
-// outlineSide is the side, in cells, of the mask a symbol's outline is
-// computed from: a cell is under 1 % of the symbol's width.
-const outlineSide = 256
+// outlineSide returns the side, in cells, of the masks that the outlines
+// of a deck with k symbols a card are made from: 256 for 8 symbols, fewer
+// for more (and smaller) symbols, so that a cell is about as large on the
+// card and a deck's outlines take a few megabytes at most.
+func outlineSide(k int) int {
+	return min(256, max(64, 2048/k/16*16))
+}
 
 // textTurn is how far words may turn either way from upright, in degrees.
 const textTurn = 40
@@ -20,26 +24,23 @@ const textTurn = 40
 // other and do not read as one phrase.
 const textGap = 0.06
 
-// lazyOutline computes a symbol's outline once, at its first use.
+// lazyOutline is a symbol's outline in one deck, made at its first use.
 type lazyOutline struct {
 	once sync.Once
 	o    *layout.Outline
 }
 
-func newLazyOutline() *lazyOutline { return &lazyOutline{} }
-
-// outline returns the outline of the symbol's ink for layout.Fit: its
-// drawing rasterized into a mask the first time it is asked for.
-func (s *Symbol) outline() *layout.Outline {
-	if s.ol == nil {
-		return s.computeOutline()
-	}
-	s.ol.once.Do(func() { s.ol.o = s.computeOutline() })
-	return s.ol.o
+// outline returns the outline of symbol s for layout.Fit: its drawing
+// rasterized into a mask the first time it is asked for.
+func (d *Deck) outline(s int) *layout.Outline {
+	l := &d.outlines[s]
+	l.once.Do(func() { l.o = d.symbols[s].outline(d.side) })
+	return l.o
 }
 
-func (s *Symbol) computeOutline() *layout.Outline {
-	n := outlineSide
+// outline returns the outline of the symbol's ink from a mask of n×n
+// cells.
+func (s *Symbol) outline(n int) *layout.Outline {
 	inked := make([]bool, n*n)
 	c, r := s.circle()
 	if s.pic != nil {

@@ -21,8 +21,6 @@ type Symbol struct {
 	img  *raster
 	// upright keeps the symbol within 40° of upright (text).
 	upright bool
-	// ol is the outline of its ink, computed at its first use.
-	ol *lazyOutline
 }
 
 // raster is a decoded image, already reduced to print resolution, with its
@@ -67,7 +65,7 @@ func FromArt(name, ref string) (*Symbol, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Symbol{Name: name, pic: p, ol: newLazyOutline()}, nil
+	return &Symbol{Name: name, pic: p}, nil
 }
 
 // FromSet returns the symbols of a symbol set, in id order, named in

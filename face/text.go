@@ -165,7 +165,7 @@ func word(s string, c color.NRGBA, underline bool) (*Symbol, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%q: %v", s, err)
 	}
-	return &Symbol{Name: s, pic: pic, upright: true, ol: newLazyOutline()}, nil
+	return &Symbol{Name: s, pic: pic, upright: true}, nil
 }
 
 // bestLines breaks words into one, two or three lines so that the text's

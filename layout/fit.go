@@ -285,7 +285,7 @@ func (f *fitter) footprint(o *Outline, s Spot, visit func(c int32) bool) {
 	inv := 1 / s.R
 	// A cell is reached when the lower bound on its distance to the ink
 	// (see Outline.distance) is at most thr.
-	lim := uint16(math.Min((thr+o.cell*math.Sqrt2)/(o.cell*distStep), math.MaxUint16))
+	lim := uint8(math.Min((thr+o.cell*math.Sqrt2)/(o.cell*distStep), maxDist))
 	on := o.n
 	du, dv := cos*f.h*inv, -sin*f.h*inv // per cell to the right
 	for y := y0; y <= y1; y++ {
@@ -327,7 +327,7 @@ func (f *fitter) scanTaken(o *Outline, s Spot, visit func(c int32) bool) {
 	reach := s.R * (1 + thr + 2*o.cell)
 	sin, cos := math.Sincos(s.Angle * math.Pi / 180)
 	inv := 1 / s.R
-	lim := uint16(math.Min((thr+o.cell*math.Sqrt2)/(o.cell*distStep), math.MaxUint16))
+	lim := uint8(math.Min((thr+o.cell*math.Sqrt2)/(o.cell*distStep), maxDist))
 	on := o.n
 	du, dv := cos*f.h*inv, -sin*f.h*inv
 	reach2 := reach * reach

@@ -95,7 +95,7 @@ func randomBlob(rng *rand.Rand) blob {
 
 // outline returns the blob's outline from a mask of n×n cells: a cell is
 // inked if any disc reaches into it.
-func (b blob) outline(t *testing.T, n int, turn float64) *Outline {
+func (b blob) outline(t testing.TB, n int, turn float64) *Outline {
 	inked := make([]bool, n*n)
 	half := math.Sqrt2 / float64(n)
 	for y := 0; y < n; y++ {

@@ -14,8 +14,9 @@ import (
 type Outline struct {
 	n    int
 	cell float64 // side of a cell, in symbol units
-	// dist is by row, in steps of distStep cells, rounded down.
-	dist []uint16
+	// dist is by row, in steps of distStep cells, rounded down, at most
+	// maxDist.
+	dist []uint8
 	// pad is extra room kept around the ink, in symbol units.
 	pad float64
 	// turn is the largest rotation, in degrees either way from upright.
@@ -24,8 +25,12 @@ type Outline struct {
 	ink float64
 }
 
-// distStep is the step, in cells, in which an outline keeps distances.
-const distStep = 1.0 / 64
+// distStep is the step, in cells, in which an outline keeps distances;
+// maxDist the most steps it keeps: a cell kept at maxDist may be farther.
+const (
+	distStep = 1.0 / 4
+	maxDist  = math.MaxUint8
+)
 
 // MinOutlineSide and MaxOutlineSide bound the side of an outline's mask.
 const (
@@ -53,9 +58,9 @@ func NewOutline(n int, inked []bool, pad, turn float64) (*Outline, error) {
 		return nil, fmt.Errorf("layout: the outline mask has no ink")
 	}
 	cell := 2 / float64(n)
-	dist := make([]uint16, n*n)
+	dist := make([]uint8, n*n)
 	for i, v := range d2 {
-		dist[i] = uint16(math.Min(math.Floor(math.Sqrt(v)/distStep), math.MaxUint16))
+		dist[i] = uint8(math.Min(math.Floor(math.Sqrt(v)/distStep), maxDist))
 	}
 	return &Outline{n: n, cell: cell, dist: dist, pad: pad, turn: turn, ink: float64(count) / float64(n*n)}, nil
 }
