@@ -220,7 +220,7 @@ func newFitter(shape Shape, n int) *fitter {
 
 // blockSide is the side, in cells, of the blocks whose taken cells a
 // fitter counts; it divides fitCells and fineCells.
-const blockSide = 8
+const blockSide = 4
 
 // grid is an empty grid: the cells outside the card marked, the others
 // free, and the count of cells outside the card in each block.
