@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"runtime"
 	"strconv"
+	"sync"
 
 	"github.com/dobble-dev/dobble/deck"
 	"github.com/dobble-dev/dobble/layout"
@@ -16,7 +18,7 @@ import (
 // Inset is the share of the card's radius (or half side) that the layout
 // fills: the rest is a margin along the edge, so that a cut slightly off
 // the line still leaves every symbol whole.
-const Inset = 0.93
+const Inset = 0.99
 
 // Deck is a deck ready to be drawn: its layout plan and the symbol that
 // stands for each symbol id. A Deck is immutable and safe for concurrent
@@ -25,6 +27,18 @@ type Deck struct {
 	plan    *layout.Plan
 	symbols []*Symbol
 	seed    uint64
+	// cards keeps every card's layout once it is made.
+	cards []cardLayout
+	// outlines keeps every symbol's outline once it is made, from masks
+	// of side×side cells.
+	outlines []lazyOutline
+	side     int
+}
+
+// cardLayout is one card's layout, made at its first use.
+type cardLayout struct {
+	once sync.Once
+	pl   []layout.Placement
 }
 
 // NewDeck prepares a deck for drawing with the given symbols (symbol id i
@@ -43,7 +57,10 @@ func NewDeck(d *deck.Deck, syms []*Symbol, shape layout.Shape, seed uint64) (*De
 	if err != nil {
 		return nil, err
 	}
-	return &Deck{plan: p, symbols: syms[:d.Symbols()], seed: seed}, nil
+	fd := &Deck{symbols: syms[:d.Symbols()], seed: seed, cards: make([]cardLayout, d.Len()),
+		outlines: make([]lazyOutline, d.Symbols()), side: outlineSide(d.SymbolsPerCard())}
+	fd.plan = p.WithOutlines(fd.outline)
+	return fd, nil
 }
 
 // EditionDeck prepares a published edition for drawing, with its own
@@ -79,12 +96,42 @@ type placement struct {
 	m   canvas.Matrix // symbol coordinates → card units (y down)
 }
 
+// Layout returns the layout of card i, made the first time it is asked
+// for.
+func (d *Deck) Layout(card int) []layout.Placement {
+	c := &d.cards[card]
+	c.once.Do(func() { c.pl = d.plan.Card(card) })
+	return c.pl
+}
+
+// LayOutAll makes the layout of every card, on as many goroutines as the
+// program may run at once, so that drawing the whole deck afterwards
+// takes less time.
+func (d *Deck) LayOutAll() {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range next {
+				d.Layout(c)
+			}
+		}()
+	}
+	for c := range d.cards {
+		next <- c
+	}
+	close(next)
+	wg.Wait()
+}
+
 func (d *Deck) placements(card int) []placement {
-	pl := d.plan.Card(card)
+	pl := d.Layout(card)
 	out := make([]placement, len(pl))
 	for i, p := range pl {
 		s := d.symbols[p.Symbol]
-		out[i] = placement{id: p.Symbol, sym: s, m: symbolMatrix(s, p.Spot)}
+		out[i] = placement{id: p.Symbol, sym: s, m: symbolMatrix(s, p.Spot, p.Angle)}
 	}
 	return out
 }
@@ -92,18 +139,18 @@ func (d *Deck) placements(card int) []placement {
 func (d *Deck) single(symbol int) []placement {
 	s := d.symbols[symbol]
 	spot := layout.Single(d.Shape(), d.seed, symbol)
-	return []placement{{id: symbol, sym: s, m: symbolMatrix(s, spot)}}
+	return []placement{{id: symbol, sym: s, m: symbolMatrix(s, spot, s.angle(spot.Angle))}}
 }
 
 // symbolMatrix maps a symbol's own coordinates to card units: its
 // enclosing circle onto the spot's circle (inside the card's inset), turned
-// by the spot's angle.
-func symbolMatrix(s *Symbol, spot layout.Spot) canvas.Matrix {
+// by angle degrees.
+func symbolMatrix(s *Symbol, spot layout.Spot, angle float64) canvas.Matrix {
 	c, r := s.circle()
 	k := spot.R * Inset / r
 	return canvas.Identity.
 		Translate(spot.X*Inset, spot.Y*Inset).
-		Rotate(s.angle(spot.Angle)).
+		Rotate(angle).
 		Scale(k, k).
 		Translate(-c.X, -c.Y)
 }

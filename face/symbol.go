@@ -37,17 +37,10 @@ func (s *Symbol) Picture() *art.Picture { return s.pic }
 // IsText reports whether the symbol is a word set in the built-in font.
 func (s *Symbol) IsText() bool { return s.upright }
 
-// textPadding enlarges a text symbol's circle, so that words on a card
-// keep clear of each other and do not read as one phrase.
-const textPadding = 1.12
-
 // circle returns the centre and radius of the symbol's smallest enclosing
-// circle in its own coordinates (y down); for text, a little larger.
+// circle in its own coordinates (y down).
 func (s *Symbol) circle() (canvas.Point, float64) {
 	if s.pic != nil {
-		if s.upright {
-			return s.pic.Center, s.pic.Radius * textPadding
-		}
 		return s.pic.Center, s.pic.Radius
 	}
 	b := s.img.img.Bounds()
@@ -56,11 +49,11 @@ func (s *Symbol) circle() (canvas.Point, float64) {
 }
 
 // angle returns the rotation to draw the symbol at, in degrees clockwise,
-// for a spot turned by a (0 ≤ a < 360): as is for pictures, mapped evenly
-// onto -40..40 for text.
+// for a spot turned freely by a (0 ≤ a < 360): as is for pictures, mapped
+// evenly onto -textTurn..textTurn for text.
 func (s *Symbol) angle(a float64) float64 {
 	if s.upright {
-		return a/360*80 - 40
+		return a/360*2*textTurn - textTurn
 	}
 	return a
 }

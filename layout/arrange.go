@@ -62,9 +62,10 @@ const LargeShare = 0.85
 // fraction of its radius.
 const Gap = 0.04
 
-// Spot is where one symbol sits on a card, in card units: it must stay
-// inside the circle of radius R centred on (X, Y), and is turned by Angle
-// degrees clockwise (0 ≤ Angle < 360).
+// Spot is where one symbol sits on a card, in card units: its smallest
+// enclosing circle is scaled to the circle of radius R centred on (X, Y),
+// and it is turned by Angle degrees clockwise (0 ≤ Angle < 360). Arrange's
+// circles never meet; Fit's may, where the symbols' ink does not.
 type Spot struct {
 	X, Y, R, Angle float64
 }

@@ -2,6 +2,7 @@ package layout
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/dobble-dev/dobble/deck"
@@ -39,5 +40,21 @@ func BenchmarkPlanCard(b *testing.B) {
 	for b.Loop() {
 		p.Card(i % d.Len())
 		i++
+	}
+}
+
+// BenchmarkFit packs one card of 8 symbols by their outlines (symbols made
+// of discs, with masks of 256 cells a side, as a deck of 8 symbols a card
+// has), from Arrange's circles.
+func BenchmarkFit(b *testing.B) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	outlines := make([]*Outline, 8)
+	for i := range outlines {
+		outlines[i] = randomBlob(rng).outline(b, 256, 180)
+	}
+	seed := uint64(0)
+	for b.Loop() {
+		Fit(Arrange(8, Round, seed), outlines, Round, seed)
+		seed++
 	}
 }

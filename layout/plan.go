@@ -24,6 +24,8 @@ type Plan struct {
 	large [][]int
 	// covered reports whether every symbol got a large spot.
 	covered bool
+	// outline returns a symbol's outline; nil packs symbols as circles.
+	outline func(symbol int) *Outline
 }
 
 // NewPlan returns the layout plan of a deck for the given card shape and
@@ -36,6 +38,15 @@ func NewPlan(d *deck.Deck, shape Shape, seed uint64) (*Plan, error) {
 	p := &Plan{deck: d, shape: shape, seed: seed}
 	p.large, p.covered = assignLarge(d, rand.New(rand.NewPCG(seed, 0x6c61726765)))
 	return p, nil
+}
+
+// WithOutlines returns a copy of the plan that packs symbols by their
+// outlines (see Fit), outline(s) giving symbol s's; it must be safe for
+// concurrent use and always return the same outline for a symbol.
+func (p *Plan) WithOutlines(outline func(symbol int) *Outline) *Plan {
+	q := *p
+	q.outline = outline
+	return &q
 }
 
 // Deck returns the deck the plan lays out.
@@ -59,8 +70,9 @@ func cardSeed(seed uint64, card int) uint64 {
 }
 
 // Card returns the layout of card i: its symbols, each with its spot, in
-// the deck's order of the card's symbols (increasing ids). Calling it
-// twice gives the same layout.
+// the deck's order of the card's symbols (increasing ids). With outlines,
+// the circles are the start of Fit. Calling it twice gives the same
+// layout.
 func (p *Plan) Card(i int) []Placement {
 	syms := p.deck.Card(i)
 	seed := cardSeed(p.seed, i)
@@ -84,6 +96,13 @@ func (p *Plan) Card(i int) []Placement {
 	}
 	rng.Shuffle(len(rest), func(a, b int) { rest[a], rest[b] = rest[b], rest[a] })
 	order = append(order, rest...)
+	if p.outline != nil {
+		outlines := make([]*Outline, len(order))
+		for rank, s := range order {
+			outlines[rank] = p.outline(s)
+		}
+		spots = Fit(spots, outlines, p.shape, seed)
+	}
 	spotOf := make(map[int]Spot, len(syms))
 	for rank, s := range order {
 		spotOf[s] = spots[rank]

@@ -178,6 +178,7 @@ func (j *Job) Write(w io.Writer) error {
 		y := o.Paper.Height - top - float64(row)*(size+Spacing) - size/2
 		return x, y
 	}
+	j.Deck.LayOutAll()
 	total := j.Cards()
 	for first := 0; first < total; first += per {
 		n := min(per, total-first)
