@@ -89,6 +89,7 @@ type Journal struct {
 	path    string
 	opts    Options
 	reqs    chan request
+	kick    chan struct{} // cuts the writer's window short, for a Flush or Close
 	done    chan struct{}
 	mu      sync.Mutex
 	closed  bool
@@ -102,7 +103,19 @@ type Journal struct {
 	live      map[string]int
 	liveTotal int
 	dead      int
+	// Owned by the writer: the statements of its transactions, prepared
+	// once (insert[k] writes 1<<k entries), and the arguments of the
+	// insert being made.
+	insert [insertChunks]*sql.Stmt
+	ended  *sql.Stmt
+	args   []any
 }
+
+// insertChunks is how many insert statements the writer prepares: they
+// write 1, 2, 4… 1<<(insertChunks-1) entries, and a batch is written in
+// as few of them as add up to its size, each a single statement, which
+// costs SQLite and database/sql far less than one statement an entry.
+const insertChunks = 7
 
 // request is one write for the journal's writer: an entry to append, or a
 // room to drop (data nil and drop set).
@@ -160,7 +173,12 @@ func Open(ctx context.Context, path string, o Options) (*Journal, error) {
 		db.Close()
 		return nil, fmt.Errorf("journal: %s: %w", path, err)
 	}
-	j := &Journal{db: db, path: path, opts: o, reqs: make(chan request, o.MaxBatch), done: make(chan struct{}), live: map[string]int{}}
+	j := &Journal{db: db, path: path, opts: o, reqs: make(chan request, o.MaxBatch), kick: make(chan struct{}, 1),
+		done: make(chan struct{}), live: map[string]int{}}
+	if err := j.prepare(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
 	if j.loaded, err = j.read(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -177,6 +195,27 @@ func Open(ctx context.Context, path string, o Options) (*Journal, error) {
 	}
 	go j.write()
 	return j, nil
+}
+
+// prepare prepares the statements of the writer's transactions.
+func (j *Journal) prepare(ctx context.Context) error {
+	var err error
+	if j.ended, err = j.db.PrepareContext(ctx, `INSERT OR IGNORE INTO journal_ended (room) VALUES (?)`); err != nil {
+		return fmt.Errorf("journal: %s: %w", j.path, err)
+	}
+	q := []byte(`INSERT INTO journal (room, seq, data) VALUES (?, ?, ?)`)
+	for k := range j.insert {
+		if k > 0 {
+			// From 1<<(k-1) rows to 1<<k.
+			for range 1 << (k - 1) {
+				q = append(q, ", (?, ?, ?)"...)
+			}
+		}
+		if j.insert[k], err = j.db.PrepareContext(ctx, string(q)); err != nil {
+			return fmt.Errorf("journal: %s: %w", j.path, err)
+		}
+	}
+	return nil
 }
 
 // Entry is one entry of a room's journal.
@@ -264,6 +303,7 @@ func (j *Journal) send(r request) {
 func (j *Journal) Flush(ctx context.Context) error {
 	ch := make(chan error, 1)
 	j.send(request{flush: true, done: func(err error) { ch <- err }})
+	j.hurry()
 	select {
 	case err := <-ch:
 		return err
@@ -281,10 +321,24 @@ func (j *Journal) Close() error {
 	}
 	j.closed = true
 	j.mu.Unlock()
+	j.hurry()
 	j.pending.Wait()
 	close(j.reqs)
 	<-j.done
+	for _, st := range append(j.insert[:], j.ended) {
+		st.Close()
+	}
 	return j.db.Close()
+}
+
+// hurry has the writer write what is queued without waiting for the rest
+// of its window. A kick the writer finds with no Flush queued only makes
+// one batch smaller.
+func (j *Journal) hurry() {
+	select {
+	case j.kick <- struct{}{}:
+	default:
+	}
 }
 
 // write is the journal's writer: it takes the queued writes in batches of
@@ -297,49 +351,39 @@ func (j *Journal) write() {
 	window.Stop()
 	for r := range j.reqs {
 		batch = append(batch[:0], r)
-		// Writes that come within the window join the batch; a Flush
-		// (or Close) is not kept waiting.
-		waiting := j.opts.Window > 0 && !r.flush
-		if waiting {
+		// The writes that come within the window join the batch. The
+		// writer sleeps through it, rather than waking for each write as
+		// it comes, and then takes what is queued; a Flush (or Close)
+		// cuts the window short.
+		if j.opts.Window > 0 && !r.flush {
 			window.Reset(j.opts.Window)
+			select {
+			case <-window.C:
+			case <-j.kick:
+				// Since Go 1.23 a stopped timer delivers nothing stale.
+				window.Stop()
+			}
 		}
 	more:
 		for len(batch) < j.opts.MaxBatch {
-			if !waiting {
-				select {
-				case r, ok := <-j.reqs:
-					if !ok {
-						break more
-					}
-					batch = append(batch, r)
-				default:
-					break more
-				}
-				continue
-			}
 			select {
 			case r, ok := <-j.reqs:
 				if !ok {
 					break more
 				}
 				batch = append(batch, r)
-				if r.flush {
-					waiting = false
-				}
-			case <-window.C:
-				waiting = false
+			default:
+				break more
 			}
 		}
-		// Since Go 1.23 a stopped timer delivers nothing stale.
-		window.Stop()
 		start := time.Now()
 		err := j.commit(batch)
 		if j.opts.Observe != nil {
 			j.opts.Observe(len(batch), time.Since(start), err)
 		}
-		for _, r := range batch {
-			if r.done != nil {
-				r.done(err)
+		for i := range batch {
+			if done := batch[i].done; done != nil {
+				done(err)
 			}
 			j.pending.Done()
 		}
@@ -347,6 +391,9 @@ func (j *Journal) write() {
 			j.count(batch)
 			j.compact()
 		}
+		// The batch's writes are done with: let the collector have their
+		// data and functions.
+		clear(batch)
 	}
 }
 
@@ -398,34 +445,49 @@ func (j *Journal) compact() {
 	}
 }
 
-// commit writes batch in one transaction.
+// commit writes batch in one transaction: its entries in as few insert
+// statements as add up to their number, then the rooms it drops. Order
+// within the transaction does not matter: it is written whole or not at
+// all, and an ended room's entries are never read again.
 func (j *Journal) commit(batch []request) error {
 	ctx := context.Background()
 	tx, err := j.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("journal: %s: %w", j.path, err)
 	}
-	var ins, del *sql.Stmt // the statements, prepared once a batch needs them
-	for _, r := range batch {
-		switch {
-		case r.drop:
-			if del == nil {
-				if del, err = tx.PrepareContext(ctx, `INSERT OR IGNORE INTO journal_ended (room) VALUES (?)`); err != nil {
-					break
-				}
-			}
-			_, err = del.ExecContext(ctx, r.room)
-		case r.data != nil:
-			if ins == nil {
-				if ins, err = tx.PrepareContext(ctx, `INSERT INTO journal (room, seq, data) VALUES (?, ?, ?)`); err != nil {
-					break
-				}
-			}
-			_, err = ins.ExecContext(ctx, r.room, r.seq, r.data)
+	fail := func(err error) error {
+		tx.Rollback()
+		return fmt.Errorf("journal: %s: %w", j.path, err)
+	}
+	entries := 0
+	for i := range batch {
+		if batch[i].data != nil {
+			entries++
 		}
-		if err != nil {
-			tx.Rollback()
-			return fmt.Errorf("journal: %s: room %s: %w", j.path, r.room, err)
+	}
+	next := 0 // the first request of batch not written yet
+	for k := len(j.insert) - 1; k >= 0; k-- {
+		for n := 1 << k; entries >= n; entries -= n {
+			args := j.args[:0]
+			for len(args) < 3*n {
+				if r := &batch[next]; r.data != nil {
+					args = append(args, r.room, r.seq, r.data)
+				}
+				next++
+			}
+			_, err := tx.StmtContext(ctx, j.insert[k]).ExecContext(ctx, args...)
+			clear(args)
+			j.args = args
+			if err != nil {
+				return fail(err)
+			}
+		}
+	}
+	for i := range batch {
+		if r := &batch[i]; r.drop {
+			if _, err := tx.StmtContext(ctx, j.ended).ExecContext(ctx, r.room); err != nil {
+				return fail(fmt.Errorf("room %s: %w", r.room, err))
+			}
 		}
 	}
 	if err := tx.Commit(); err != nil {
