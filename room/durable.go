@@ -69,6 +69,11 @@ func (r *Room) send(p *Peer, b []byte) {
 		}
 		return
 	}
+	if r.out == nil {
+		// Most turns send a frame to each member, or one to a single
+		// connection: room for them all at once.
+		r.out = make([]outFrame, 0, len(r.members)+1)
+	}
 	r.out = append(r.out, outFrame{p, b})
 }
 
