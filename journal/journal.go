@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -70,10 +71,11 @@ type Options struct {
 	// 4096.
 	MaxBatch int
 	// Window is how long the writer waits, after the first write of a
-	// batch, for more to join it: each transaction costs SQLite about as
-	// much as a hundred entries, so a busy server writes a few large
-	// batches rather than many small ones, for at most Window of latency.
-	// 0 means 2 ms; a negative Window does not wait.
+	// batch, for more to join it: a transaction costs far more than an
+	// entry, so a busy server writes a few large batches rather than many
+	// small ones, for at most Window of latency. The first write to come
+	// once the window has passed wakes the writer; its own timer does only
+	// when none comes. 0 means 2 ms; a negative Window does not wait.
 	Window time.Duration
 	// Busy is how long a write waits for a lock another connection to the
 	// file holds; 0 means 5 s.
@@ -85,12 +87,16 @@ type Options struct {
 
 // Journal is an open journal. It is safe for concurrent use.
 type Journal struct {
-	db      *sql.DB
-	path    string
-	opts    Options
-	reqs    chan request
-	kick    chan struct{} // cuts the writer's window short, for a Flush or Close
-	done    chan struct{}
+	db   *sql.DB
+	path string
+	opts Options
+	reqs chan request
+	kick chan struct{} // cuts the writer's window short
+	done chan struct{}
+	// epoch is when the journal was opened; opened, when not 0, is when
+	// the writer's window opened, in nanoseconds since epoch plus 1.
+	epoch   time.Time
+	opened  atomic.Int64
 	mu      sync.Mutex
 	closed  bool
 	pending sync.WaitGroup
@@ -174,7 +180,7 @@ func Open(ctx context.Context, path string, o Options) (*Journal, error) {
 		return nil, fmt.Errorf("journal: %s: %w", path, err)
 	}
 	j := &Journal{db: db, path: path, opts: o, reqs: make(chan request, o.MaxBatch), kick: make(chan struct{}, 1),
-		done: make(chan struct{}), live: map[string]int{}}
+		done: make(chan struct{}), live: map[string]int{}, epoch: time.Now()}
 	if err := j.prepare(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -297,6 +303,13 @@ func (j *Journal) send(r request) {
 	j.pending.Add(1)
 	j.mu.Unlock()
 	j.reqs <- r
+	// A write that comes once the writer's window has passed wakes the
+	// writer: on a busy server the rooms close the batches, and the
+	// writer's timer, whose wake-up costs an idle process dearly, seldom
+	// fires.
+	if o := j.opened.Load(); o != 0 && time.Since(j.epoch) >= time.Duration(o-1)+j.opts.Window {
+		j.hurry()
+	}
 }
 
 // Flush waits until every write asked for before it is durable or failed.
@@ -332,8 +345,8 @@ func (j *Journal) Close() error {
 }
 
 // hurry has the writer write what is queued without waiting for the rest
-// of its window. A kick the writer finds with no Flush queued only makes
-// one batch smaller.
+// of its window. A kick left over from a batch already written only makes
+// the next one smaller.
 func (j *Journal) hurry() {
 	select {
 	case j.kick <- struct{}{}:
@@ -353,9 +366,11 @@ func (j *Journal) write() {
 		batch = append(batch[:0], r)
 		// The writes that come within the window join the batch. The
 		// writer sleeps through it, rather than waking for each write as
-		// it comes, and then takes what is queued; a Flush (or Close)
-		// cuts the window short.
+		// it comes, and then takes what is queued. The first write after
+		// the window, or a Flush (or Close), wakes it (send); its timer
+		// does when none comes.
 		if j.opts.Window > 0 && !r.flush {
+			j.opened.Store(int64(time.Since(j.epoch)) + 1)
 			window.Reset(j.opts.Window)
 			select {
 			case <-window.C:
@@ -363,6 +378,7 @@ func (j *Journal) write() {
 				// Since Go 1.23 a stopped timer delivers nothing stale.
 				window.Stop()
 			}
+			j.opened.Store(0)
 		}
 	more:
 		for len(batch) < j.opts.MaxBatch {
