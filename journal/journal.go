@@ -88,6 +88,7 @@ type Options struct {
 // Journal is an open journal. It is safe for concurrent use.
 type Journal struct {
 	db   *sql.DB
+	ckpt *sql.DB // the checkpointer's connection
 	path string
 	opts Options
 	reqs chan request
@@ -115,6 +116,11 @@ type Journal struct {
 	insert [insertChunks]*sql.Stmt
 	ended  *sql.Stmt
 	args   []any
+	// pages is about how many pages of log the writer has written since
+	// it last asked the checkpointer (ckptReqs) for a checkpoint.
+	pages    int
+	ckptReqs chan struct{}
+	ckptDone chan struct{}
 }
 
 // insertChunks is how many insert statements the writer prepares: they
@@ -164,12 +170,22 @@ func Open(ctx context.Context, path string, o Options) (*Journal, error) {
 	if o.Window == 0 {
 		o.Window = 2 * time.Millisecond
 	}
-	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", o.Busy.Milliseconds()))
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous("+map[Sync]string{SyncNormal: "NORMAL", SyncFull: "FULL"}[o.Sync]+")")
-	u := url.URL{Scheme: "file", Opaque: url.PathEscape(path), RawQuery: q.Encode()}
-	db, err := sql.Open("sqlite", u.String())
+	// dsn names the file with the pragmas of each connection, and more.
+	dsn := func(more ...string) string {
+		q := url.Values{}
+		q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", o.Busy.Milliseconds()))
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "synchronous("+map[Sync]string{SyncNormal: "NORMAL", SyncFull: "FULL"}[o.Sync]+")")
+		for _, p := range more {
+			q.Add("_pragma", p)
+		}
+		u := url.URL{Scheme: "file", Opaque: url.PathEscape(path), RawQuery: q.Encode()}
+		return u.String()
+	}
+	// The writer's connection does not checkpoint (copy the log back
+	// into the database and sync both), which would hold its batches up
+	// while the disk syncs: the checkpointer's does.
+	db, err := sql.Open("sqlite", dsn("wal_autocheckpoint(0)"))
 	if err != nil {
 		return nil, fmt.Errorf("journal: %s: %w", path, err)
 	}
@@ -179,14 +195,21 @@ func Open(ctx context.Context, path string, o Options) (*Journal, error) {
 		db.Close()
 		return nil, fmt.Errorf("journal: %s: %w", path, err)
 	}
-	j := &Journal{db: db, path: path, opts: o, reqs: make(chan request, o.MaxBatch), kick: make(chan struct{}, 1),
-		done: make(chan struct{}), live: map[string]int{}, epoch: time.Now()}
-	if err := j.prepare(ctx); err != nil {
+	ckpt, err := sql.Open("sqlite", dsn())
+	if err != nil {
 		db.Close()
+		return nil, fmt.Errorf("journal: %s: %w", path, err)
+	}
+	ckpt.SetMaxOpenConns(1)
+	j := &Journal{db: db, ckpt: ckpt, path: path, opts: o, reqs: make(chan request, o.MaxBatch), kick: make(chan struct{}, 1),
+		done: make(chan struct{}), live: map[string]int{}, epoch: time.Now(),
+		ckptReqs: make(chan struct{}, 1), ckptDone: make(chan struct{})}
+	if err := j.prepare(ctx); err != nil {
+		j.closeDBs()
 		return nil, err
 	}
 	if j.loaded, err = j.read(ctx); err != nil {
-		db.Close()
+		j.closeDBs()
 		return nil, err
 	}
 	for room, es := range j.loaded {
@@ -196,11 +219,44 @@ func Open(ctx context.Context, path string, o Options) (*Journal, error) {
 	// Entries of rooms that ended before the last compaction count as
 	// dead until the next.
 	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM journal WHERE room IN (SELECT room FROM journal_ended)`).Scan(&j.dead); err != nil {
-		db.Close()
+		j.closeDBs()
 		return nil, fmt.Errorf("journal: %s: %w", path, err)
 	}
 	go j.write()
+	go j.checkpoint()
 	return j, nil
+}
+
+// closeDBs closes the journal's connections to its file.
+func (j *Journal) closeDBs() error {
+	for _, st := range append(j.insert[:], j.ended) {
+		if st != nil {
+			st.Close()
+		}
+	}
+	j.ckpt.Close()
+	return j.db.Close()
+}
+
+// checkpointAt is about how many pages of log the writer writes between
+// two checkpoints: SQLite's own default for a connection that checkpoints
+// by itself (wal_autocheckpoint).
+const checkpointAt = 1000
+
+// checkpoint is the journal's checkpointer: asked by the writer every
+// checkpointAt pages or so, it copies the log back into the database
+// (SQLite's passive checkpoint, which waits for no one), on a connection
+// of its own, while the writer goes on writing batches. With
+// synchronous=NORMAL, the log is synced to the disk then.
+func (j *Journal) checkpoint() {
+	defer close(j.ckptDone)
+	for range j.ckptReqs {
+		var busy, log, done int
+		err := j.ckpt.QueryRowContext(context.Background(), `PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &log, &done)
+		if err != nil && j.opts.Observe != nil {
+			j.opts.Observe(0, 0, fmt.Errorf("journal: %s: checkpoint: %w", j.path, err))
+		}
+	}
 }
 
 // prepare prepares the statements of the writer's transactions.
@@ -338,10 +394,9 @@ func (j *Journal) Close() error {
 	j.pending.Wait()
 	close(j.reqs)
 	<-j.done
-	for _, st := range append(j.insert[:], j.ended) {
-		st.Close()
-	}
-	return j.db.Close()
+	close(j.ckptReqs)
+	<-j.ckptDone
+	return j.closeDBs()
 }
 
 // hurry has the writer write what is queued without waiting for the rest
@@ -406,6 +461,7 @@ func (j *Journal) write() {
 		if err == nil {
 			j.count(batch)
 			j.compact()
+			j.checkpointSoon(batch)
 		}
 		// The batch's writes are done with: let the collector have their
 		// data and functions.
@@ -426,6 +482,27 @@ func (j *Journal) count(batch []request) {
 			j.live[r.room]++
 			j.liveTotal++
 		}
+	}
+}
+
+// checkpointSoon counts the pages of log a written batch took, about, and
+// asks the checkpointer for a checkpoint once they reach checkpointAt.
+func (j *Journal) checkpointSoon(batch []request) {
+	bytes := 0
+	for i := range batch {
+		bytes += len(batch[i].data)
+	}
+	// A page holds about 4,000 bytes of entries, and each transaction
+	// writes the last page of the table again.
+	j.pages += 1 + bytes/4000
+	if j.pages < checkpointAt {
+		return
+	}
+	select {
+	case j.ckptReqs <- struct{}{}:
+		j.pages = 0
+	default:
+		// A checkpoint is under way: the next batch asks again.
 	}
 }
 

@@ -169,6 +169,32 @@ func TestOneBatch(t *testing.T) {
 	}
 }
 
+// TestCheckpoints writes more than checkpointAt pages of log and finds
+// them copied back into the database file by the checkpointer while the
+// journal is open: the writer does not checkpoint, and without the
+// checkpointer the log would grow without end.
+func TestCheckpoints(t *testing.T) {
+	j, path := open(t, Options{Window: -1})
+	data := []byte(strings.Repeat("x", 40_000)) // about ten pages
+	for i := range 2 * checkpointAt / 10 {
+		appendWait(t, j, "big", int64(i+1), string(data))
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Size() >= 4<<20 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the database file holds %d bytes after %d of entries were written: no checkpoint copied the log into it", st.Size(), 2*checkpointAt/10*len(data))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // TestCompaction drops rooms until their entries make up half the journal
 // and finds them deleted from the file, the live rooms' entries kept.
 func TestCompaction(t *testing.T) {
