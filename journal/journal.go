@@ -12,7 +12,8 @@
 // durable once SQLite has written it to its log: a crash or a kill of the
 // server loses nothing acknowledged, and a power cut or an operating-system
 // crash may lose the batches written since the log was last synced (SQLite
-// syncs it at each checkpoint), never leaving the file inconsistent. With
+// syncs it at each checkpoint, which a connection of the journal's own
+// makes, off the writer's path), never leaving the file inconsistent. With
 // SyncFull every batch is synced to the disk before it is acknowledged, so
 // that a power cut loses nothing acknowledged either, at the price of one
 // fsync per batch. A write cut in half by a crash is never seen: SQLite
