@@ -21,12 +21,14 @@ const journalRooms = 4
 // Towers of four people without a journal, then b.N with one, and reports
 // the processor time the whole process took for a claim each way (the
 // rooms, the journal's writer, SQLite, the garbage collector):
-// cpu-off-µs/claim, cpu-on-µs/claim and their ratio on/off, which the
-// journal's budget (issue 14: at most 1.2) is about. The claims go round
-// journalRooms rooms, a claim in each, and each round waits for its
-// entries to be durable (Flush), so that each transaction holds about
-// journalRooms entries, as on a busy server. A new room is opened, off
-// the clock, when a game ends.
+// cpu-off-µs/claim, cpu-on-µs/claim and their ratio on/off. The
+// journal's budget (at most 20 % more) is on the server's whole work a
+// claim, reading and writing WebSocket frames included, which
+// scripts/bench-load measures: here the difference is what to compare.
+// The claims go round journalRooms rooms, a claim in each, and each round
+// waits for its entries to be durable (Flush), so that each transaction
+// holds about journalRooms entries, as on a busy server. A new room is
+// opened, off the clock, when a game ends.
 func BenchmarkJournal(b *testing.B) {
 	b.ReportAllocs()
 	j, err := journal.Open(context.Background(), filepath.Join(b.TempDir(), "dobble.db"), journal.Options{})
