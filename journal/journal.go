@@ -14,7 +14,8 @@
 // durable once SQLite has written it to its log: a crash or a kill of the
 // server loses nothing acknowledged, and a power cut or an operating-system
 // crash may lose the batches written since the log was last synced (SQLite
-// syncs it at each checkpoint), never leaving the file inconsistent. With
+// syncs it at each checkpoint, which a connection of the journal's own
+// makes, off the writer's path), never leaving the file inconsistent. With
 // SyncFull every batch is synced to the disk before it is acknowledged, so
 // that a power cut loses nothing acknowledged either, at the price of one
 // fsync per batch. A write cut in half by a crash is never seen: SQLite
@@ -29,6 +30,7 @@ import (
 	"fmt"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -72,10 +74,11 @@ type Options struct {
 	// 4096.
 	MaxBatch int
 	// Window is how long the writer waits, after the first write of a
-	// batch, for more to join it: each transaction costs SQLite about as
-	// much as a hundred entries, so a busy server writes a few large
-	// batches rather than many small ones, for at most Window of latency.
-	// 0 means 2 ms; a negative Window does not wait.
+	// batch, for more to join it: a transaction costs far more than an
+	// entry, so a busy server writes a few large batches rather than many
+	// small ones, for at most Window of latency. The first write to come
+	// once the window has passed wakes the writer; its own timer does only
+	// when none comes. 0 means 2 ms; a negative Window does not wait.
 	Window time.Duration
 	// Busy is how long a write waits for a lock another connection to the
 	// file holds; 0 means 5 s.
@@ -87,11 +90,17 @@ type Options struct {
 
 // Journal is an open journal. It is safe for concurrent use.
 type Journal struct {
-	db      *sql.DB
-	path    string
-	opts    Options
-	reqs    chan request
-	done    chan struct{}
+	db   *sql.DB
+	ckpt *sql.DB // the checkpointer's connection
+	path string
+	opts Options
+	reqs chan request
+	kick chan struct{} // cuts the writer's window short
+	done chan struct{}
+	// epoch is when the journal was opened; opened, when not 0, is when
+	// the writer's window opened, in nanoseconds since epoch plus 1.
+	epoch   time.Time
+	opened  atomic.Int64
 	mu      sync.Mutex
 	closed  bool
 	pending sync.WaitGroup
@@ -104,7 +113,24 @@ type Journal struct {
 	live      map[string]int
 	liveTotal int
 	dead      int
+	// Owned by the writer: the statements of its transactions, prepared
+	// once (insert[k] writes 1<<k entries), and the arguments of the
+	// insert being made.
+	insert [insertChunks]*sql.Stmt
+	ended  *sql.Stmt
+	args   []any
+	// pages is about how many pages of log the writer has written since
+	// it last asked the checkpointer (ckptReqs) for a checkpoint.
+	pages    int
+	ckptReqs chan struct{}
+	ckptDone chan struct{}
 }
+
+// insertChunks is how many insert statements the writer prepares: they
+// write 1, 2, 4… 1<<(insertChunks-1) entries, and a batch is written in
+// as few of them as add up to its size, each a single statement, which
+// costs SQLite and database/sql far less than one statement an entry.
+const insertChunks = 7
 
 // request is one write for the journal's writer: an entry to append, a
 // room to drop (data nil and drop set), or a room's entries after seq to
@@ -152,12 +178,22 @@ func Open(ctx context.Context, path string, o Options) (*Journal, error) {
 	if o.Window == 0 {
 		o.Window = 2 * time.Millisecond
 	}
-	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", o.Busy.Milliseconds()))
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous("+map[Sync]string{SyncNormal: "NORMAL", SyncFull: "FULL"}[o.Sync]+")")
-	u := url.URL{Scheme: "file", Opaque: url.PathEscape(path), RawQuery: q.Encode()}
-	db, err := sql.Open("sqlite", u.String())
+	// dsn names the file with the pragmas of each connection, and more.
+	dsn := func(more ...string) string {
+		q := url.Values{}
+		q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", o.Busy.Milliseconds()))
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "synchronous("+map[Sync]string{SyncNormal: "NORMAL", SyncFull: "FULL"}[o.Sync]+")")
+		for _, p := range more {
+			q.Add("_pragma", p)
+		}
+		u := url.URL{Scheme: "file", Opaque: url.PathEscape(path), RawQuery: q.Encode()}
+		return u.String()
+	}
+	// The writer's connection does not checkpoint (copy the log back
+	// into the database and sync both), which would hold its batches up
+	// while the disk syncs: the checkpointer's does.
+	db, err := sql.Open("sqlite", dsn("wal_autocheckpoint(0)"))
 	if err != nil {
 		return nil, fmt.Errorf("journal: %s: %w", path, err)
 	}
@@ -167,9 +203,21 @@ func Open(ctx context.Context, path string, o Options) (*Journal, error) {
 		db.Close()
 		return nil, fmt.Errorf("journal: %s: %w", path, err)
 	}
-	j := &Journal{db: db, path: path, opts: o, reqs: make(chan request, o.MaxBatch), done: make(chan struct{}), live: map[string]int{}}
-	if j.loaded, err = j.read(ctx); err != nil {
+	ckpt, err := sql.Open("sqlite", dsn())
+	if err != nil {
 		db.Close()
+		return nil, fmt.Errorf("journal: %s: %w", path, err)
+	}
+	ckpt.SetMaxOpenConns(1)
+	j := &Journal{db: db, ckpt: ckpt, path: path, opts: o, reqs: make(chan request, o.MaxBatch), kick: make(chan struct{}, 1),
+		done: make(chan struct{}), live: map[string]int{}, epoch: time.Now(),
+		ckptReqs: make(chan struct{}, 1), ckptDone: make(chan struct{})}
+	if err := j.prepare(ctx); err != nil {
+		j.closeDBs()
+		return nil, err
+	}
+	if j.loaded, err = j.read(ctx); err != nil {
+		j.closeDBs()
 		return nil, err
 	}
 	for room, es := range j.loaded {
@@ -179,11 +227,65 @@ func Open(ctx context.Context, path string, o Options) (*Journal, error) {
 	// Entries of rooms that ended before the last compaction count as
 	// dead until the next.
 	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM journal WHERE room IN (SELECT room FROM journal_ended)`).Scan(&j.dead); err != nil {
-		db.Close()
+		j.closeDBs()
 		return nil, fmt.Errorf("journal: %s: %w", path, err)
 	}
 	go j.write()
+	go j.checkpoint()
 	return j, nil
+}
+
+// closeDBs closes the journal's connections to its file.
+func (j *Journal) closeDBs() error {
+	for _, st := range append(j.insert[:], j.ended) {
+		if st != nil {
+			st.Close()
+		}
+	}
+	j.ckpt.Close()
+	return j.db.Close()
+}
+
+// checkpointAt is about how many pages of log the writer writes between
+// two checkpoints: SQLite's own default for a connection that checkpoints
+// by itself (wal_autocheckpoint).
+const checkpointAt = 1000
+
+// checkpoint is the journal's checkpointer: asked by the writer every
+// checkpointAt pages or so, it copies the log back into the database
+// (SQLite's passive checkpoint, which waits for no one), on a connection
+// of its own, while the writer goes on writing batches. With
+// synchronous=NORMAL, the log is synced to the disk then.
+func (j *Journal) checkpoint() {
+	defer close(j.ckptDone)
+	for range j.ckptReqs {
+		var busy, log, done int
+		err := j.ckpt.QueryRowContext(context.Background(), `PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &log, &done)
+		if err != nil && j.opts.Observe != nil {
+			j.opts.Observe(0, 0, fmt.Errorf("journal: %s: checkpoint: %w", j.path, err))
+		}
+	}
+}
+
+// prepare prepares the statements of the writer's transactions.
+func (j *Journal) prepare(ctx context.Context) error {
+	var err error
+	if j.ended, err = j.db.PrepareContext(ctx, `INSERT OR IGNORE INTO journal_ended (room) VALUES (?)`); err != nil {
+		return fmt.Errorf("journal: %s: %w", j.path, err)
+	}
+	q := []byte(`INSERT INTO journal (room, seq, data) VALUES (?, ?, ?)`)
+	for k := range j.insert {
+		if k > 0 {
+			// From 1<<(k-1) rows to 1<<k.
+			for range 1 << (k - 1) {
+				q = append(q, ", (?, ?, ?)"...)
+			}
+		}
+		if j.insert[k], err = j.db.PrepareContext(ctx, string(q)); err != nil {
+			return fmt.Errorf("journal: %s: %w", j.path, err)
+		}
+	}
+	return nil
 }
 
 // Entry is one entry of a room's journal.
@@ -275,12 +377,20 @@ func (j *Journal) send(r request) {
 	j.pending.Add(1)
 	j.mu.Unlock()
 	j.reqs <- r
+	// A write that comes once the writer's window has passed wakes the
+	// writer: on a busy server the rooms close the batches, and the
+	// writer's timer, whose wake-up costs an idle process dearly, seldom
+	// fires.
+	if o := j.opened.Load(); o != 0 && time.Since(j.epoch) >= time.Duration(o-1)+j.opts.Window {
+		j.hurry()
+	}
 }
 
 // Flush waits until every write asked for before it is durable or failed.
 func (j *Journal) Flush(ctx context.Context) error {
 	ch := make(chan error, 1)
 	j.send(request{flush: true, done: func(err error) { ch <- err }})
+	j.hurry()
 	select {
 	case err := <-ch:
 		return err
@@ -298,10 +408,23 @@ func (j *Journal) Close() error {
 	}
 	j.closed = true
 	j.mu.Unlock()
+	j.hurry()
 	j.pending.Wait()
 	close(j.reqs)
 	<-j.done
-	return j.db.Close()
+	close(j.ckptReqs)
+	<-j.ckptDone
+	return j.closeDBs()
+}
+
+// hurry has the writer write what is queued without waiting for the rest
+// of its window. A kick left over from a batch already written only makes
+// the next one smaller.
+func (j *Journal) hurry() {
+	select {
+	case j.kick <- struct{}{}:
+	default:
+	}
 }
 
 // write is the journal's writer: it takes the queued writes in batches of
@@ -314,56 +437,53 @@ func (j *Journal) write() {
 	window.Stop()
 	for r := range j.reqs {
 		batch = append(batch[:0], r)
-		// Writes that come within the window join the batch; a Flush
-		// (or Close) is not kept waiting.
-		waiting := j.opts.Window > 0 && !r.flush
-		if waiting {
+		// The writes that come within the window join the batch. The
+		// writer sleeps through it, rather than waking for each write as
+		// it comes, and then takes what is queued. The first write after
+		// the window, or a Flush (or Close), wakes it (send); its timer
+		// does when none comes.
+		if j.opts.Window > 0 && !r.flush {
+			j.opened.Store(int64(time.Since(j.epoch)) + 1)
 			window.Reset(j.opts.Window)
+			select {
+			case <-window.C:
+			case <-j.kick:
+				// Since Go 1.23 a stopped timer delivers nothing stale.
+				window.Stop()
+			}
+			j.opened.Store(0)
 		}
 	more:
 		for len(batch) < j.opts.MaxBatch {
-			if !waiting {
-				select {
-				case r, ok := <-j.reqs:
-					if !ok {
-						break more
-					}
-					batch = append(batch, r)
-				default:
-					break more
-				}
-				continue
-			}
 			select {
 			case r, ok := <-j.reqs:
 				if !ok {
 					break more
 				}
 				batch = append(batch, r)
-				if r.flush {
-					waiting = false
-				}
-			case <-window.C:
-				waiting = false
+			default:
+				break more
 			}
 		}
-		// Since Go 1.23 a stopped timer delivers nothing stale.
-		window.Stop()
 		start := time.Now()
 		err := j.commit(batch)
 		if j.opts.Observe != nil {
 			j.opts.Observe(len(batch), time.Since(start), err)
 		}
-		for _, r := range batch {
-			if r.done != nil {
-				r.done(err)
+		for i := range batch {
+			if done := batch[i].done; done != nil {
+				done(err)
 			}
 			j.pending.Done()
 		}
 		if err == nil {
 			j.count(batch)
 			j.compact()
+			j.checkpointSoon(batch)
 		}
+		// The batch's writes are done with: let the collector have their
+		// data and functions.
+		clear(batch)
 	}
 }
 
@@ -383,6 +503,27 @@ func (j *Journal) count(batch []request) {
 			j.live[r.room]++
 			j.liveTotal++
 		}
+	}
+}
+
+// checkpointSoon counts the pages of log a written batch took, about, and
+// asks the checkpointer for a checkpoint once they reach checkpointAt.
+func (j *Journal) checkpointSoon(batch []request) {
+	bytes := 0
+	for i := range batch {
+		bytes += len(batch[i].data)
+	}
+	// A page holds about 4,000 bytes of entries, and each transaction
+	// writes the last page of the table again.
+	j.pages += 1 + bytes/4000
+	if j.pages < checkpointAt {
+		return
+	}
+	select {
+	case j.ckptReqs <- struct{}{}:
+		j.pages = 0
+	default:
+		// A checkpoint is under way: the next batch asks again.
 	}
 }
 
@@ -418,46 +559,69 @@ func (j *Journal) compact() {
 	}
 }
 
-// commit writes batch in one transaction.
+// commit writes batch in one transaction: its entries in as few insert
+// statements as add up to their number, then the rooms it drops. Order
+// within the transaction does not matter: it is written whole or not at
+// all, and an ended room's entries are never read again.
 func (j *Journal) commit(batch []request) error {
 	ctx := context.Background()
 	tx, err := j.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("journal: %s: %w", j.path, err)
 	}
-	var ins, del *sql.Stmt // the statements, prepared once a batch needs them
+	fail := func(err error) error {
+		tx.Rollback()
+		return fmt.Errorf("journal: %s: %w", j.path, err)
+	}
+	// A room's entries are cut (a restored room's damaged tail) before
+	// any of its new entries is written: a room is truncated only as it
+	// is restored, before its next entry.
 	for i := range batch {
 		r := &batch[i]
-		switch {
-		case r.truncate:
-			var res sql.Result
-			q, args := `DELETE FROM journal WHERE room = ?1`, []any{r.room}
-			if r.seq > 0 {
-				q += ` AND id > (SELECT id FROM journal WHERE room = ?1 ORDER BY id LIMIT 1 OFFSET ?2)`
-				args = append(args, r.seq-1)
-			}
-			if res, err = tx.ExecContext(ctx, q, args...); err == nil {
-				n, _ := res.RowsAffected()
-				r.cut = int(n)
-			}
-		case r.drop:
-			if del == nil {
-				if del, err = tx.PrepareContext(ctx, `INSERT OR IGNORE INTO journal_ended (room) VALUES (?)`); err != nil {
-					break
-				}
-			}
-			_, err = del.ExecContext(ctx, r.room)
-		case r.data != nil:
-			if ins == nil {
-				if ins, err = tx.PrepareContext(ctx, `INSERT INTO journal (room, seq, data) VALUES (?, ?, ?)`); err != nil {
-					break
-				}
-			}
-			_, err = ins.ExecContext(ctx, r.room, r.seq, r.data)
+		if !r.truncate {
+			continue
 		}
+		q, args := `DELETE FROM journal WHERE room = ?1`, []any{r.room}
+		if r.seq > 0 {
+			q += ` AND id > (SELECT id FROM journal WHERE room = ?1 ORDER BY id LIMIT 1 OFFSET ?2)`
+			args = append(args, r.seq-1)
+		}
+		res, err := tx.ExecContext(ctx, q, args...)
 		if err != nil {
-			tx.Rollback()
-			return fmt.Errorf("journal: %s: room %s: %w", j.path, r.room, err)
+			return fail(fmt.Errorf("room %s: %w", r.room, err))
+		}
+		n, _ := res.RowsAffected()
+		r.cut = int(n)
+	}
+	entries := 0
+	for i := range batch {
+		if batch[i].data != nil {
+			entries++
+		}
+	}
+	next := 0 // the first request of batch not written yet
+	for k := len(j.insert) - 1; k >= 0; k-- {
+		for n := 1 << k; entries >= n; entries -= n {
+			args := j.args[:0]
+			for len(args) < 3*n {
+				if r := &batch[next]; r.data != nil {
+					args = append(args, r.room, r.seq, r.data)
+				}
+				next++
+			}
+			_, err := tx.StmtContext(ctx, j.insert[k]).ExecContext(ctx, args...)
+			clear(args)
+			j.args = args
+			if err != nil {
+				return fail(err)
+			}
+		}
+	}
+	for i := range batch {
+		if r := &batch[i]; r.drop {
+			if _, err := tx.StmtContext(ctx, j.ended).ExecContext(ctx, r.room); err != nil {
+				return fail(fmt.Errorf("room %s: %w", r.room, err))
+			}
 		}
 	}
 	if err := tx.Commit(); err != nil {

@@ -114,6 +114,87 @@ func TestAppendLoadDrop(t *testing.T) {
 	}
 }
 
+// TestOneBatch writes one batch that takes every insert statement the
+// writer has (127 entries: 64, 32, 16… 1), with writes that hold no entry
+// and a drop among them, and finds every entry in its place.
+func TestOneBatch(t *testing.T) {
+	var sizes []int
+	j, path := open(t, Options{Window: time.Hour, Observe: func(n int, _ time.Duration, err error) {
+		if err != nil {
+			t.Error(err)
+		}
+		sizes = append(sizes, n)
+	}})
+	const entries = 1<<insertChunks - 1
+	writes := 0
+	for i := range entries {
+		room := fmt.Sprintf("room%d", i%3)
+		j.Append(room, int64(i/3+1), []byte(strconv.Itoa(i)), nil)
+		writes++
+		if i%10 == 0 {
+			j.Append(room, 0, nil, nil) // a turn that wrote nothing
+			writes++
+		}
+		if i == 50 {
+			j.Drop("gone", nil)
+			writes++
+		}
+	}
+	// The window is an hour: the Flush alone has the batch written.
+	if err := j.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if len(sizes) != 1 || sizes[0] != writes+1 {
+		t.Fatalf("batches of %v, want one of %d", sizes, writes+1)
+	}
+	j, err := Open(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	got := j.Load()
+	for r := range 3 {
+		es := got[fmt.Sprintf("room%d", r)]
+		for k, e := range es {
+			if i := 3*k + r; e.Seq != int64(k+1) || string(e.Data) != strconv.Itoa(i) {
+				t.Fatalf("room%d entry %d: %d %q, want %d %q", r, k, e.Seq, e.Data, k+1, strconv.Itoa(i))
+			}
+		}
+		if want := (entries - r + 2) / 3; len(es) != want {
+			t.Fatalf("room%d: %d entries, want %d", r, len(es), want)
+		}
+	}
+}
+
+// TestCheckpoints writes more than checkpointAt pages of log and finds
+// them copied back into the database file by the checkpointer while the
+// journal is open: the writer does not checkpoint, and without the
+// checkpointer the log would grow without end.
+func TestCheckpoints(t *testing.T) {
+	j, path := open(t, Options{Window: -1})
+	data := []byte(strings.Repeat("x", 40_000)) // about ten pages
+	for i := range 2 * checkpointAt / 10 {
+		appendWait(t, j, "big", int64(i+1), string(data))
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Size() >= 4<<20 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the database file holds %d bytes after %d of entries were written: no checkpoint copied the log into it", st.Size(), 2*checkpointAt/10*len(data))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // TestCompaction drops rooms until their entries make up half the journal
 // and finds them deleted from the file, the live rooms' entries kept.
 func TestCompaction(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 // 0 and 1: what each seat is told it plays, whose claims reach the table
 // and as which seat, and what comes too late.
 func TestTieBreakSeats(t *testing.T) {
-	h := newHandRoom(t, "learning", 4, true)
+	h := newHandRoom(t, "learning", 4, true, nil)
 	for step := 0; h.r.phase == PhasePlay; step++ {
 		seat := 1 + step%2
 		if step >= 26 {

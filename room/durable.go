@@ -77,6 +77,11 @@ func (r *Room) send(p *Peer, b []byte) {
 		}
 		return
 	}
+	if r.out == nil {
+		// Most turns send a frame to each member, or one to a single
+		// connection: room for them all at once.
+		r.out = make([]outFrame, 0, len(r.members)+1)
+	}
 	r.out = append(r.out, outFrame{p, b})
 }
 
@@ -267,7 +272,7 @@ func (r *Room) commit(now time.Time) {
 		r.m.journal.Append(r.jid, 0, nil, send)
 	default:
 		r.cur.Now = now.UnixNano()
-		data, err := json.Marshal(&r.cur)
+		data, err := r.cur.appendJSON(nil)
 		if err != nil {
 			send(err)
 			break
@@ -293,7 +298,86 @@ func (r *Room) record(in *input) {
 		r.cur.TokenHash = in.tokenHash
 		return
 	}
+	// The frame decoded (protocol.Decode reads nothing but JSON), so it
+	// goes into the entry as it came.
 	r.cur.Req = in.raw
+}
+
+// appendJSON appends the entry to b as the JSON encoding/json would write
+// for it (the same fields, the empty ones left out), which is how the
+// journal keeps it and what restoreRoom reads back with encoding/json. It
+// is written by hand, the request as it came rather than compacted again,
+// as a busy server writes an entry for each claim.
+func (e *entry) appendJSON(b []byte) ([]byte, error) {
+	if b == nil {
+		b = make([]byte, 0, 96+len(e.Req)+len(e.Name)+len(e.TokenHash)+len(e.Code))
+	}
+	b = append(b, '{')
+	if e.Open != nil {
+		spec, err := json.Marshal(e.Open)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, `"open":`...)
+		b = append(append(b, spec...), ',')
+	}
+	if e.Code != "" {
+		b = append(appendString(append(b, `"code":`...), e.Code), ',')
+	}
+	if len(e.Req) > 0 {
+		b = append(append(append(b, `"req":`...), e.Req...), ',')
+	}
+	if e.Peer != 0 {
+		b = append(strconv.AppendInt(append(b, `"peer":`...), int64(e.Peer), 10), ',')
+	}
+	if e.Name != "" {
+		b = append(appendString(append(b, `"name":`...), e.Name), ',')
+	}
+	if e.At != 0 {
+		b = append(strconv.AppendInt(append(b, `"at":`...), e.At, 10), ',')
+	}
+	if e.TokenHash != "" {
+		b = append(appendString(append(b, `"tokenHash":`...), e.TokenHash), ',')
+	}
+	if len(e.Gone) > 0 {
+		b = append(b, `"gone":[`...)
+		for i, n := range e.Gone {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(n), 10)
+		}
+		b = append(b, "],"...)
+	}
+	if e.Restart {
+		b = append(b, `"restart":true,`...)
+	}
+	if len(e.Draws) > 0 {
+		b = append(b, `"draws":[`...)
+		for i, d := range e.Draws {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, d)
+		}
+		b = append(b, "],"...)
+	}
+	b = strconv.AppendInt(append(b, `"now":`...), e.Now, 10)
+	return append(b, '}'), nil
+}
+
+// appendString appends s to b as a JSON string: as it is when it holds
+// nothing to escape, as encoding/json writes it otherwise.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // replay feeds entry e to the room, as its loop did live.

@@ -4,16 +4,19 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dobble-dev/dobble/journal"
+	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/record"
 	"github.com/dobble-dev/dobble/store"
 	"github.com/dobble-dev/dobble/store/storetest"
@@ -409,5 +412,123 @@ func TestRoomRecordsSession(t *testing.T) {
 	}
 	if last := recs[2].Session; !last.Over || !slices.Equal(last.Standings.Winners, r.play.Standings().Winners) {
 		t.Fatalf("the last session line: over %v, winners %v; the room's winners %v", last.Over, last.Standings.Winners, r.play.Standings().Winners)
+	}
+}
+
+// TestEntryJSON checks the entry's own encoder against encoding/json, which
+// wrote the journal's entries before it and still reads them: the same
+// bytes for every kind of entry; a request that is not compact, or holds
+// what encoding/json would escape, kept as it came, and read back as the
+// same request.
+func TestEntryJSON(t *testing.T) {
+	bot := "easy"
+	for _, e := range []entry{
+		{Open: &protocol.RoomSpec{Game: "tower", Seats: 2, Bots: []*string{nil, &bot}}, Code: "ABCD", Now: 1},
+		{Req: json.RawMessage(`{"type":"claim","symbol":3,"target":[1],"table":0,"version":7,"id":"9"}`), Peer: 2, Name: "ann", At: 1_700_000_000_123, Now: 1_700_000_000_124},
+		{Req: json.RawMessage(`{"type":"hello","v":1,"name":"\u00e9t\u00e9 \"q\""}`), Peer: 1, Name: "été <b> & \"q\"\n\u2028", At: -5, Now: -4},
+		{Req: json.RawMessage(`{"type":"resume","room":"ABCD","id":"","token":"-"}`), Peer: 3, TokenHash: "ab12", Now: 7},
+		{Gone: []int{1, 4}, At: 9, Now: 10},
+		{Restart: true, Now: 11},
+		{Req: json.RawMessage(`{"type":"start"}`), Peer: 1, Draws: []string{"18446744073709551615", "deadbeef"}, Now: 12},
+		{Now: 0},
+	} {
+		got, err := e.appendJSON(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := json.Marshal(&e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("entry %+v:\n got %s\nwant %s", e, got, want)
+		}
+	}
+
+	// A request as a client may send it, spaces and escapes included.
+	raw := []byte("{ \"type\" : \"claim\",\n\"symbol\": 3, \"target\": [ 1 ], \"table\": 0, \"version\": 7, \"id\": \"<\\u0039>\" }")
+	var req protocol.Request
+	if perr := protocol.Decode(raw, &req); perr != nil {
+		t.Fatal(perr)
+	}
+	b, err := (&entry{Req: raw, Peer: 1, Now: 3}).appendJSON(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back entry
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	var again protocol.Request
+	if perr := protocol.Decode(back.Req, &again); perr != nil || !reflect.DeepEqual(again, req) {
+		t.Fatalf("the request read back from %s is %+v (%v), want %+v", b, again, perr, req)
+	}
+}
+
+// TestJournalReplaysEntriesOfEncodingJSON restores a room from a journal
+// whose entries encoding/json wrote, as servers did before the entry had
+// an encoder of its own (the request compacted again): the room comes back
+// at the same version with the same seats, and its host resumes it.
+func TestJournalReplaysEntriesOfEncodingJSON(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "dobble.db")
+	h := newHarness(t, testConfig())
+	h.useJournal(openJournal(t, path))
+	host := h.connect("host")
+	host.send(`{"type": "create", "room": {"game": "tower", "seats": 2, "bots": [null, "easy"]}}`)
+	joined := host.take("joined")
+	code, token := joined.str("room"), joined.str("token")
+	host.send(`{"type": "start"}`)
+	h.advance(testConfig().Countdown)
+	r := h.room()
+	for range 4 {
+		h.advance(500 * time.Millisecond)
+		if st := r.tab.State(); !st.Over() {
+			host.act(st.Moves(0, nil)[0], 0)
+		}
+	}
+	if err := h.m.journal.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	version := r.tab.State().Version()
+
+	// The same entries, written again by encoding/json, into a journal of
+	// their own.
+	rooms := openJournal(t, path).Load()
+	if len(rooms) != 1 {
+		t.Fatalf("the journal holds %d rooms, want 1", len(rooms))
+	}
+	old := openJournal(t, filepath.Join(dir, "old.db"))
+	for jid, es := range rooms {
+		for _, je := range es {
+			var e entry
+			if err := json.Unmarshal(je.Data, &e); err != nil {
+				t.Fatal(err)
+			}
+			data, err := json.Marshal(&e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			old.Append(jid, je.Seq, data, nil)
+		}
+	}
+	if err := old.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	h2 := newHarness(t, testConfig())
+	h2.now = h.now.Add(time.Minute)
+	h2.useJournal(openJournal(t, filepath.Join(dir, "old.db")))
+	if n, err := h2.m.Restore(); n != 1 || err != nil {
+		t.Fatalf("restored %d rooms (%v), want 1", n, err)
+	}
+	r2 := h2.room()
+	if r2.code != code || r2.tab.State().Version() != version || version < 4 {
+		t.Fatalf("restored room %s at version %d; want %s at %d (4 claims at least)", r2.code, r2.tab.State().Version(), code, version)
+	}
+	back := h2.connect("host")
+	back.send(`{"type": "resume", "room": %q, "token": %q}`, code, token)
+	if j := back.take("joined"); j.num("seat") != 0 {
+		t.Fatalf("resumed: %v", j)
 	}
 }

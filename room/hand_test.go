@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dobble-dev/dobble/journal"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -26,14 +27,19 @@ type handRoom struct {
 }
 
 // newHandRoom opens a room of game for seats people, each on a Peer of
-// its own, and starts it: the first table is under way.
-func newHandRoom(tb testing.TB, game string, seats int, keep bool) *handRoom {
+// its own, and starts it: the first table is under way. With a journal j
+// (which keep must not be set with: the frames then go out on the
+// journal's writer), the room writes each turn to it.
+func newHandRoom(tb testing.TB, game string, seats int, keep bool, j *journal.Journal) *handRoom {
 	tb.Helper()
 	cfg := DefaultConfig()
 	cfg.Rate, cfg.Burst = 10_000, 100_000
 	m, err := NewManager(cfg, nil, NewDecks(), NewMetrics(prometheus.NewRegistry()), "hand")
 	if err != nil {
 		tb.Fatal(err)
+	}
+	if j != nil {
+		m.UseJournal(j)
 	}
 	h := &handRoom{tb: tb, m: m, keep: keep, now: time.Unix(1_700_000_000, 0), rng: rand.New(rand.NewPCG(1, 2)),
 		frames: make([][][]byte, seats)}
@@ -76,7 +82,7 @@ func (h *handRoom) countdown() {
 }
 
 // send hands frame to the Manager from peer i and lets the room serve
-// what it queued.
+// what it queued, each request a turn of its loop.
 func (h *handRoom) send(i int, frame string) {
 	h.m.Handle(h.peers[i], []byte(frame), h.now)
 	if h.r == nil {
@@ -85,8 +91,8 @@ func (h *handRoom) send(i int, frame string) {
 	for {
 		select {
 		case in := <-h.r.in:
-			h.r.handle(in)
-			h.r.tick(h.now)
+			h.r.request(in)
+			h.r.endTurn(h.now)
 			continue
 		default:
 		}
@@ -139,7 +145,7 @@ func BenchmarkClaim(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if h == nil {
 			b.StopTimer()
-			h = newHandRoom(b, "tower", 4, false)
+			h = newHandRoom(b, "tower", 4, false, nil)
 			b.StartTimer()
 		}
 		seat := h.rng.IntN(4)
