@@ -362,6 +362,23 @@ func (e *entry) appendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, "],"...)
 	}
+	if e.Fair != nil {
+		fair, err := json.Marshal(e.Fair)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(append(b, `"fair":`...), fair...), ',')
+	}
+	if len(e.RTTs) > 0 {
+		b = append(b, `"rtts":[`...)
+		for i, d := range e.RTTs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, d, 10)
+		}
+		b = append(b, "],"...)
+	}
 	b = strconv.AppendInt(append(b, `"now":`...), e.Now, 10)
 	return append(b, '}'), nil
 }

@@ -430,6 +430,7 @@ func TestEntryJSON(t *testing.T) {
 		{Gone: []int{1, 4}, At: 9, Now: 10},
 		{Restart: true, Now: 11},
 		{Req: json.RawMessage(`{"type":"start"}`), Peer: 1, Draws: []string{"18446744073709551615", "deadbeef"}, Now: 12},
+		{Req: json.RawMessage(`{"type":"start"}`), Peer: 1, Fair: &fairSettings{Net: 40, Cap: 150, Gain: 150, Most: 450, Floor: 100, Bot: 40}, RTTs: []int64{0, 153, 21}, Now: 13},
 		{Now: 0},
 	} {
 		got, err := e.appendJSON(nil)
