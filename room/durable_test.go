@@ -422,7 +422,7 @@ func TestRoomRecordsSession(t *testing.T) {
 // same request.
 func TestEntryJSON(t *testing.T) {
 	bot := "easy"
-	for _, e := range []entry{
+	entries := []entry{
 		{Open: &protocol.RoomSpec{Game: "tower", Seats: 2, Bots: []*string{nil, &bot}}, Code: "ABCD", Now: 1},
 		{Req: json.RawMessage(`{"type":"claim","symbol":3,"target":[1],"table":0,"version":7,"id":"9"}`), Peer: 2, Name: "ann", At: 1_700_000_000_123, Now: 1_700_000_000_124},
 		{Req: json.RawMessage(`{"type":"hello","v":1,"name":"\u00e9t\u00e9 \"q\""}`), Peer: 1, Name: "été <b> & \"q\"\n\u2028", At: -5, Now: -4},
@@ -432,7 +432,15 @@ func TestEntryJSON(t *testing.T) {
 		{Req: json.RawMessage(`{"type":"start"}`), Peer: 1, Draws: []string{"18446744073709551615", "deadbeef"}, Now: 12},
 		{Req: json.RawMessage(`{"type":"start"}`), Peer: 1, Fair: &fairSettings{Net: 40, Cap: 150, Gain: 150, Most: 450, Floor: 100, Bot: 40}, RTTs: []int64{0, 153, 21}, Now: 13},
 		{Now: 0},
-	} {
+	}
+	// Every field is set in some entry above, so that a field added to
+	// entry and not to its encoder fails here.
+	for i := range reflect.TypeFor[entry]().NumField() {
+		if !slices.ContainsFunc(entries, func(e entry) bool { return !reflect.ValueOf(e).Field(i).IsZero() }) {
+			t.Errorf("no entry of the test sets the field %s", reflect.TypeFor[entry]().Field(i).Name)
+		}
+	}
+	for _, e := range entries {
 		got, err := e.appendJSON(nil)
 		if err != nil {
 			t.Fatal(err)
