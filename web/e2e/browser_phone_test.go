@@ -231,8 +231,9 @@ func (b *browser) focusShot(stage string) {
 // claiming, the tap on the symbol there makes the claim (with, where the
 // page asks, a tap on the card meant), and the server accepts it: the
 // table moves on and the feed says the person found the symbol. Two taps
-// make a claim. The other seats are people who never act, so nothing
-// depends on a bot's speed.
+// make a claim. Where the seat has cards of its own, the number keys still
+// claim at once (numberKeyClaim). The other seats are people who never
+// act, so nothing depends on a bot's speed.
 func TestBrowserPhoneFocus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
@@ -240,6 +241,7 @@ func TestBrowserPhoneFocus(t *testing.T) {
 	base := browserServer(t, 200*time.Millisecond)
 	shots := phoneShots(t)
 	b := newBrowser(t, "focus", shots, 375, 667)
+	keyed := map[string]bool{}
 	for _, game := range []string{"anarchy-pancakes", "tower-7", "triplets", "catch-them-all"} {
 		t.Run(game, func(t *testing.T) {
 			defer b.subtest(t, "focus", "focus-"+game)()
@@ -285,8 +287,86 @@ func TestBrowserPhoneFocus(t *testing.T) {
 				b.shot(size.name + "-claimed")
 				t.Logf("%s at %s: symbol %d (%s) claimed, through the focus view: %t, mode %s, target %v", game, size.name, m.Symbol, m.Name, m.Focused, m.Mode, m.Target)
 			}
+			if b.numberKeyClaim() {
+				keyed[game] = true
+			}
 		})
 	}
+	if !keyed["tower-7"] {
+		t.Error("no claim was made with a number key on the crowded table of Tower of Seven")
+	}
+}
+
+// numberKeyClaim makes a claim with the number keys on a crowded table
+// where the seat has a card of its own: the number of a symbol of its
+// first stack (the card the keys name) that a card of another seat, or
+// the centre, shows; then, where the page asks which card is meant, 1.
+// The keys claim at once: no focus view comes up, and the server accepts
+// the claim. It reports whether the card the keys name shares a symbol
+// with another card (in Anarchy Pancakes a card of a single topping may
+// not).
+func (b *browser) numberKeyClaim() bool {
+	b.t.Helper()
+	var keyed bool
+	b.eval(`!!document.querySelector('.table .seat.mine svg.face[data-card] g[data-symbol][tabindex]')`, &keyed)
+	if !keyed {
+		return false
+	}
+	b.eval(sendLog, nil)
+	// Escape tells the page the keyboard is in use: the numbers show.
+	b.run(chromedp.KeyEvent("\x1b"))
+	b.waitFor(`document.querySelectorAll('.seat.mine .knum').length > 0`, 10*time.Second)
+	var k struct {
+		Key     string `json:"key"`
+		Symbol  int    `json:"symbol"`
+		Name    string `json:"name"`
+		Version int    `json:"version"`
+	}
+	b.eval(`(() => {
+  const card = document.querySelector('.table .seat.mine svg.face[data-card]');
+  const shown = new Set([...document.querySelectorAll('.table [data-zone]')]
+    .filter((z) => !z.closest('.seat.mine') && !z.hidden && (z.dataset.kind === 'pile' || z.dataset.kind === 'centre'))
+    .flatMap((z) => [...z.querySelectorAll('svg.face')].slice(-1))
+    .flatMap((f) => [...f.querySelectorAll('g[data-symbol]')].map((g) => g.dataset.symbol)));
+  const version = Number(document.querySelector('.table[data-version]').dataset.version);
+  const g = [...card.querySelectorAll('g[data-symbol]')].find((g) => shown.has(g.dataset.symbol));
+  if (!g) return {key: '', symbol: -1, name: '', version};
+  const r = g.getBoundingClientRect();
+  const near = [...card.parentElement.querySelectorAll('.knum')].map((l) => {
+    const b = l.getBoundingClientRect();
+    return {key: l.dataset.key, d: Math.hypot(b.left + b.width / 2 - (r.left + r.width / 2), b.top + b.height / 2 - (r.top + r.height / 2))};
+  }).sort((a, b) => a.d - b.d)[0];
+  return {key: near ? near.key : '', symbol: Number(g.dataset.symbol), name: g.getAttribute('aria-label'), version};
+})()`, &k)
+	if k.Symbol < 0 {
+		b.t.Logf("%s: the card the number keys name shares no symbol with another card", b.name)
+		return false
+	}
+	if k.Key == "" {
+		b.shot("no-number")
+		b.t.Fatalf("%s: symbol %d of the card the number keys name shows no number", b.name, k.Symbol)
+	}
+	b.run(chromedp.KeyEvent(k.Key))
+	var after struct {
+		Focus  bool  `json:"focus"`
+		Choice bool  `json:"choice"`
+		Sent   []int `json:"sent"`
+	}
+	b.eval(`({focus: !!document.querySelector('.table .focus'), choice: !!document.querySelector('.zone.choice'), sent: window.sent.filter((m) => m.type === 'claim').map((m) => m.symbol)})`, &after)
+	if after.Focus {
+		b.t.Errorf("%s: number key %s brought a focus view up; it claims at once", b.name, k.Key)
+	}
+	if after.Choice {
+		b.run(chromedp.KeyEvent("1"))
+		b.eval(`({sent: window.sent.filter((m) => m.type === 'claim').map((m) => m.symbol)})`, &after)
+	}
+	if len(after.Sent) != 1 || after.Sent[0] != k.Symbol {
+		b.shot("number-key")
+		b.t.Fatalf("%s: number key %s claimed %v, want symbol %d", b.name, k.Key, after.Sent, k.Symbol)
+	}
+	b.waitFor(fmt.Sprintf(`Number(document.querySelector('.table[data-version]')?.dataset.version) > %d && document.querySelector('#feed')?.textContent === %q`, k.Version, "You found "+k.Name), 15*time.Second)
+	b.t.Logf("%s: number key %s claimed symbol %d (%s)", b.name, k.Key, k.Symbol, k.Name)
+	return true
 }
 
 // phoneShots is the folder the phone tests save their screenshots in:

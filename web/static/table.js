@@ -243,7 +243,9 @@ export class Table {
     const svg = e.target.closest("svg.face[data-card]");
     if (this.el.classList.contains("crowded") && this.interactive && svg && svg.querySelector("g[data-symbol][tabindex]")) {
       e.preventDefault();
-      if (e.target.closest("g[data-symbol]")?.dataset.longpress === "1") { delete e.target.closest("g[data-symbol]").dataset.longpress; return; }
+      // A long press showed a symbol's name instead.
+      const pressed = e.target.closest("g[data-symbol]");
+      if (pressed && pressed.dataset.longpress === "1") { delete pressed.dataset.longpress; return; }
       this.openFocus(zone, Number(svg.dataset.card));
       return;
     }
