@@ -38,8 +38,10 @@ import (
 // target's card named it; "chose": the page offered a choice and the
 // target was picked from it; "auto": the page worked the target out;
 // "plain": a game without targets; "draw"; "none": nothing to do), the
-// symbol, the target intended and the zones offered; why, when a click
-// could not be made.
+// symbol and its name, the target intended and the zones offered; focused,
+// when the first tap brought the card up large (a crowded table on a
+// phone) and the symbol was tapped there; why, when a click could not be
+// made.
 const personMove = `(last, touch, n, mod, rem, drawNow, shape) => {
   const play = document.querySelector('.play');
   const tbl = document.querySelector('.table[data-version]');
@@ -140,6 +142,19 @@ const personMove = `(last, touch, n, mod, rem, drawNow, shape) => {
   const p = point(g, (e) => e.closest('g[data-symbol]') === g);
   if (!p) { out.why = 'no point of symbol ' + m.symbol + ' in zone ' + on.zone + ' is under the pointer'; return out; }
   press(p);
+  out.name = g.getAttribute('aria-label') || '';
+  // On a crowded table (a phone's, with cards too small for a finger's
+  // tap on a symbol) the tap brought the card up large: the symbol is
+  // tapped there.
+  const focus = document.querySelector('.table .focus');
+  if (focus) {
+    out.focused = true;
+    const fg = focus.querySelector('svg.face[data-card="' + on.top.dataset.card + '"] g[data-symbol="' + m.symbol + '"]');
+    const fp = fg && point(fg, (e) => e.closest('g[data-symbol]') === fg);
+    if (!fp) { out.why = 'symbol ' + m.symbol + ' cannot be tapped in the focus view of zone ' + on.zone; return out; }
+    press(fp);
+    if (document.querySelector('.table .focus')) { out.why = 'the focus view of zone ' + on.zone + ' stays up after a tap on symbol ' + m.symbol; return out; }
+  }
   out.mode = m.three ? 'auto' : m.single === null ? 'plain' : on === m.src && m.rivals.length > 1 ? 'chose' : on === m.dst ? 'direct' : 'auto';
   const offered = [...document.querySelectorAll('.zone.choice')].map((z) => Number(z.dataset.zone));
   out.offered = offered;
@@ -194,6 +209,8 @@ type pmove struct {
 	Symbol  int    `json:"symbol"`
 	Target  []int  `json:"target"`
 	Offered []int  `json:"offered"`
+	Name    string `json:"name"`
+	Focused bool   `json:"focused"`
 	Why     string `json:"why"`
 }
 
@@ -216,6 +233,8 @@ type player struct {
 	// claims counts the moves other than draws by game: its name, or
 	// "tie-break NAME" in a tie-break (English pages say so in the title).
 	claims map[string]int
+	// made is the last move made.
+	made pmove
 }
 
 func newPlayer(b *browser) *player {
@@ -246,6 +265,7 @@ func (p *player) move() bool {
 	}
 	p.moves++
 	p.modes[m.Mode]++
+	p.made = *m
 	if m.Mode == "draw" {
 		p.drawNext = false
 	} else if title, _, _ := strings.Cut(m.Key, "#"); strings.Contains(title, "Tie-break") {

@@ -354,12 +354,16 @@ function watchLatency() {
   }, 5000);
 }
 
-// renderLatency shows the round trip on the table, when one is there.
+// renderLatency shows the round trip on the table, when one is there. The
+// line it takes when it first shows moves the table down: on a phone the
+// table is sized again to the room left.
 function renderLatency() {
   const el = document.getElementById("latency");
   if (!el) return;
+  const was = el.textContent;
   el.textContent = S.rtt ? t("play.latency", { ms: S.rtt }) : "";
   el.className = `latency ${S.rtt >= 150 ? "far" : S.rtt >= 60 ? "mid" : "near"}`;
+  if (!was !== !el.textContent) refit();
 }
 
 function onError(m) {

@@ -5,7 +5,9 @@
 // bisection of the width of a card, in pixels) and measuring the page the
 // browser lays out with each. The other seats become compact strips
 // (style.css, .table.fit): a name and a score, and their cards only where
-// the seat plays against them.
+// the seat plays against them. Where the table holds more cards than the
+// screen shows with symbols large enough for a finger, a tap on a card
+// brings it up large first (markCrowded).
 
 const PHONE = "(max-width: 599px), (max-height: 499px)";
 
@@ -65,6 +67,7 @@ export function fitTable(table, claim) {
     table.style.removeProperty("--fit");
     delete table.dataset.fit;
     hitAreas(table);
+    table.classList.remove("crowded");
     return;
   }
   // The sizes found hold while the screen and what the table shows (which
@@ -74,6 +77,7 @@ export function fitTable(table, claim) {
     [...table.querySelectorAll("[data-zone]")].map((z) => (z.hidden ? "-" : z.querySelectorAll(".card").length)).join(",")}`;
   if (table.dataset.fit === key) {
     hitAreas(table);
+    markCrowded(table, places);
     return;
   }
   table.dataset.fit = key;
@@ -97,6 +101,47 @@ export function fitTable(table, claim) {
     fits();
   }
   hitAreas(table);
+  markCrowded(table, places);
+}
+
+// FINGER is the least width and height of a symbol's region a finger
+// taps, in pixels.
+const FINGER = 44;
+
+// ROOMY is how many fingers (FINGER) wide a card's share per symbol (its
+// area over its symbols, as a square) must be for the card to be tapped on
+// the table: the regions of a card's symbols differ from deal to deal, the
+// smallest about two thirds to three quarters of that share, and a card
+// with a smaller share has symbols under a finger in most deals.
+const ROOMY = 1.3;
+
+// markCrowded gives a table on a phone the class crowded when the symbols
+// the seat taps (those of its own cards where the game's claim names one,
+// else those of the shared cards) are smaller than a finger: a card's
+// share per symbol is under ROOMY fingers, or a symbol's region is
+// measured under one. Such a table holds more cards than the screen shows
+// that large (seven stacks a seat, a grid of twelve). The share, which
+// depends on the cards' size and not on the deal, decides for the most
+// part, so that a table stays crowded, or not, from deal to deal. A tap
+// on a card of a crowded table brings it up large (table.js, the focus
+// view), its symbols then tapped there.
+function markCrowded(table, places) {
+  const mine = places.some((p) => p.whose === "mine");
+  const kinds = new Set(places.filter((p) => (mine ? p.whose === "mine" : p.whose === "shared")).flatMap((p) => p.kinds));
+  let least = Infinity;
+  for (const z of table.querySelectorAll(mine ? ".seat.mine [data-zone]" : ".shared [data-zone]")) {
+    if (z.hidden || !kinds.has(z.dataset.kind)) continue;
+    for (const svg of z.querySelectorAll("svg.face")) {
+      const w = svg.getBoundingClientRect().width;
+      const n = svg.querySelectorAll("g[data-symbol]").length;
+      if (w > 0 && n > 0) least = Math.min(least, (w / 2) * Math.sqrt(Math.PI / n) / ROOMY);
+      for (const hit of svg.querySelectorAll("path.hit")) {
+        const b = hit.getBoundingClientRect();
+        if (b.width > 0) least = Math.min(least, b.width, b.height);
+      }
+    }
+  }
+  table.classList.toggle("crowded", least < FINGER);
 }
 
 // fitOwn sizes the table of a game that draws its own (extra.js) for the

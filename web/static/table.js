@@ -7,7 +7,7 @@ import { h } from "./dom.js";
 import { t, fill, unitName } from "./i18n.js";
 import { cardElement, loadCards, loaded } from "./cards.js";
 import { gameModule } from "./games.js";
-import { hitSymbol } from "./fit.js";
+import { hitSymbol, hitAreas } from "./fit.js";
 
 const HIDDEN_KINDS = new Set(["stock", "aside", "lost", "out"]);
 const SMALL_KINDS = new Set(["won", "lost", "out", "stock", "aside"]);
@@ -210,9 +210,12 @@ export class Table {
     this.onSymbol = onSymbol;
     this.onZone = onZone;
     this.zoneEls = new Map();
+    // The focus view, while one is open: {zone, card, el}.
+    this.focus = null;
     this.el = h("div", { class: "table", "data-deck": deck });
     root.replaceChildren(this.el);
     this.el.addEventListener("click", (e) => this.click(e));
+    this.el.addEventListener("keydown", (e) => this.focusKey(e));
   }
 
   // reset forgets the drawn zones, so that the next draw rebuilds them
@@ -220,6 +223,13 @@ export class Table {
   reset() { this.zoneEls.clear(); }
 
   click(e) {
+    if (this.focus && e.target.closest(".focus")) {
+      e.preventDefault();
+      const g = e.target.closest("g[data-symbol]") || hitSymbol(e.target);
+      if (g && g.dataset.longpress === "1") { delete g.dataset.longpress; return; }
+      this.symbolInFocus(g);
+      return;
+    }
     const zoneEl = e.target.closest("[data-zone]");
     if (!zoneEl) return;
     const zone = Number(zoneEl.dataset.zone);
@@ -228,10 +238,62 @@ export class Table {
       this.onZone && this.onZone(zone);
       return;
     }
+    // On a crowded table (fit.js: a phone, with symbols too small for a
+    // finger) a tap on a card brings it up large, to tap its symbol there.
+    const svg = e.target.closest("svg.face[data-card]");
+    if (this.el.classList.contains("crowded") && this.interactive && svg && svg.querySelector("g[data-symbol][tabindex]")) {
+      e.preventDefault();
+      // A long press showed a symbol's name instead.
+      const pressed = e.target.closest("g[data-symbol]");
+      if (pressed && pressed.dataset.longpress === "1") { delete pressed.dataset.longpress; return; }
+      this.openFocus(zone, Number(svg.dataset.card));
+      return;
+    }
     const g = e.target.closest("g[data-symbol]") || hitSymbol(e.target) || nearestSymbol(e.target.closest("svg.face"), e.clientX, e.clientY);
     if (g && this.interactive && this.onSymbol) {
       if (g.dataset.longpress === "1") { delete g.dataset.longpress; return; }
       this.onSymbol(zone, Number(g.getAttribute("data-symbol")), g);
+    }
+  }
+
+  // openFocus brings card of zone up large over the table (the focus
+  // view, .focus): its symbols are tapped there, each claimed as a tap on
+  // it in the zone would be; a tap beside it, or Escape, puts it away.
+  // It stays open while the zone shows the card.
+  openFocus(zone, card) {
+    const svg = cardElement(this.deck, card, { interactive: true });
+    if (!svg) return;
+    this.closeFocus();
+    const el = h("div", { class: "focus", "data-focus": zone }, h("div", { class: "card" }, svg));
+    this.focus = { zone, card, el };
+    this.el.append(el);
+    hitAreas(el);
+  }
+
+  closeFocus() {
+    if (this.focus) this.focus.el.remove();
+    this.focus = null;
+  }
+
+  // symbolInFocus claims symbol g (a g[data-symbol] of the card in the
+  // focus view, or null for a tap beside it) on the focused card's zone,
+  // and puts the focus view away.
+  symbolInFocus(g) {
+    const zone = this.focus.zone;
+    this.closeFocus();
+    if (g && this.interactive && this.onSymbol) this.onSymbol(zone, Number(g.getAttribute("data-symbol")), g);
+  }
+
+  // focusKey answers the keys in the focus view: Enter or Space on a
+  // symbol claims it, Escape puts the view away.
+  focusKey(e) {
+    if (!this.focus || !e.target.closest || !e.target.closest(".focus")) return;
+    const g = e.target.closest("g[data-symbol]");
+    if (e.key === "Escape" || (g && (e.key === "Enter" || e.key === " "))) {
+      e.preventDefault();
+      e.stopPropagation();
+      if (e.key === "Escape") this.closeFocus();
+      else this.symbolInFocus(g);
     }
   }
 
@@ -276,7 +338,10 @@ export class Table {
     const active = document.activeElement;
     const focusKey = active && active.closest && active.closest("[data-zone]") && active.matches("g[data-symbol]")
       ? [active.closest("[data-zone]").dataset.zone, active.getAttribute("data-symbol")] : null;
-    this.el.replaceChildren(...parts.filter(Boolean));
+    const f = this.focus;
+    const still = f && view.zones.some((z) => z.zone === f.zone && shownCards(z).some((c) => c.card === f.card));
+    if (f && !still) this.focus = null;
+    this.el.replaceChildren(...parts.filter(Boolean), ...(still ? [f.el] : []));
     this.el.dataset.version = String(view.version);
     for (const k of [...this.zoneEls.keys()]) if (!keep.has(k)) this.zoneEls.delete(k);
     if (focusKey) {
