@@ -19,6 +19,11 @@ type Result struct {
 	// server was started again after each.
 	Kills    int `json:"kills"`
 	Graceful int `json:"graceful"`
+	// Nodes is the cluster's nodes (1: a single server); each kill and
+	// graceful restart ended one of them, and AllKilled counts the times
+	// every node was killed at once.
+	Nodes     int `json:"nodes"`
+	AllKilled int `json:"all_killed"`
 	// Rooms and Players are the rooms and players of the load.
 	Rooms   int `json:"rooms"`
 	Players int `json:"players"`
@@ -107,14 +112,17 @@ func (r *Result) addRestart(restored int, b backCount) {
 	for _, why := range b.failed {
 		r.FailKinds[why]++
 	}
-	if b.whole {
+	switch {
+	case b.whole && b.back == 0:
+		// No player had dropped: the node that went down held none.
+	case b.whole:
 		r.AllBack = append(r.AllBack, b.allBack)
 		s := slices.Sorted(slices.Values(r.AllBack))
 		q := func(f float64) float64 {
 			return float64(s[min(len(s)-1, int(f*float64(len(s))))].Microseconds()) / 1000
 		}
 		r.AllBackP50Ms, r.AllBackP99Ms, r.AllBackMaxMs = q(0.50), q(0.99), q(1)
-	} else {
+	default:
 		r.NotAllBack++
 	}
 }
@@ -178,10 +186,17 @@ func kindList(kinds map[string]int) string {
 
 // WriteText writes the result as lines of text.
 func (r *Result) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "crash test  seed %d: %d kills (SIGKILL) and %d graceful restarts of a server with %d rooms, %d players, in %.0f s\n",
-		r.Seed, r.Kills, r.Graceful, r.Rooms, r.Players, r.Seconds)
-	fmt.Fprintf(w, "restarts    %d rooms restored (the server's count), %d rooms with every player back; %d players resumed, %d failed (%s)\n",
-		r.RoomsRestored, r.RoomsBack, r.Resumed, r.ResumeFailures, kindList(r.FailKinds))
+	if r.Nodes > 1 {
+		fmt.Fprintf(w, "crash test  seed %d: %d kills (SIGKILL) of one node and %d graceful restarts of one node, then %d kills of every node at once, of a cluster of %d nodes with %d rooms, %d players, in %.0f s\n",
+			r.Seed, r.Kills, r.Graceful, r.AllKilled, r.Nodes, r.Rooms, r.Players, r.Seconds)
+		fmt.Fprintf(w, "restarts    %d rooms taken over (the nodes' count), %d rooms with every player back; %d players resumed, %d failed (%s)\n",
+			r.RoomsRestored, r.RoomsBack, r.Resumed, r.ResumeFailures, kindList(r.FailKinds))
+	} else {
+		fmt.Fprintf(w, "crash test  seed %d: %d kills (SIGKILL) and %d graceful restarts of a server with %d rooms, %d players, in %.0f s\n",
+			r.Seed, r.Kills, r.Graceful, r.Rooms, r.Players, r.Seconds)
+		fmt.Fprintf(w, "restarts    %d rooms restored (the server's count), %d rooms with every player back; %d players resumed, %d failed (%s)\n",
+			r.RoomsRestored, r.RoomsBack, r.Resumed, r.ResumeFailures, kindList(r.FailKinds))
+	}
 	if len(r.AllBack) > 0 {
 		fmt.Fprintf(w, "back        server down → every player back in play p50 %.0f ms, p99 %.0f ms, max %.0f ms (%d restarts; %d without every player)\n",
 			r.AllBackP50Ms, r.AllBackP99Ms, r.AllBackMaxMs, len(r.AllBack), r.NotAllBack)
@@ -206,9 +221,18 @@ func (r *Result) WriteMarkdown(w io.Writer) {
 	row := func(name, format string, args ...any) {
 		fmt.Fprintf(w, "| %s | %s |\n", name, fmt.Sprintf(format, args...))
 	}
-	row("kills (SIGKILL), then graceful restarts (SIGTERM)", "%d, then %d", r.Kills, r.Graceful)
+	if r.Nodes > 1 {
+		row("nodes of the cluster (NATS JetStream, PostgreSQL)", "%d", r.Nodes)
+		row("kills of one node (SIGKILL), then graceful restarts of one node (SIGTERM), then kills of every node at once", "%d, then %d, then %d", r.Kills, r.Graceful, r.AllKilled)
+	} else {
+		row("kills (SIGKILL), then graceful restarts (SIGTERM)", "%d, then %d", r.Kills, r.Graceful)
+	}
 	row("rooms, players", "%d, %d", r.Rooms, r.Players)
-	row("rooms restored (the server's count after each restart, summed)", "%d", r.RoomsRestored)
+	if r.Nodes > 1 {
+		row("rooms taken over (the nodes' count after each restart, summed)", "%d", r.RoomsRestored)
+	} else {
+		row("rooms restored (the server's count after each restart, summed)", "%d", r.RoomsRestored)
+	}
 	row("rooms with every player back in play (summed over restarts)", "%d", r.RoomsBack)
 	row("players that resumed their seat / failed", "%d / %d (%s)", r.Resumed, r.ResumeFailures, kindList(r.FailKinds))
 	row("acknowledged actions (players' own)", "%d (%d)", r.Acknowledged, r.Own)
