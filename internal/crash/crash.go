@@ -535,6 +535,10 @@ func (t *tracker) awaitBack(ctx context.Context, t0 time.Time, all bool) backCou
 							last = c.back
 						}
 					}
+				case !all && !c.back.Before(c.dropped) && c.dropped.Before(t0):
+					// Its connection stayed open, and brought nothing.
+					b.failed = append(b.failed, "sent nothing within "+backWithin.String()+", its connection open")
+					whole = false
 				default:
 					b.failed = append(b.failed, "not back within "+backWithin.String())
 					whole = false
