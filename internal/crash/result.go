@@ -54,6 +54,13 @@ type Result struct {
 	AllBackP50Ms float64 `json:"all_back_p50_ms"`
 	AllBackP99Ms float64 `json:"all_back_p99_ms"`
 	AllBackMaxMs float64 `json:"all_back_max_ms"`
+	// MovedBack holds, for a cluster, the AllBack of the restarts after
+	// which rooms were taken over (the node that went down held some),
+	// and MovedBackP50Ms and MovedBackP99Ms its quantiles: the failover
+	// time of those rooms' players.
+	MovedBack      []time.Duration `json:"-"`
+	MovedBackP50Ms float64         `json:"moved_back_p50_ms"`
+	MovedBackP99Ms float64         `json:"moved_back_p99_ms"`
 	// Unfinished counts the rooms whose game had not ended two minutes
 	// after the last kill.
 	Unfinished int `json:"unfinished"`
@@ -95,6 +102,12 @@ type Result struct {
 	ServerLog string `json:"server_log,omitempty"`
 }
 
+// quantile returns the quantile f of ds, in milliseconds.
+func quantile(ds []time.Duration, f float64) float64 {
+	s := slices.Sorted(slices.Values(ds))
+	return float64(s[min(len(s)-1, int(f*float64(len(s))))].Microseconds()) / 1000
+}
+
 // maxExamples is how many lost actions a Result describes.
 const maxExamples = 10
 
@@ -117,11 +130,11 @@ func (r *Result) addRestart(restored int, b backCount) {
 		// No player had dropped: the node that went down held none.
 	case b.whole:
 		r.AllBack = append(r.AllBack, b.allBack)
-		s := slices.Sorted(slices.Values(r.AllBack))
-		q := func(f float64) float64 {
-			return float64(s[min(len(s)-1, int(f*float64(len(s))))].Microseconds()) / 1000
+		r.AllBackP50Ms, r.AllBackP99Ms, r.AllBackMaxMs = quantile(r.AllBack, 0.50), quantile(r.AllBack, 0.99), quantile(r.AllBack, 1)
+		if r.Nodes > 1 && restored > 0 {
+			r.MovedBack = append(r.MovedBack, b.allBack)
+			r.MovedBackP50Ms, r.MovedBackP99Ms = quantile(r.MovedBack, 0.50), quantile(r.MovedBack, 0.99)
 		}
-		r.AllBackP50Ms, r.AllBackP99Ms, r.AllBackMaxMs = q(0.50), q(0.99), q(1)
 	default:
 		r.NotAllBack++
 	}
@@ -200,6 +213,10 @@ func (r *Result) WriteText(w io.Writer) {
 	if len(r.AllBack) > 0 {
 		fmt.Fprintf(w, "back        server down → every player back in play p50 %.0f ms, p99 %.0f ms, max %.0f ms (%d restarts; %d without every player)\n",
 			r.AllBackP50Ms, r.AllBackP99Ms, r.AllBackMaxMs, len(r.AllBack), r.NotAllBack)
+		if len(r.MovedBack) > 0 {
+			fmt.Fprintf(w, "moved       node down → every player of the rooms taken over back in play p50 %.0f ms, p99 %.0f ms (%d restarts that moved rooms)\n",
+				r.MovedBackP50Ms, r.MovedBackP99Ms, len(r.MovedBack))
+		}
 	} else {
 		fmt.Fprintf(w, "back        no restart had every player back (%d restarts)\n", r.NotAllBack)
 	}
@@ -239,11 +256,16 @@ func (r *Result) WriteMarkdown(w io.Writer) {
 	row("**acknowledged actions lost**", "**%d**", r.Lost)
 	row("checked against finished games' records / tables in play at the end", "%d / %d", r.Verified, r.InPlay)
 	row("finished tables in the records (stored twice, not replaying)", "%d (%d, %d)", r.Tables, r.Duplicates, r.BadRecords)
-	if len(r.AllBack) > 0 {
+	if len(r.AllBack) > 0 && r.Nodes > 1 {
+		row("node down → every player that dropped back in play, p50 / p99 / max (every restart)", "%.0f ms / %.0f ms / %.0f ms", r.AllBackP50Ms, r.AllBackP99Ms, r.AllBackMaxMs)
+	} else if len(r.AllBack) > 0 {
 		row("server down → every player back in play, p50", "%.0f ms", r.AllBackP50Ms)
 		row("server down → every player back in play, p99", "%.0f ms", r.AllBackP99Ms)
 	} else {
 		row("server down → every player back in play, p50 and p99", "none: no restart had every player back")
+	}
+	if len(r.MovedBack) > 0 {
+		row("**failover**: node down → every player back in play, restarts that moved rooms, p50 / p99 (of how many)", "**%.0f ms / %.0f ms** (%d)", r.MovedBackP50Ms, r.MovedBackP99Ms, len(r.MovedBack))
 	}
 	row("restarts without every player back", "%d", r.NotAllBack)
 	row("test time", "%.0f s", r.Seconds)
