@@ -472,6 +472,10 @@ type backCount struct {
 	failed      []string
 	allBack     time.Duration
 	whole       bool
+	// roomsBack is the time from the restart to the last room whose
+	// every player dropped (its node went down) serving again: its first
+	// player back in play.
+	roomsBack time.Duration
 }
 
 // allBackText says how long every player took to be back.
@@ -514,14 +518,15 @@ func (t *tracker) awaitBack(ctx context.Context, t0 time.Time, all bool) backCou
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	b := backCount{whole: true}
-	var last time.Time
+	var served, last time.Time
 	for i, cs := range t.clients {
 		players := t.plays[i].Players
 		for room := range len(cs) / players {
-			whole, moved := true, all
+			whole, moved, every := true, all, true
+			var first time.Time
 			for _, c := range cs[room*players : (room+1)*players] {
 				dropped := all || !c.dropped.Before(t0)
-				moved = moved || dropped
+				moved, every = moved || dropped, every && dropped
 				switch {
 				case !c.failed.IsZero() && !c.failed.Before(t0):
 					b.failed = append(b.failed, c.code)
@@ -533,6 +538,9 @@ func (t *tracker) awaitBack(ctx context.Context, t0 time.Time, all bool) backCou
 						b.back++
 						if c.back.After(last) {
 							last = c.back
+						}
+						if first.IsZero() || c.back.Before(first) {
+							first = c.back
 						}
 					}
 				case !all && !c.back.Before(c.dropped) && c.dropped.Before(t0):
@@ -547,11 +555,17 @@ func (t *tracker) awaitBack(ctx context.Context, t0 time.Time, all bool) backCou
 			if whole && moved {
 				b.rooms++
 			}
+			if whole && every && first.After(served) {
+				served = first
+			}
 			b.whole = b.whole && whole
 		}
 	}
 	if b.whole && b.back > 0 {
 		b.allBack = last.Sub(t0)
+		if !served.IsZero() {
+			b.roomsBack = served.Sub(t0)
+		}
 	}
 	return b
 }
