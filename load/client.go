@@ -48,11 +48,18 @@ type lobbyRoom struct {
 // client is one player: a WebSocket connection, read by its own goroutine,
 // and a timer that sends its next action when its reaction time is up.
 type client struct {
-	r    *runner
-	n    int                    // the client's number, from 0
-	conn atomic.Pointer[wsConn] // the connection, replaced when it resumes
-	ctl  chan *message          // ramp-up answers: welcome, joined, errors
-	lost atomic.Bool            // the connection ended
+	r *runner
+	n int // the client's number, from 0
+	// target is the server of Config.URL the client dials, by its index;
+	// a client that comes back after a drop moves on to the next server
+	// when its own does not answer, or does not know its room (rejoin).
+	target int
+	// other says the client joined its room through another server than
+	// the one its room was created on (Config.Spread SpreadPlayers).
+	other bool
+	conn  atomic.Pointer[wsConn] // the connection, replaced when it resumes
+	ctl   chan *message          // ramp-up answers: welcome, joined, errors
+	lost  atomic.Bool            // the connection ended
 
 	mu    sync.Mutex
 	seat  int          // the session seat, from joined
@@ -106,7 +113,7 @@ func (c *client) send(b []byte) {
 }
 
 // await waits for the ramp-up answer of type typ; kind names what went
-// wrong instead.
+// wrong instead, with the server's error message when it answered one.
 func (c *client) await(typ string) (*message, string) {
 	t := time.NewTimer(stepTimeout)
 	defer t.Stop()
@@ -116,7 +123,7 @@ func (c *client) await(typ string) (*message, string) {
 		case !ok:
 			return nil, typ + ": connection closed"
 		case m.Type == protocol.MsgError:
-			return nil, typ + ": error " + m.Code + " (" + m.Message + ")"
+			return m, typ + ": error " + m.Code + " (" + m.Message + ")"
 		case m.Type != typ:
 			return nil, typ + ": got " + m.Type
 		}
@@ -379,7 +386,15 @@ var ownEvents = []string{rules.EventClaim.String(), rules.EventMove.String(), ru
 func (c *client) settle(now time.Time) {
 	c.pending = false
 	c.r.inFlight.Add(-1)
-	c.r.kinds[c.kind].hist.add(now.Sub(c.sent))
+	d := now.Sub(c.sent)
+	c.r.kinds[c.kind].hist.add(d)
+	if c.r.spread {
+		if c.other {
+			c.r.other.add(d)
+		} else {
+			c.r.same.add(d)
+		}
+	}
 }
 
 // cancel drops the planned action, at the end of the run.

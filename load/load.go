@@ -26,6 +26,11 @@
 // every client saw (each state and update, with fingerprints of what the
 // server wrote) and what became of its connection, for a harness that
 // checks nothing a client saw acknowledged was lost (internal/crash).
+//
+// Config.URL may name several servers, the nodes of a cluster: the rooms
+// are spread over them, and with SpreadPlayers the players of one room
+// too. RunSplit splits a run over several processes, each within its own
+// open-file limit, and merges what they measured into one report.
 package load
 
 import (
@@ -55,6 +60,13 @@ const (
 	MaxDials = 1000
 )
 
+// How the players of a room are spread over several servers
+// (Config.Spread).
+const (
+	SpreadRooms   = "rooms"
+	SpreadPlayers = "players"
+)
+
 // Defaults of a run.
 const (
 	DefaultRooms          = 10
@@ -69,8 +81,30 @@ const (
 // Config is what a run does.
 type Config struct {
 	// URL is the server's WebSocket endpoint, ws://127.0.0.1:PORT/ws (a
-	// URL without a path means /ws). Only loopback addresses are accepted.
+	// URL without a path means /ws), or the endpoints of several servers
+	// (the nodes of a cluster), comma-separated. Only loopback addresses
+	// are accepted. The rooms are created on the servers in turn: room k
+	// on the server k modulo their number.
 	URL string
+	// Spread says how the players of a room are spread over the servers
+	// of URL: SpreadRooms (the default) seats them all on the server
+	// their room was created on; SpreadPlayers seats player s of room k
+	// on server k+s (modulo their number), so that the players of one
+	// room reach it through different servers, as the players of a
+	// cluster do whose load balancer sends them anywhere.
+	Spread string
+	// FirstRoom is the number of this run's first room, 0 unless the run
+	// is one process's share of a run split over several (RunSplit): the
+	// rooms are numbered from it, for the turns over the servers, and
+	// the clients from FirstRoom × PlayersPerRoom, for their names.
+	FirstRoom int
+	// Barrier, when set, is called at the three moments a run split over
+	// several processes keeps them together, and Run waits for it to
+	// return: "connected" once every client has connected, "seated" once
+	// every room is filled, just before the hosts start, and "measured"
+	// once the measured phase is over and its actions are settled, before
+	// the servers' metrics are read and the clients close.
+	Barrier func(phase string)
 	// Rooms is the number of rooms, each with PlayersPerRoom clients.
 	Rooms          int
 	PlayersPerRoom int
@@ -97,18 +131,24 @@ type Config struct {
 	Progress func(line string)
 	// Resume makes the clients survive a restart of the server: a client
 	// whose connection drops while the rooms play (or that the server
-	// closes, with 1012 for a restart or 1001 for a shutdown) dials the
-	// same URL again with a back-off of 50 ms doubling to 2 s, with
+	// closes, with 1012 for a restart or 1001 for a shutdown) dials its
+	// server again (the next of several when its own does not answer,
+	// or does not know the room)
+	// with a back-off of 50 ms doubling to 2 s, with
 	// jitter, says hello, sends resume with its room's code and its
 	// seat's token, and plays on from the lobby, state or countdown it is
 	// sent. It tries for ResumeWithin, and gives up when the server
 	// answers the resume with an error that trying again cannot mend
-	// (noRoom, badToken) three times in a row over two seconds at least:
+	// (noRoom, badToken) three times in a row over ResumeGrace at least:
 	// a server on its way down may answer so before the one replacing it
-	// is up. Report.Resume counts
-	// what came of it. Off, a dropped connection is an error and its
+	// is up, and the nodes of a cluster before they have taken the rooms
+	// of a dead node over. Report.Resume counts what came of it. Off, a dropped connection is an error and its
 	// client plays no more.
 	Resume bool
+	// ResumeGrace is how long the servers may answer a resume with an
+	// error that trying again cannot mend before a client gives up; 0
+	// means DefaultResumeGrace, at most ResumeWithin.
+	ResumeGrace time.Duration
 	// Name is what the clients' nicknames begin with: client i says
 	// hello as "Name i" ("load i" when empty), so that the seats of
 	// finished games tell whose they were. At most MaxName characters.
@@ -138,8 +178,17 @@ func Games() []string {
 // Validate reports the first setting out of range, saying what is
 // accepted. It fills in the game's canonical name.
 func (c *Config) Validate() error {
-	if _, err := parseTarget(c.URL); err != nil {
+	if _, err := parseTargets(c.URL); err != nil {
 		return err
+	}
+	if c.Spread == "" {
+		c.Spread = SpreadRooms
+	}
+	if c.Spread != SpreadRooms && c.Spread != SpreadPlayers {
+		return fmt.Errorf("--spread %q: use %s (a room's players on the server it was created on) or %s (on different servers)", c.Spread, SpreadRooms, SpreadPlayers)
+	}
+	if c.FirstRoom < 0 || c.FirstRoom > MaxConnections {
+		return fmt.Errorf("first room %d: use 0 to %d", c.FirstRoom, MaxConnections)
 	}
 	g, err := rules.Lookup(c.Game)
 	if err != nil {
@@ -163,6 +212,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--duration %v: use a duration from 1ms to %v", c.Duration, MaxDuration)
 	case c.ReactionMin < 0 || c.ReactionMax < c.ReactionMin || c.ReactionMax > MaxReaction:
 		return fmt.Errorf("--reaction %v-%v: use MIN-MAX with 0 ≤ MIN ≤ MAX ≤ %v, such as 700ms-2s", c.ReactionMin, c.ReactionMax, MaxReaction)
+	case c.ResumeGrace < 0 || c.ResumeGrace > ResumeWithin:
+		return fmt.Errorf("--resume-grace %v: use a duration from 0 to %v", c.ResumeGrace, ResumeWithin)
 	case c.Dials < 0 || c.Dials > MaxDials:
 		return fmt.Errorf("dials %d: use 1 to %d", c.Dials, MaxDials)
 	case utf8.RuneCountInString(c.Name) > MaxName || strings.ContainsFunc(c.Name, unicode.IsControl) || strings.HasPrefix(c.Name, protocol.BotPrefix):
@@ -291,6 +342,35 @@ type Report struct {
 	// Resume is what came of the clients' dropped connections, with
 	// Config.Resume; nil without.
 	Resume *ResumeReport `json:"resume,omitempty"`
+	// Spread splits the latencies by where the players joined, with the
+	// players of a room on several servers (Config.Spread SpreadPlayers);
+	// nil otherwise.
+	Spread *SpreadReport `json:"spread,omitempty"`
+}
+
+// SpreadReport splits the latency from an action to the message that
+// settles it between the players connected to the server their room was
+// created on (Same), and those connected to another (Other), whose
+// actions and frames travel between the servers: in a cluster, the
+// players of a room on its owner, and on another node.
+type SpreadReport struct {
+	Same  LatencyReport `json:"same"`
+	Other LatencyReport `json:"other"`
+}
+
+// LatencyReport is the number of actions settled and their latency, in
+// milliseconds.
+type LatencyReport struct {
+	Actions int64   `json:"actions"`
+	P50Ms   float64 `json:"p50_ms"`
+	P99Ms   float64 `json:"p99_ms"`
+	MaxMs   float64 `json:"max_ms"`
+}
+
+// latencyOf reports a histogram's count and quantiles.
+func latencyOf(h *histogram) LatencyReport {
+	return LatencyReport{Actions: h.n.Load(), P50Ms: ms(h.quantile(0.50)), P99Ms: ms(h.quantile(0.99)),
+		MaxMs: ms(time.Duration(h.max.Load()) * time.Microsecond)}
 }
 
 // ResumeReport counts the connections that dropped while the rooms

@@ -26,11 +26,12 @@ const (
 	reconnectFirst = 50 * time.Millisecond
 	reconnectMost  = 2 * time.Second
 	// refusalsFinal is how many answers in a row that the seat cannot be
-	// resumed (noRoom, badToken), the first of them refusalsFor ago at
-	// least, end the tries: a server on its way down may still answer so
-	// before the one that replaces it is up.
+	// resumed (noRoom, badToken), the first of them Config.ResumeGrace
+	// ago at least, end the tries: a server on its way down may still
+	// answer so before the one that replaces it is up.
 	refusalsFinal = 3
-	refusalsFor   = 2 * time.Second
+	// DefaultResumeGrace is Config.ResumeGrace when it is 0.
+	DefaultResumeGrace = 2 * time.Second
 )
 
 // resumeStats counts what came of the dropped connections.
@@ -43,13 +44,12 @@ type resumeStats struct {
 	back                                             histogram // from a drop to back in play
 }
 
-// report returns the counts as a ResumeReport.
+// report returns the counts as a ResumeReport; part.fill adds the times
+// back in play.
 func (s *resumeStats) report() *ResumeReport {
 	rep := &ResumeReport{DropKinds: map[string]int64{}, FailKinds: map[string]int64{},
 		Attempts: s.attempts.Load(), Reconnects: s.reconnects.Load(), Resumed: s.resumed.Load(),
-		Unsettled: s.unsettled.Load(), Behind: s.behind.Load(),
-		BackP50Ms: ms(s.back.quantile(0.50)), BackP99Ms: ms(s.back.quantile(0.99)),
-		BackMaxMs: ms(time.Duration(s.back.max.Load()) * time.Microsecond)}
+		Unsettled: s.unsettled.Load(), Behind: s.behind.Load()}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for k, n := range s.drops {
@@ -144,7 +144,7 @@ func (c *client) back(now time.Time) {
 // reconnect brings the client back after its connection dropped at
 // dropped: it dials again, with a growing wait between tries, until it
 // has its seat back, the server refuses it for good (refusalsFinal times
-// in a row, over refusalsFor at least), ResumeWithin has passed, or the
+// in a row, over Config.ResumeGrace at least), ResumeWithin has passed, or the
 // run closes. It runs on its own goroutine, counted by
 // r.bg.
 func (c *client) reconnect(dropped time.Time) {
@@ -176,7 +176,7 @@ func (c *client) reconnect(dropped time.Time) {
 			if refusals++; refusals == 1 {
 				firstRefusal = time.Now()
 			}
-			if refusals >= refusalsFinal && time.Since(firstRefusal) >= refusalsFor {
+			if refusals >= refusalsFinal && time.Since(firstRefusal) >= r.cfg.ResumeGrace {
 				c.giveUp(code)
 				return
 			}
@@ -207,7 +207,7 @@ func (c *client) giveUp(why string) {
 	c.watch(Seen{Kind: SeenFailed, At: time.Now(), Code: why})
 }
 
-// rejoin dials the server, says hello and resumes the client's seat. It
+// rejoin dials the client's server, says hello and resumes its seat. It
 // returns the connection, its seat taken back; or nil, with the server's
 // error code or what went wrong, and whether that is final (the server
 // knows no such room or seat) rather than worth another try (the server
@@ -217,8 +217,11 @@ func (c *client) rejoin() (conn *wsConn, code string, final bool) {
 	r.res.attempts.Add(1)
 	ctx, cancel := context.WithTimeout(r.ctx, stepTimeout)
 	defer cancel()
-	conn, err := dialWS(ctx, r.dial, r.target.ws)
+	conn, err := dialWS(ctx, r.dial, r.targets[c.target].ws)
 	if err != nil {
+		// Its server may be gone for good, a node of a cluster whose
+		// rooms the others took over: the next try goes to the next.
+		c.target = (c.target + 1) % len(r.targets)
 		return nil, "connect", false
 	}
 	r.res.reconnects.Add(1)
@@ -249,6 +252,9 @@ func (c *client) rejoin() (conn *wsConn, code string, final bool) {
 			case protocol.CodeBusy, protocol.CodeRateLimited, protocol.CodeFull:
 				return nil, m.Code, false
 			}
+			// Another server may know the room: a node of a cluster
+			// that has taken it over.
+			c.target = (c.target + 1) % len(r.targets)
 			return nil, m.Code, true
 		}
 	}

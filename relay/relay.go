@@ -61,6 +61,12 @@ const (
 	// as its entry node estimates it (room.Peer.RTT), in microseconds:
 	// the owner ranks the connection's claims by it (room/fair.go).
 	HeaderRTT = "Dobble-RTT"
+	// HeaderBoot, in an open and in the answer to it, tells the run of
+	// the node that sent it (the entry's, the owner's) from an earlier or
+	// later run of a node of the same name; a node's heartbeat carries
+	// it too, so that a node restarted under its name is known for a new
+	// one, whose rooms and connections are not the old one's.
+	HeaderBoot = "Dobble-Boot"
 )
 
 // The kinds of messages (HeaderKind).
@@ -238,6 +244,7 @@ type Relay struct {
 	remotes map[string]map[string]*remote // the remote Peers, by entry node and connection id
 	nremote int
 	seen    map[string]time.Time // when each node was last heard from
+	boots   map[string]string    // the run each node was last heard from, by its heartbeat
 	down    time.Time            // when the NATS connection was lost, zero while it is up
 
 	// hmu is held while a remote Peer's frame or departure is handed to
@@ -257,12 +264,14 @@ type Relay struct {
 // link is a connection of this node routed to the owner of its room.
 type link struct {
 	id, owner, code string
+	ownerBoot       string // the owner's run that accepted it ("" from a node that does not say)
 	p               *room.Peer
 }
 
 // remote is a remote Peer: a connection of another node, the entry.
 type remote struct {
 	entry, id string
+	entryBoot string // the entry's run that opened it ("" from a node that does not say)
 	p         *room.Peer
 }
 
@@ -283,7 +292,7 @@ func New(nc *nats.Conn, m *room.Manager, cfg Config, metrics *Metrics) (*Relay, 
 	r := &Relay{cfg: cfg, m: m, nc: nc, js: js, metrics: metrics, log: log,
 		boot:    strconv.FormatInt(time.Now().UnixNano(), 36),
 		toOwner: metrics.Frames.WithLabelValues("to_owner"), toEntry: metrics.Frames.WithLabelValues("to_entry"),
-		links: map[string]*link{}, byPeer: map[*room.Peer]*link{}, remotes: map[string]map[string]*remote{}, seen: map[string]time.Time{}, notes: map[string]*note{}}
+		links: map[string]*link{}, byPeer: map[*room.Peer]*link{}, remotes: map[string]map[string]*remote{}, seen: map[string]time.Time{}, boots: map[string]string{}, notes: map[string]*note{}}
 	for subj, h := range map[string]nats.MsgHandler{inSubject(cfg.Node): r.in, outSubject(cfg.Node): r.out, aliveSubject("*"): r.alive} {
 		s, err := nc.Subscribe(subj, h)
 		if err != nil {
@@ -459,6 +468,7 @@ func (r *Relay) Route(p *room.Peer, typ protocol.Type, code string, frame []byte
 	msg.Header.Set(HeaderName, p.Name())
 	msg.Header.Set(HeaderLang, p.Lang())
 	msg.Header.Set(HeaderRTT, strconv.FormatInt(p.RTT().Microseconds(), 10))
+	msg.Header.Set(HeaderBoot, r.boot)
 	if a := p.Address(); a != "" {
 		msg.Header.Set(HeaderAddr, a)
 	}
@@ -485,6 +495,7 @@ func (r *Relay) Route(p *room.Peer, typ protocol.Type, code string, frame []byte
 	}
 	r.mu.Lock()
 	r.seen[owner] = time.Now()
+	l.ownerBoot = reply.Header.Get(HeaderBoot)
 	r.mu.Unlock()
 	r.toOwner.Inc()
 	return nil
@@ -685,6 +696,7 @@ func (r *Relay) in(msg *nats.Msg) {
 // holds its most, and hands it its first frame.
 func (r *Relay) open(msg *nats.Msg, entry, id string) {
 	answer := nats.NewMsg(msg.Reply)
+	answer.Header.Set(HeaderBoot, r.boot)
 	r.mu.Lock()
 	r.seen[entry] = time.Now()
 	if r.remotes[entry][id] != nil {
@@ -698,7 +710,7 @@ func (r *Relay) open(msg *nats.Msg, entry, id string) {
 		msg.RespondMsg(answer)
 		return
 	}
-	rm := &remote{entry: entry, id: id, p: r.m.NewRemotePeer(msg.Header.Get(HeaderName), msg.Header.Get(HeaderLang), msg.Header.Get(HeaderAddr))}
+	rm := &remote{entry: entry, id: id, entryBoot: msg.Header.Get(HeaderBoot), p: r.m.NewRemotePeer(msg.Header.Get(HeaderName), msg.Header.Get(HeaderLang), msg.Header.Get(HeaderAddr))}
 	if r.remotes[entry] == nil {
 		r.remotes[entry] = map[string]*remote{}
 	}
@@ -797,12 +809,53 @@ func (r *Relay) closeRemote(entry, id string, code int, reason string) {
 	}
 }
 
-// alive takes a node's heartbeat.
+// alive takes a node's heartbeat, which holds the node's run (its
+// boot). A node heard from in another run than before was restarted
+// under its name, and quicker than Timeout: the connections routed to
+// its earlier run are closed with 1012, to resume wherever their rooms
+// are now, and the remote Peers of its earlier run are gone, their seats
+// held, as a dead node's are.
 func (r *Relay) alive(msg *nats.Msg) {
 	node := strings.ReplaceAll(strings.TrimPrefix(msg.Subject, "dobble.alive."), "%2E", ".")
+	boot := string(msg.Data)
+	var lost []*link
+	var gone []*remote
 	r.mu.Lock()
 	r.seen[node] = time.Now()
+	if boot != "" && r.boots[node] != boot {
+		r.boots[node] = boot
+		for _, l := range r.links {
+			if l.owner == node && l.ownerBoot != "" && l.ownerBoot != boot {
+				lost = append(lost, l)
+			}
+		}
+		for _, rm := range r.remotes[node] {
+			if rm.entryBoot != "" && rm.entryBoot != boot {
+				gone = append(gone, rm)
+			}
+		}
+		for _, rm := range gone {
+			r.forget(rm)
+		}
+	}
 	r.mu.Unlock()
+	if len(gone) > 0 {
+		r.fail(errEntryLost, "relay: an entry node restarted; its earlier run's connections are gone, their seats held",
+			"entry", node, "connections", len(gone))
+		r.hmu.Lock()
+		for _, rm := range gone {
+			r.m.Gone(rm.p)
+		}
+		r.hmu.Unlock()
+	}
+	if len(lost) > 0 {
+		r.fail(errOwnerLost, "relay: a room's node restarted; the players routed to its earlier run reconnect",
+			"owner", node, "connections", len(lost))
+		for _, l := range lost {
+			r.detach(l, false)
+			l.p.Close(room.StatusRestart, "the server of room "+l.code+" restarted; reconnect and resume your seat")
+		}
+	}
 }
 
 // owner returns the node the directory names for room code.
@@ -900,7 +953,7 @@ func (r *Relay) beat(ctx context.Context) {
 	t := time.NewTicker(r.cfg.Heartbeat)
 	defer t.Stop()
 	for {
-		r.nc.Publish(aliveSubject(r.cfg.Node), nil)
+		r.nc.Publish(aliveSubject(r.cfg.Node), []byte(r.boot))
 		r.sweep(time.Now())
 		select {
 		case <-ctx.Done():

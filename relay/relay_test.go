@@ -371,3 +371,57 @@ func TestRemoteRTT(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnerRestarts closes with 1012 the connections routed to a node
+// that died and was started again under its name before it was taken for
+// dead: its new run knows nothing of them, and its heartbeat goes on, so
+// only the run it names tells the entry node that they lead nowhere. The
+// test nodes take a node for dead after a minute, so that only the new
+// run can close the connection in time.
+func TestOwnerRestarts(t *testing.T) {
+	c := newCluster(t)
+	a, b := c.start("a", fastRooms(), nil), c.start("b", fastRooms(), nil)
+	host := a.connect("host")
+	code := host.create(tower)
+	c.own(code, a)
+	guest := b.connect("guest")
+	guest.enter(msg{"type": "join", "room": code})
+	a.nc.Close()
+	again := c.start("a", fastRooms(), nil)
+	c.own(code, again)
+	if code, reason := guest.waitClosed(); code != room.StatusRestart || !strings.Contains(reason, "resume") {
+		t.Fatalf("closed with %d %q, want 1012 and a word to resume", code, reason)
+	}
+	if value(b.metrics.Errors.WithLabelValues(errOwnerLost)) != 1 {
+		t.Fatal("the restarted owner is not counted")
+	}
+	eventually(t, "the entry node forgets the connection", func() bool { return value(b.metrics.Routed) == 0 })
+}
+
+// TestEntryRestarts lets go of the remote Peers of a node that died and
+// was started again under its name before it was taken for dead: their
+// seats are held for their players to resume, as a dead node's are.
+func TestEntryRestarts(t *testing.T) {
+	c := newCluster(t)
+	a, b := c.start("a", fastRooms(), nil), c.start("b", fastRooms(), nil)
+	host := a.connect("host")
+	code := host.create(tower)
+	c.own(code, a)
+	guest := b.connect("guest")
+	guest.enter(msg{"type": "join", "room": code})
+	b.nc.Close()
+	guest.c.CloseNow()
+	c.start("b", fastRooms(), nil)
+	eventually(t, "the owner lets the restarted entry node's connection go", func() bool {
+		return value(a.metrics.RemotePeers) == 0 && value(a.metrics.Errors.WithLabelValues(errEntryLost)) == 1
+	})
+	for {
+		rm, _ := host.expect("lobby")["room"].(map[string]any)
+		seats, _ := rm["seats"].([]any)
+		if len(seats) == 2 {
+			if g := msg(seats[1].(map[string]any)); g.str("kind") == "human" && g["connected"] == false {
+				break
+			}
+		}
+	}
+}

@@ -4,10 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/dobble-dev/dobble/internal/serveproc"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -51,6 +50,22 @@ type Options struct {
 	Plays []Play
 	// ServeArgs are flags added to dobble serve.
 	ServeArgs []string
+	// Nodes, when 2 or more, makes the server a cluster of that many
+	// nodes (dobble serve --nats --node) on a NATS server with JetStream
+	// that Run starts (NATSServer, in a folder of Dir) and one PostgreSQL
+	// database (Postgres). Each kill then ends one node drawn at random,
+	// started again at once on its port; each graceful restart one node;
+	// and at the end every node is killed at once and started again, so
+	// that every room is taken over from its journal before the check.
+	Nodes int
+	// NATSServer is the nats-server binary a cluster runs on
+	// (DefaultNATSServer when empty).
+	NATSServer string
+	// Postgres is the URL of the PostgreSQL database a cluster stores its
+	// games in (postgres://USER@HOST/DB); Run makes a schema of its own
+	// there and drops it at the end. Empty runs a single server on a
+	// SQLite file in Dir.
+	Postgres string
 	// Progress, when set, is told a line after each restart.
 	Progress func(line string)
 
@@ -100,6 +115,12 @@ func (o *Options) Validate() error {
 		return errors.New("crash: no dobble binary")
 	case o.Dir == "":
 		return errors.New("crash: no folder for the database")
+	case o.Nodes > 1 && o.Postgres == "":
+		return fmt.Errorf("crash: a cluster of %d nodes needs a PostgreSQL database for its games", o.Nodes)
+	case o.Nodes > maxNodes:
+		return fmt.Errorf("crash: %d nodes: at most %d", o.Nodes, maxNodes)
+	case o.Nodes > 1 && (o.front != nil || o.drop != nil):
+		return errors.New("crash: the proxy of the harness's own tests fronts a single server")
 	case o.Kills < 0 || o.Graceful < 0:
 		return fmt.Errorf("crash: %d kills and %d graceful restarts: use 0 or more", o.Kills, o.Graceful)
 	case o.KillMin < 0 || o.KillMax < o.KillMin:
@@ -138,42 +159,43 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			opts.Progress(fmt.Sprintf(format, args...))
 		}
 	}
-	db := filepath.Join(opts.Dir, "dobble.db")
-	log := &serveproc.Tail{}
-	srv, err := startServer(ctx, opts.Dobble, "127.0.0.1:0", db, opts.ServeArgs, log)
+	f, err := startFleet(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	alive := srv
-	defer func() {
-		if alive != nil {
-			alive.kill()
-		}
-	}()
-	addr := srv.addr
+	defer f.close()
+	cluster := len(f.nodes) > 1
 
 	t := newTracker(opts.Plays)
-	res := &Result{Seed: opts.Seed, FailKinds: map[string]int{}}
+	res := &Result{Seed: opts.Seed, Nodes: len(f.nodes), FailKinds: map[string]int{}}
 	for _, p := range opts.Plays {
 		res.Rooms += p.Rooms
 		res.Players += p.Rooms * p.Players
 	}
 
-	// The load: one run a play, until loadCtx ends.
+	// The load: one run a play, until loadCtx ends. Against a cluster
+	// its rooms are created on the nodes in turn and the players of each
+	// room join it through different nodes.
 	loadCtx, stopLoad := context.WithCancel(ctx)
 	defer stopLoad()
 	reports := make([]*load.Report, len(opts.Plays))
 	errs := make([]error, len(opts.Plays))
 	var loads sync.WaitGroup
 	loadsDone := make(chan struct{})
-	for i, p := range opts.Plays {
-		url := "ws://" + addr + "/ws"
+	var urls []string
+	for _, addr := range f.addrs {
 		if opts.front != nil {
-			url = "ws://" + opts.front(addr) + "/ws"
+			addr = opts.front(addr)
 		}
-		cfg := load.Config{URL: url, Rooms: p.Rooms, PlayersPerRoom: p.Players, Game: p.Game, Deck: p.Deck,
+		urls = append(urls, "ws://"+addr+"/ws")
+	}
+	for i, p := range opts.Plays {
+		cfg := load.Config{URL: strings.Join(urls, ","), Rooms: p.Rooms, PlayersPerRoom: p.Players, Game: p.Game, Deck: p.Deck,
 			Options: p.Options, Duration: load.MaxDuration, ReactionMin: opts.ReactionMin, ReactionMax: opts.ReactionMax,
 			Resume: true, Name: p.Name, Watch: func(s load.Seen) { t.see(i, s) }}
+		if cluster {
+			cfg.Spread = load.SpreadPlayers
+		}
 		loads.Go(func() { reports[i], errs[i] = load.Run(loadCtx, cfg) })
 	}
 	go func() {
@@ -190,48 +212,69 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		endLoad()
 		return nil, fmt.Errorf("%w (%v)", err, errors.Join(errs...))
 	}
-	progress("%d rooms playing, %d players", res.Rooms, res.Players)
+	progress("%d rooms playing, %d players, on %d nodes", res.Rooms, res.Players, len(f.nodes))
 
-	// restart starts the server again after it ended at t0 (unless the
-	// connections were only dropped), and waits for the players.
-	restart := func(what string, t0 time.Time) error {
+	// restart starts the nodes down again after they were brought down at t0
+	// (unless the connections were only dropped), and waits for the
+	// players: every one of them when every node went down, else those
+	// that dropped. before is what the nodes left up had taken over.
+	restart := func(what string, down []int, t0 time.Time, before int) error {
 		if opts.drop == nil {
-			srv, err = startServer(ctx, opts.Dobble, addr, db, opts.ServeArgs, log)
-			if err != nil {
-				alive = nil
-				return fmt.Errorf("%s: %w", what, err)
+			for _, i := range down {
+				if err := f.start(ctx, i); err != nil {
+					return fmt.Errorf("%s: %w", what, err)
+				}
 			}
-			alive = srv
 		}
 		started := time.Since(t0)
+		all := len(down) == len(f.nodes)
 		restored := -1
-		if m, err := srv.scrape(ctx); err == nil {
-			restored = int(m["dobble_rooms"])
-			if v, ok := m["dobble_rooms_restored_total"]; ok {
-				restored = int(v)
+		if !cluster {
+			if m, err := f.nodes[0].scrape(ctx); err == nil {
+				restored = int(m["dobble_rooms"])
+				if v, ok := m["dobble_rooms_restored_total"]; ok {
+					restored = int(v)
+				}
 			}
 		}
-		b := t.awaitBack(ctx, t0)
+		b := t.awaitBack(ctx, t0, all)
+		if cluster {
+			// The rooms the nodes took over since the kill (a node
+			// started again counts from 0).
+			if after := f.takeovers(ctx, nil); after >= 0 && before >= 0 {
+				restored = after - before
+			}
+		}
 		res.addRestart(restored, b)
-		progress("%s: serving again in %v, %d rooms restored; %d players back (%d rooms whole), %d failed%s",
-			what, started.Round(time.Millisecond), restored, b.back, b.rooms, len(b.failed), b.allBackText())
+		progress("%s: serving again in %v, %d rooms %s; %d players back (%d rooms whole), %d failed%s",
+			what, started.Round(time.Millisecond), restored, map[bool]string{false: "restored", true: "taken over"}[cluster],
+			b.back, b.rooms, len(b.failed), b.allBackText())
 		return ctx.Err()
 	}
-	// down ends the server, killed or stopped gracefully, or only drops
-	// the connections.
-	down := func(graceful bool) {
+	// down ends node i, killed or stopped gracefully, or only drops the
+	// connections; it returns what the other nodes had taken over.
+	down := func(i int, graceful bool) int {
+		before := -1
+		if cluster {
+			before = f.takeovers(ctx, []int{i})
+		}
 		switch {
 		case opts.drop != nil:
 			opts.drop(graceful)
 		case graceful:
-			if err := srv.stop(); err != nil {
+			if err := f.stop(i); err != nil {
 				res.StopErrors = append(res.StopErrors, err.Error())
 			}
-			alive = nil
 		default:
-			srv.kill()
-			alive = nil
+			f.kill(i)
 		}
+		return before
+	}
+	which := func() int {
+		if !cluster {
+			return 0
+		}
+		return rng.IntN(len(f.nodes))
 	}
 
 	// final is when the server went down for the last time before the
@@ -242,50 +285,82 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		if opts.KillMax > opts.KillMin {
 			wait += time.Duration(rng.Int64N(int64(opts.KillMax - opts.KillMin + 1)))
 		}
+		i := which()
 		if err := sleep(ctx, wait); err != nil {
 			endLoad()
 			return nil, err
 		}
-		down(false)
+		t0 := time.Now()
+		before := down(i, false)
 		res.Kills++
 		final = time.Now()
-		if err := restart(fmt.Sprintf("kill %d of %d", k, opts.Kills), final); err != nil {
+		what := fmt.Sprintf("kill %d of %d", k, opts.Kills)
+		if cluster {
+			what += " (" + f.names[i] + ")"
+		}
+		if err := restart(what, []int{i}, t0, before); err != nil {
 			endLoad()
 			return res, err
 		}
 	}
 
 	// Let every room still played finish the game it plays, then restart
-	// the server gracefully, as a deploy would: the tables still in play
-	// are checked against what their players saw when they resume.
+	// the server gracefully, as a deploy would (a cluster's nodes one at
+	// a time): the tables still in play are checked against what their
+	// players saw when they resume.
 	res.Unfinished = t.awaitOver(ctx, time.Now())
 	progress("games finished: %d rooms still in play", res.Unfinished)
 	for g := 1; g <= opts.Graceful; g++ {
-		down(true)
+		i := which()
+		t0 := time.Now()
+		before := down(i, true)
 		final = time.Now()
-		if err := restart(fmt.Sprintf("graceful restart %d of %d (SIGTERM)", g, opts.Graceful), final); err != nil {
+		what := fmt.Sprintf("graceful restart %d of %d (SIGTERM)", g, opts.Graceful)
+		if cluster {
+			what += " (" + f.names[i] + ")"
+		}
+		if err := restart(what, []int{i}, t0, before); err != nil {
 			endLoad()
 			return res, err
 		}
 		res.Graceful++
 	}
-	loadErr := endLoad()
-	if err := srv.stop(); err != nil {
-		res.StopErrors = append(res.StopErrors, err.Error())
+	// A cluster's rooms did not all move at the last restart: every node
+	// is killed at once and started again, and every room is taken over
+	// from its journal, so that each table in play is checked against
+	// what its players saw.
+	if cluster {
+		t0 := time.Now()
+		every := make([]int, len(f.nodes))
+		for i := range every {
+			f.kill(i)
+			every[i] = i
+		}
+		final = time.Now()
+		res.AllKilled++
+		if err := restart("every node killed at once", every, t0, 0); err != nil {
+			endLoad()
+			return res, err
+		}
 	}
-	alive = nil
+	loadErr := endLoad()
+	for i := range f.nodes {
+		if err := f.stop(i); err != nil {
+			res.StopErrors = append(res.StopErrors, err.Error())
+		}
+	}
 	if loadErr != nil {
 		return res, loadErr
 	}
 
-	games, err := readGames(ctx, db)
+	games, err := f.readGames(ctx)
 	if err != nil {
 		return res, err
 	}
 	t.check(res, games, final)
 	res.Seconds = time.Since(began).Seconds()
 	if !res.Passed() {
-		res.ServerLog = log.String()
+		res.ServerLog = f.log.String()
 	}
 	return res, nil
 }
@@ -317,9 +392,11 @@ type tracker struct {
 
 // clientState is where one client stands.
 type clientState struct {
-	back   time.Time // when it was last back in play
-	failed time.Time // when it gave up, or zero
-	code   string    // why
+	seen    time.Time // when it was last sent a table or an update
+	dropped time.Time // when its connection last dropped
+	back    time.Time // when it was last back in play
+	failed  time.Time // when it gave up, or zero
+	code    string    // why
 }
 
 func newTracker(plays []Play) *tracker {
@@ -344,10 +421,15 @@ func (t *tracker) see(i int, s load.Seen) {
 	t.sights[i][s.Client] = append(t.sights[i][s.Client], s)
 	c := &t.clients[i][s.Client]
 	switch s.Kind {
+	case load.SeenState:
+		c.seen = s.At
 	case load.SeenUpdate:
+		c.seen = s.At
 		t.updates[i][s.Room]++
 	case load.SeenOver:
 		t.over[i][s.Room] = s.At
+	case load.SeenDrop:
+		c.dropped = s.At
 	case load.SeenBack:
 		c.back = s.At
 	case load.SeenFailed:
@@ -390,6 +472,10 @@ type backCount struct {
 	failed      []string
 	allBack     time.Duration
 	whole       bool
+	// roomsBack is the time from the restart to the last room whose
+	// every player dropped (its node went down) serving again: its first
+	// player back in play.
+	roomsBack time.Duration
 }
 
 // allBackText says how long every player took to be back.
@@ -402,14 +488,25 @@ func (b backCount) allBackText() string {
 
 // awaitBack waits, after the server went down at t0, until every client
 // is back in play or has given up, or backWithin passes, and counts.
-func (t *tracker) awaitBack(ctx context.Context, t0 time.Time) backCount {
+// With all every node went down, and every client must come back; else
+// one node of a cluster went down, and only the clients that dropped
+// must: every other client must have been sent something since, which
+// says its room plays on.
+func (t *tracker) awaitBack(ctx context.Context, t0 time.Time, all bool) backCount {
+	// inPlay says whether c is in play since t0.
+	inPlay := func(c clientState) bool {
+		if all {
+			return !c.back.Before(t0)
+		}
+		return !c.seen.Before(t0) && !c.back.Before(c.dropped)
+	}
 	deadline := time.Now().Add(backWithin)
 	for ctx.Err() == nil && time.Now().Before(deadline) {
 		t.mu.Lock()
 		waiting := false
 		for _, cs := range t.clients {
 			for _, c := range cs {
-				waiting = waiting || (c.failed.IsZero() && c.back.Before(t0))
+				waiting = waiting || (c.failed.IsZero() && !inPlay(c))
 			}
 		}
 		t.mu.Unlock()
@@ -421,36 +518,54 @@ func (t *tracker) awaitBack(ctx context.Context, t0 time.Time) backCount {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	b := backCount{whole: true}
-	var last time.Time
+	var served, last time.Time
 	for i, cs := range t.clients {
 		players := t.plays[i].Players
 		for room := range len(cs) / players {
-			whole := true
+			whole, moved, every := true, all, true
+			var first time.Time
 			for _, c := range cs[room*players : (room+1)*players] {
+				dropped := all || !c.dropped.Before(t0)
+				moved, every = moved || dropped, every && dropped
 				switch {
-				case !c.back.Before(t0):
-					b.back++
-					if c.back.After(last) {
-						last = c.back
-					}
 				case !c.failed.IsZero() && !c.failed.Before(t0):
 					b.failed = append(b.failed, c.code)
 					whole = false
-				case c.failed.IsZero():
-					b.failed = append(b.failed, "not back within "+backWithin.String())
+				case !c.failed.IsZero():
+					whole = false // it gave up after an earlier restart
+				case inPlay(c):
+					if dropped {
+						b.back++
+						if c.back.After(last) {
+							last = c.back
+						}
+						if first.IsZero() || c.back.Before(first) {
+							first = c.back
+						}
+					}
+				case !all && !c.back.Before(c.dropped) && c.dropped.Before(t0):
+					// Its connection stayed open, and brought nothing.
+					b.failed = append(b.failed, "sent nothing within "+backWithin.String()+", its connection open")
 					whole = false
 				default:
-					whole = false // it gave up after an earlier restart
+					b.failed = append(b.failed, "not back within "+backWithin.String())
+					whole = false
 				}
 			}
-			if whole {
+			if whole && moved {
 				b.rooms++
+			}
+			if whole && every && first.After(served) {
+				served = first
 			}
 			b.whole = b.whole && whole
 		}
 	}
-	if b.whole {
+	if b.whole && b.back > 0 {
 		b.allBack = last.Sub(t0)
+		if !served.IsZero() {
+			b.roomsBack = served.Sub(t0)
+		}
 	}
 	return b
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/record"
 	"github.com/dobble-dev/dobble/rules"
+	"github.com/dobble-dev/dobble/store/storetest"
 )
 
 // The dobble binary, built once for the tests of this package, in a
@@ -73,6 +74,13 @@ func TestCrash(t *testing.T) {
 	if testing.Short() {
 		opts.Kills = 10
 	}
+	runCrash(t, opts)
+}
+
+// runCrash runs the crash test of opts, with the seed and number of kills
+// of DOBBLE_CRASH_SEED and DOBBLE_CRASH_KILLS when they are set, and
+// fails the test where the server broke its promise.
+func runCrash(t *testing.T, opts Options) {
 	for _, e := range []struct {
 		name string
 		set  func(n uint64)
@@ -108,6 +116,32 @@ func TestCrash(t *testing.T) {
 		}
 		t.Errorf("the server broke its promise, seed %d:\n%s%s", opts.Seed, strings.Join(p, "\n"), log)
 	}
+}
+
+// TestCrashCluster is the crash test of a cluster (docs/RELIABILITY.md):
+// the rooms of TestCrash play on three nodes of dobble serve on one NATS
+// server with JetStream and one PostgreSQL database, the players of each
+// room joined through different nodes. One node drawn at random is
+// killed with SIGKILL at random moments, 30 times (10 with -short), and
+// started again at once; then one node is restarted with SIGTERM, and
+// at the end every node is killed at once and started again. After each,
+// every player must be back in play, its room taken over from the
+// journal by another node; every action any player saw acknowledged must
+// be in the table it resumed at and in the record of its finished game,
+// each game stored once. DOBBLE_CRASH_SEED and DOBBLE_CRASH_KILLS are
+// read as TestCrash reads them.
+func TestCrashCluster(t *testing.T) {
+	opts := DefaultOptions()
+	opts.Dobble, opts.Dir = binary(t), t.TempDir()
+	opts.Nodes, opts.Kills = 3, 30
+	opts.Postgres = storetest.DefaultPostgres
+	if v := os.Getenv("DOBBLE_TEST_POSTGRES"); v != "" {
+		opts.Postgres = v
+	}
+	if testing.Short() {
+		opts.Kills = 10
+	}
+	runCrash(t, opts)
 }
 
 // TestNoCrash plays the crash test's rooms against dobble serve without

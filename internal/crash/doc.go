@@ -37,4 +37,15 @@
 // back in play (p50, p99). TestCrash runs it (10 kills with -short, 100
 // without); scripts/bench-crash writes its figures into
 // docs/RELIABILITY.md.
+//
+// With Options.Nodes the server is a cluster: that many nodes of dobble
+// serve on a NATS server with JetStream that Run starts and a PostgreSQL
+// schema it makes and drops, the players of each room joined through
+// different nodes. Each kill ends one node drawn at random, started again
+// at once; the wait is for every player that dropped to be back in play
+// and every other to be sent something since, its room playing on. At the
+// end every node is killed at once and started again, so that every room
+// is taken over from its journal before the check, which reads the
+// finished games from PostgreSQL. TestCrashCluster runs it (10 kills of
+// one node with -short, 30 without).
 package crash

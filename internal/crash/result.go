@@ -19,6 +19,11 @@ type Result struct {
 	// server was started again after each.
 	Kills    int `json:"kills"`
 	Graceful int `json:"graceful"`
+	// Nodes is the cluster's nodes (1: a single server); each kill and
+	// graceful restart ended one of them, and AllKilled counts the times
+	// every node was killed at once.
+	Nodes     int `json:"nodes"`
+	AllKilled int `json:"all_killed"`
 	// Rooms and Players are the rooms and players of the load.
 	Rooms   int `json:"rooms"`
 	Players int `json:"players"`
@@ -49,6 +54,20 @@ type Result struct {
 	AllBackP50Ms float64 `json:"all_back_p50_ms"`
 	AllBackP99Ms float64 `json:"all_back_p99_ms"`
 	AllBackMaxMs float64 `json:"all_back_max_ms"`
+	// MovedBack holds, for a cluster, the AllBack of the restarts after
+	// which rooms were taken over (the node that went down held some),
+	// and MovedBackP50Ms and MovedBackP99Ms its quantiles: the failover
+	// time of those rooms' players.
+	MovedBack      []time.Duration `json:"-"`
+	MovedBackP50Ms float64         `json:"moved_back_p50_ms"`
+	MovedBackP99Ms float64         `json:"moved_back_p99_ms"`
+	// RoomsServed holds, for the same restarts, the time until every
+	// room taken over served again (its first player back in play), and
+	// RoomsServedP50Ms and RoomsServedP99Ms its quantiles: the rest of
+	// MovedBack is the players' back-off between their tries.
+	RoomsServed      []time.Duration `json:"-"`
+	RoomsServedP50Ms float64         `json:"rooms_served_p50_ms"`
+	RoomsServedP99Ms float64         `json:"rooms_served_p99_ms"`
 	// Unfinished counts the rooms whose game had not ended two minutes
 	// after the last kill.
 	Unfinished int `json:"unfinished"`
@@ -90,6 +109,12 @@ type Result struct {
 	ServerLog string `json:"server_log,omitempty"`
 }
 
+// quantile returns the quantile f of ds, in milliseconds.
+func quantile(ds []time.Duration, f float64) float64 {
+	s := slices.Sorted(slices.Values(ds))
+	return float64(s[min(len(s)-1, int(f*float64(len(s))))].Microseconds()) / 1000
+}
+
 // maxExamples is how many lost actions a Result describes.
 const maxExamples = 10
 
@@ -107,14 +132,19 @@ func (r *Result) addRestart(restored int, b backCount) {
 	for _, why := range b.failed {
 		r.FailKinds[why]++
 	}
-	if b.whole {
+	switch {
+	case b.whole && b.back == 0:
+		// No player had dropped: the node that went down held none.
+	case b.whole:
 		r.AllBack = append(r.AllBack, b.allBack)
-		s := slices.Sorted(slices.Values(r.AllBack))
-		q := func(f float64) float64 {
-			return float64(s[min(len(s)-1, int(f*float64(len(s))))].Microseconds()) / 1000
+		r.AllBackP50Ms, r.AllBackP99Ms, r.AllBackMaxMs = quantile(r.AllBack, 0.50), quantile(r.AllBack, 0.99), quantile(r.AllBack, 1)
+		if r.Nodes > 1 && restored > 0 {
+			r.MovedBack = append(r.MovedBack, b.allBack)
+			r.MovedBackP50Ms, r.MovedBackP99Ms = quantile(r.MovedBack, 0.50), quantile(r.MovedBack, 0.99)
+			r.RoomsServed = append(r.RoomsServed, b.roomsBack)
+			r.RoomsServedP50Ms, r.RoomsServedP99Ms = quantile(r.RoomsServed, 0.50), quantile(r.RoomsServed, 0.99)
 		}
-		r.AllBackP50Ms, r.AllBackP99Ms, r.AllBackMaxMs = q(0.50), q(0.99), q(1)
-	} else {
+	default:
 		r.NotAllBack++
 	}
 }
@@ -178,13 +208,24 @@ func kindList(kinds map[string]int) string {
 
 // WriteText writes the result as lines of text.
 func (r *Result) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "crash test  seed %d: %d kills (SIGKILL) and %d graceful restarts of a server with %d rooms, %d players, in %.0f s\n",
-		r.Seed, r.Kills, r.Graceful, r.Rooms, r.Players, r.Seconds)
-	fmt.Fprintf(w, "restarts    %d rooms restored (the server's count), %d rooms with every player back; %d players resumed, %d failed (%s)\n",
-		r.RoomsRestored, r.RoomsBack, r.Resumed, r.ResumeFailures, kindList(r.FailKinds))
+	if r.Nodes > 1 {
+		fmt.Fprintf(w, "crash test  seed %d: %d kills (SIGKILL) of one node and %d graceful restarts of one node, then %d kills of every node at once, of a cluster of %d nodes with %d rooms, %d players, in %.0f s\n",
+			r.Seed, r.Kills, r.Graceful, r.AllKilled, r.Nodes, r.Rooms, r.Players, r.Seconds)
+		fmt.Fprintf(w, "restarts    %d rooms taken over (the nodes' count), %d rooms with every player back; %d players resumed, %d failed (%s)\n",
+			r.RoomsRestored, r.RoomsBack, r.Resumed, r.ResumeFailures, kindList(r.FailKinds))
+	} else {
+		fmt.Fprintf(w, "crash test  seed %d: %d kills (SIGKILL) and %d graceful restarts of a server with %d rooms, %d players, in %.0f s\n",
+			r.Seed, r.Kills, r.Graceful, r.Rooms, r.Players, r.Seconds)
+		fmt.Fprintf(w, "restarts    %d rooms restored (the server's count), %d rooms with every player back; %d players resumed, %d failed (%s)\n",
+			r.RoomsRestored, r.RoomsBack, r.Resumed, r.ResumeFailures, kindList(r.FailKinds))
+	}
 	if len(r.AllBack) > 0 {
 		fmt.Fprintf(w, "back        server down → every player back in play p50 %.0f ms, p99 %.0f ms, max %.0f ms (%d restarts; %d without every player)\n",
 			r.AllBackP50Ms, r.AllBackP99Ms, r.AllBackMaxMs, len(r.AllBack), r.NotAllBack)
+		if len(r.MovedBack) > 0 {
+			fmt.Fprintf(w, "moved       node down → every player of the rooms taken over back in play p50 %.0f ms, p99 %.0f ms; every such room serving again p50 %.0f ms, p99 %.0f ms (%d restarts that moved rooms)\n",
+				r.MovedBackP50Ms, r.MovedBackP99Ms, r.RoomsServedP50Ms, r.RoomsServedP99Ms, len(r.MovedBack))
+		}
 	} else {
 		fmt.Fprintf(w, "back        no restart had every player back (%d restarts)\n", r.NotAllBack)
 	}
@@ -206,20 +247,35 @@ func (r *Result) WriteMarkdown(w io.Writer) {
 	row := func(name, format string, args ...any) {
 		fmt.Fprintf(w, "| %s | %s |\n", name, fmt.Sprintf(format, args...))
 	}
-	row("kills (SIGKILL), then graceful restarts (SIGTERM)", "%d, then %d", r.Kills, r.Graceful)
+	if r.Nodes > 1 {
+		row("nodes of the cluster (NATS JetStream, PostgreSQL)", "%d", r.Nodes)
+		row("kills of one node (SIGKILL), then graceful restarts of one node (SIGTERM), then kills of every node at once", "%d, then %d, then %d", r.Kills, r.Graceful, r.AllKilled)
+	} else {
+		row("kills (SIGKILL), then graceful restarts (SIGTERM)", "%d, then %d", r.Kills, r.Graceful)
+	}
 	row("rooms, players", "%d, %d", r.Rooms, r.Players)
-	row("rooms restored (the server's count after each restart, summed)", "%d", r.RoomsRestored)
+	if r.Nodes > 1 {
+		row("rooms taken over (the nodes' count after each restart, summed)", "%d", r.RoomsRestored)
+	} else {
+		row("rooms restored (the server's count after each restart, summed)", "%d", r.RoomsRestored)
+	}
 	row("rooms with every player back in play (summed over restarts)", "%d", r.RoomsBack)
 	row("players that resumed their seat / failed", "%d / %d (%s)", r.Resumed, r.ResumeFailures, kindList(r.FailKinds))
 	row("acknowledged actions (players' own)", "%d (%d)", r.Acknowledged, r.Own)
 	row("**acknowledged actions lost**", "**%d**", r.Lost)
 	row("checked against finished games' records / tables in play at the end", "%d / %d", r.Verified, r.InPlay)
 	row("finished tables in the records (stored twice, not replaying)", "%d (%d, %d)", r.Tables, r.Duplicates, r.BadRecords)
-	if len(r.AllBack) > 0 {
+	if len(r.AllBack) > 0 && r.Nodes > 1 {
+		row("node down → every player that dropped back in play, p50 / p99 / max (every restart)", "%.0f ms / %.0f ms / %.0f ms", r.AllBackP50Ms, r.AllBackP99Ms, r.AllBackMaxMs)
+	} else if len(r.AllBack) > 0 {
 		row("server down → every player back in play, p50", "%.0f ms", r.AllBackP50Ms)
 		row("server down → every player back in play, p99", "%.0f ms", r.AllBackP99Ms)
 	} else {
 		row("server down → every player back in play, p50 and p99", "none: no restart had every player back")
+	}
+	if len(r.MovedBack) > 0 {
+		row("**failover**: node down → every player back in play, restarts that moved rooms, p50 / p99 (of how many)", "**%.0f ms / %.0f ms** (%d)", r.MovedBackP50Ms, r.MovedBackP99Ms, len(r.MovedBack))
+		row("node down → every room taken over serving again (its first player back in play), same restarts, p50 / p99", "%.0f ms / %.0f ms", r.RoomsServedP50Ms, r.RoomsServedP99Ms)
 	}
 	row("restarts without every player back", "%d", r.NotAllBack)
 	row("test time", "%.0f s", r.Seconds)

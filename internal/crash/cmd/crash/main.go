@@ -6,6 +6,12 @@
 // writes its figures into docs/RELIABILITY.md.
 //
 //	go run ./internal/crash/cmd/crash [--kills 100] [--seed 1] [--format text|markdown|json] [--check]
+//	go run ./internal/crash/cmd/crash --nodes 3 [--postgres postgres://postgres@127.0.0.1:5432/test] [--kills 30]
+//
+// With --nodes N the server is a cluster of N nodes on a NATS server with
+// JetStream that the test starts (Debian's nats-server) and a schema of
+// its own in the PostgreSQL database of --postgres, dropped at the end;
+// each kill ends one node.
 //
 // Run it from inside the repository: unless --dobble names a binary, it
 // builds cmd/dobble first.
@@ -52,6 +58,9 @@ func run(args []string) error {
 	seed := fs.Uint64("seed", d.Seed, "seed of the kills' moments")
 	every := fs.String("kill-after", d.KillMin.String()+"-"+d.KillMax.String(), "time from every player back in play to the next kill, MIN-MAX (uniform)")
 	reaction := fs.String("reaction", d.ReactionMin.String()+"-"+d.ReactionMax.String(), "the players' reaction time after each view, MIN-MAX")
+	nodes := fs.Int("nodes", 1, "nodes of the server: 2 or more run a cluster on NATS and PostgreSQL, one node killed at a time")
+	postgres := fs.String("postgres", "postgres://postgres@127.0.0.1:5432/test", "PostgreSQL database of a cluster's games (a schema of the test's own is made there and dropped)")
+	natsServer := fs.String("nats-server", crash.DefaultNATSServer, "the nats-server binary a cluster runs on")
 	dir := fs.String("dir", "", "folder of the server's database (default: a temporary one, removed at the end)")
 	format := fs.String("format", "text", "output: text, markdown or json")
 	check := fs.Bool("check", false, "exit with status 2 when the server broke its promise (an acknowledged action lost, a player that could not resume…)")
@@ -73,6 +82,9 @@ func run(args []string) error {
 		return err
 	}
 	o.Kills, o.Graceful, o.Seed, o.ServeArgs = *kills, *graceful, *seed, strings.Fields(*serve)
+	if *nodes > 1 {
+		o.Nodes, o.Postgres, o.NATSServer = *nodes, *postgres, *natsServer
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	o.Progress = func(line string) { fmt.Fprintln(os.Stderr, "crash: "+line) }
