@@ -2,6 +2,7 @@ package room
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -325,4 +326,32 @@ func TestRoomLobby(t *testing.T) {
 	if j := b.take("joined"); j.num("seat") != 0 {
 		t.Fatalf("joined %v", j)
 	}
+}
+
+// TestRoomBotNames seats bots of one level beside others in a lobby: two
+// or more of a level are numbered in the order of their seats, one alone
+// keeps its level's name, and the names follow every change of seats.
+func TestRoomBotNames(t *testing.T) {
+	h := newHarness(t, testConfig())
+	host := h.connect("host")
+	host.send(`{"type": "create", "room": {"game": "tower", "seats": 4, "bots": [null, "easy", "hard", "easy"]}}`)
+	host.take("joined")
+	names := func(what string, want ...string) {
+		t.Helper()
+		lobby := host.await("lobby")
+		var got []string
+		for _, s := range lobby["room"].(map[string]any)["seats"].([]any) {
+			got = append(got, s.(map[string]any)["name"].(string))
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s: the seats are named %q; want %q", what, got, want)
+		}
+	}
+	names("as created", "host", "bot:easy 1", "bot:hard", "bot:easy 2")
+	host.send(`{"type": "seat", "seat": 2, "bot": "easy"}`)
+	names("a third easy bot", "host", "bot:easy 1", "bot:easy 2", "bot:easy 3")
+	host.send(`{"type": "seat", "seat": 1, "bot": null}`)
+	host.send(`{"type": "seat", "seat": 3, "bot": "expert"}`)
+	host.await("lobby")
+	names("one easy bot left", "host", "", "bot:easy", "bot:expert")
 }

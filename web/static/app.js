@@ -314,7 +314,7 @@ function sessionSeatOf(r, gs) {
 function seatName(r, sessionSeat) {
   const s = (r.seats || []).find((x) => x.seat === sessionSeat);
   if (!s) return t("home.seat", { n: sessionSeat + 1 });
-  if (s.kind === "bot") return t("home.bot", { level: t(`level.${s.level}`) });
+  if (s.kind === "bot") return storedName(s.name || `bot:${s.level}`);
   if (s.name) return s.name;
   return t("home.seat", { n: sessionSeat + 1 });
 }
@@ -1375,10 +1375,14 @@ function replayOutcome(view, names) {
     (res.ranking || []).map((gs) => `${names(gs)}: ${unit(gs)}`).join(" · "));
 }
 
-// storedName shows a stored seat ("bot:LEVEL" or a nickname).
+// storedName shows a seat's name as the server gives it: a nickname, or
+// a bot's "bot:LEVEL" ("bot:LEVEL N" where several bots of a level share
+// the room) in the current language.
 function storedName(s) {
-  const m = /^bot:(.+)$/.exec(s || "");
-  return m ? t("home.bot", { level: t(`level.${m[1]}`) }) : s;
+  const m = /^bot:(\w+)(?: (\d+))?$/.exec(s || "");
+  if (!m) return s;
+  const level = t(`level.${m[1]}`);
+  return m[2] ? t("home.botN", { level, n: m[2] }) : t("home.bot", { level });
 }
 
 function describe(events, names, deck) {

@@ -28,6 +28,7 @@ const da = {
   "home.you": "dig",
   "home.person": "en person",
   "home.bot": "bot: {level}",
+  "home.botN": "bot: {level} {n}",
   "home.scoring": "Sessionens vinder efter",
   "home.scoring.wins": "vundne minispil",
   "home.scoring.points": "turneringspoint",

@@ -28,6 +28,7 @@ const en = {
   "home.you": "you",
   "home.person": "a person",
   "home.bot": "bot: {level}",
+  "home.botN": "bot: {level} {n}",
   "home.scoring": "Session winner by",
   "home.scoring.wins": "mini-games won",
   "home.scoring.points": "tournament points",

@@ -28,6 +28,7 @@ const it = {
   "home.you": "tu",
   "home.person": "una persona",
   "home.bot": "bot: {level}",
+  "home.botN": "bot: {level} {n}",
   "home.scoring": "Vincitore della sessione per",
   "home.scoring.wins": "minigiochi vinti",
   "home.scoring.points": "punti del torneo",

@@ -28,6 +28,7 @@ const pl = {
   "home.you": "ty",
   "home.person": "osoba",
   "home.bot": "bot: {level}",
+  "home.botN": "bot: {level} {n}",
   "home.scoring": "Zwycięzca sesji według",
   "home.scoring.wins": "wygranych minigier",
   "home.scoring.points": "punktów turniejowych",

@@ -28,6 +28,7 @@ const ru = {
   "home.you": "вы",
   "home.person": "человек",
   "home.bot": "бот: {level}",
+  "home.botN": "бот: {level} {n}",
   "home.scoring": "Победитель сессии по",
   "home.scoring.wins": "выигранным мини-играм",
   "home.scoring.points": "турнирным очкам",

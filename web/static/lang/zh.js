@@ -28,6 +28,7 @@ const zh = {
   "home.you": "你",
   "home.person": "玩家",
   "home.bot": "机器人：{level}",
+  "home.botN": "机器人：{level} {n}",
   "home.scoring": "本局胜者依据",
   "home.scoring.wins": "赢得的小游戏数",
   "home.scoring.points": "锦标赛积分",
