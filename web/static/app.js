@@ -3,7 +3,7 @@
 // history and replays. It speaks docs/PROTOCOL.md over one WebSocket.
 
 import { h, append, replace, getJSON } from "./dom.js";
-import { LANGS, LANG_NAMES, pickLang, setLang, lang, t, gameText, unitName } from "./i18n.js";
+import { LANGS, LANG_NAMES, pickLang, setLang, lang, t, gameText, amount } from "./i18n.js";
 import { Conn } from "./net.js";
 import { sounds, soundOn, setSound } from "./sound.js";
 import { useDeck, symbolName, rename } from "./cards.js";
@@ -1193,14 +1193,13 @@ function mountTable() {
 function resultTable(r, o, id) {
   const res = o.result || {};
   const toSession = (gs) => (o.players ? o.players[gs] : gs);
-  const unit = unitName(res.unit);
   const ranking = res.ranking || (res.scores || []).map((_, i) => i);
   return h("table", { id, class: "result" },
     h("thead", null, h("tr", null, h("th", null, t("results.place")), h("th", null, t("results.player")), h("th", null, t("results.score")))),
     h("tbody", null, ranking.map((gs) => h("tr", { class: toSession(gs) === r.seat ? "me" : "" },
       h("td", null, String(res.places ? res.places[gs] : "")),
       h("td", null, seatName(r, toSession(gs))),
-      h("td", null, res.scores && res.scores[gs] === 1 && res.unit === "cards" ? t("play.count1") : `${res.scores ? res.scores[gs] : ""} ${unit}`)))));
+      h("td", null, res.scores ? amount(res.scores[gs], res.unit) : "")))));
 }
 
 function resultsScreen(r) {
@@ -1369,7 +1368,7 @@ function replayScreen() {
 function replayOutcome(view, names) {
   const res = view.result;
   if (!view.over || !res) return null;
-  const unit = (gs) => (res.scores[gs] === 1 && res.unit === "cards" ? t("play.count1") : `${res.scores[gs]} ${unitName(res.unit)}`);
+  const unit = (gs) => amount(res.scores[gs], res.unit);
   return h("p", { id: "r-outcome", class: "winner" },
     t("results.winner", { names: (res.winners || []).map(names).join(", ") }), " — ",
     (res.ranking || []).map((gs) => `${names(gs)}: ${unit(gs)}`).join(" · "));

@@ -4,7 +4,7 @@
 // which must show the symbol), so that any game of claims plays here.
 
 import { h } from "./dom.js";
-import { t, fill, unitName } from "./i18n.js";
+import { t, fill, amount } from "./i18n.js";
 import { cardElement, loadCards, loaded } from "./cards.js";
 import { gameModule } from "./games.js";
 
@@ -195,7 +195,7 @@ function zoneLabel(z) {
 // or, with the game's own score line (label, e.g. "Penalty: {score}"),
 // "Penalty: 3 cards".
 function scoreText(sc, unit, label) {
-  const text = sc === 1 && unit === "cards" ? t("play.count1") : t("play.score", { score: sc, unit: unitName(unit) });
+  const text = amount(sc, unit);
   return label ? fill(label, { score: text }) : text;
 }
 
@@ -323,6 +323,6 @@ export class Table {
       "data-zone": z.zone, "data-kind": z.kind, "data-count": z.count,
     },
     cards,
-    h("div", { class: "zlabel" }, label ? `${label} · ` : "", z.count === 1 ? t("play.count1") : t("play.count", { n: z.count })));
+    h("div", { class: "zlabel" }, label ? `${label} · ` : "", amount(z.count, "cards")));
   }
 }

@@ -1,0 +1,77 @@
+package e2e
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserBotNames seats a person and two easy bots at a Tower: the
+// lobby, the table and the results name the bots apart ("bot: easy 1",
+// "bot: easy 2"), never "bot: easy" twice.
+func TestBrowserBotNames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
+	}
+	base := browserServer(t, 0)
+	b := newBrowser(t, "botnames-desktop", screenshotDir(t), 1280, 900)
+	b.createRoom(base, "Ada", roomSpec{game: "tower", deck: "order-2", seats: 3, bots: []string{"easy", "easy"}})
+	want := []string{"Ada", "bot: easy 1", "bot: easy 2"}
+	names := func(where, sel string) {
+		t.Helper()
+		var got []string
+		b.eval(fmt.Sprintf(`[...document.querySelectorAll(%q)].map((e) => e.textContent)`, sel), &got)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s names the seats %q, want %q", where, got, want)
+		}
+	}
+	names("the lobby", "#seats .name")
+	b.click("#start")
+	b.waitFor(`document.querySelectorAll('.seat .name').length === 3`, 30*time.Second)
+	names("the table", ".seat .name")
+	b.shot("table")
+	b.waitFor(`document.querySelectorAll('#result tbody tr').length === 3`, 120*time.Second)
+	names("the results", "#result tbody td:nth-child(2)")
+	b.shot("results")
+}
+
+// TestBrowserPlurals asks the page's own texts for counts in every
+// language: each count takes its language's plural form, as
+// Intl.PluralRules selects it (Polish "2 karty" and "5 kart", Russian
+// "2 карты" and "5 карт", English "1 token"), in the units of the scores
+// and in a text with a count in it.
+func TestBrowserPlurals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
+	}
+	base := browserServer(t, 0)
+	b := newBrowser(t, "plurals-desktop", screenshotDir(t), 1280, 900)
+	b.run(chromedp.Navigate(base + "/"))
+	b.waitFor(`document.querySelector('#create')`, 15*time.Second)
+	want := map[string][]string{
+		"en": {"1 card", "2 cards", "5 cards", "22 cards", "1 token", "1 marker", "1 pair", "A gave 2 cards to B"},
+		"pl": {"1 karta", "2 karty", "5 kart", "22 karty", "1 żeton", "1 znacznik", "1 para", "A oddaje 2 karty graczowi B"},
+		"ru": {"1 карта", "2 карты", "5 карт", "22 карты", "1 жетон", "1 фишка", "1 пара", "A отдаёт 2 карты игроку B"},
+		"da": {"1 kort", "2 kort", "5 kort", "22 kort", "1 brik", "1 markør", "1 par", "A gav 2 kort til B"},
+		"it": {"1 carta", "2 carte", "5 carte", "22 carte", "1 gettone", "1 segnalino", "1 coppia", "A dà 2 carte a B"},
+		"zh": {"1 张牌", "2 张牌", "5 张牌", "22 张牌", "1 个筹码", "1 个标记", "1 对", "A 把 2 张牌给了 B"},
+	}
+	for _, l := range []string{"pl", "ru", "da", "it", "zh", "en"} {
+		b.choose("#lang", l)
+		b.waitFor(fmt.Sprintf(`document.documentElement.lang === %q`, l), 15*time.Second)
+		b.eval(`window.plurals = null; import("/i18n.js").then((m) => { window.plurals = [
+			m.amount(1, "cards"), m.amount(2, "cards"), m.amount(5, "cards"), m.amount(22, "cards"),
+			m.amount(1, "tokens"), m.amount(1, "markers"), m.amount(1, "pairs"),
+			m.t("play.gaveCards", { name: "A", n: 2, to: "B" })]; }); true`, nil)
+		b.waitFor(`window.plurals !== null`, 15*time.Second)
+		var got []string
+		b.eval(`window.plurals`, &got)
+		if !slices.Equal(got, want[l]) {
+			t.Errorf("%s: the counts read %q, want %q", l, got, want[l])
+		}
+	}
+}
