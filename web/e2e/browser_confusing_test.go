@@ -75,3 +75,52 @@ func TestBrowserPlurals(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserFalsePoker plays the first turns of False Poker against an
+// instant bot: the first turn lasts first-turn, not a turn's 5 s; the
+// row's cards, which a person compares, are as large as the hand's; each
+// seat's count of free markers says what it counts; and a STOP on a row
+// without a repeat says why the caller lost a marker.
+func TestBrowserFalsePoker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
+	}
+	base := browserServer(t, 300*time.Millisecond)
+	for _, size := range [][2]int64{{1280, 900}, {375, 667}} {
+		b := newBrowser(t, fmt.Sprintf("falsepoker-%d", size[0]), screenshotDir(t), size[0], size[1])
+		b.createRoom(base, "Fay", roomSpec{game: "false-poker", seats: 2, bots: []string{"instant"}, options: map[string]string{"first-turn": "60000"}})
+		b.click("#start")
+		b.waitFor(`document.querySelectorAll('#hand .xcard svg').length === 6 && document.querySelector('#row .xcard svg') && document.querySelector('#stop')`, 30*time.Second)
+		var got struct {
+			Deadline  string
+			Row, Hand float64
+			Badges    []string
+		}
+		b.eval(`({
+			deadline: document.querySelector('#turn .clock')?.dataset.deadline ?? '',
+			row: document.querySelector('#row .xcard').getBoundingClientRect().width,
+			hand: document.querySelector('#hand .xcard').getBoundingClientRect().width,
+			badges: [...document.querySelectorAll('.xseats .badge')].map((e) => e.textContent),
+		})`, &got)
+		if got.Deadline != "60000" {
+			t.Errorf("%d px: the first turn ends at %q ms, want first-turn's 60000", size[0], got.Deadline)
+		}
+		if got.Row < got.Hand {
+			t.Errorf("%d px: the row's cards are %.0f px wide, the hand's %.0f px", size[0], got.Row, got.Hand)
+		}
+		if !slices.Equal(got.Badges, []string{"Free markers: 6", "Free markers: 6"}) {
+			t.Errorf("%d px: the seats' badges read %q", size[0], got.Badges)
+		}
+		b.shot("first-turn")
+		b.click("#stop")
+		const said = "You lose 1 marker: the row has no repeat"
+		var feed string
+		for deadline := time.Now().Add(15 * time.Second); feed != said && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			b.eval(`document.querySelector('#feed')?.textContent ?? ''`, &feed)
+		}
+		if feed != said {
+			t.Errorf("%d px: after a STOP on the first card, the feed says %q, want %q", size[0], feed, said)
+		}
+		b.shot("stopped")
+	}
+}

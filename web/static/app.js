@@ -6,7 +6,7 @@ import { h, append, replace, getJSON } from "./dom.js";
 import { LANGS, LANG_NAMES, pickLang, setLang, lang, t, gameText, amount } from "./i18n.js";
 import { Conn } from "./net.js";
 import { sounds, soundOn, setSound } from "./sound.js";
-import { useDeck, symbolName, rename } from "./cards.js";
+import { useDeck, symbolName, rename, cardSymbols } from "./cards.js";
 import { Table, planClaim, claimShows, offClaim, asksTarget, preload, ready } from "./table.js";
 import { drawOwn, enterKeys } from "./extra.js";
 import { loadGame, gameModule, gameLoaded } from "./games.js";
@@ -382,6 +382,7 @@ async function onUpdate(m) {
     evs, view: r.view, line,
     note: (key, more) => r.feed.unshift({ key, ...more }),
     sessionSeat: (gs) => sessionSeatOf(r, gs),
+    symbolsOf: (card) => cardSymbols(r.deck, card),
   };
   for (const e of evs) {
     if (e.kind === "move" && e.to >= 0) r.fresh.add(e.to);

@@ -20,7 +20,8 @@
 //                          more), a line about a seat, "key.you" when it is
 //                          the viewer's; note(key, more), a line about no
 //                          seat; sessionSeat(gs), a table seat's seat in
-//                          the session);
+//                          the session; symbolsOf(card), the symbols on a
+//                          card whose face is loaded, else null);
 //   keys(me)               the play screen's footer parts for a seated
 //                          viewer (sound is added), instead of a claim's;
 //   letters                {letter: fn(ctx)}: what a letter key does;
