@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -123,4 +125,43 @@ func TestBrowserFalsePoker(t *testing.T) {
 		}
 		b.shot("stopped")
 	}
+}
+
+// TestBrowserDropped has one of two people at a Tower lose their page:
+// the other's table marks that seat as dropped, its seat held.
+func TestBrowserDropped(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
+	}
+	base := browserServer(t, 300*time.Millisecond)
+	shots := screenshotDir(t)
+	ann := newBrowser(t, "dropped-ann-desktop", shots, 1280, 900)
+	ben := newBrowser(t, "dropped-ben-phone", shots, 375, 667)
+	code := ann.createRoom(base, "Ann", roomSpec{game: "tower", deck: "order-3", seats: 2, bots: []string{""}})
+	ben.run(chromedp.Navigate(base + "/r/" + code))
+	ben.typeInto("#nickname", "Ben")
+	ben.click("#join-room")
+	ann.waitFor(`document.querySelector('#seats').textContent.includes('Ben')`, 15*time.Second)
+	ann.click("#start")
+	const away = `[...document.querySelectorAll('.seat .away')].map((e) => e.closest('.seat').querySelector('.name').textContent + ': ' + e.textContent).join(' | ')`
+	ann.waitFor(`document.querySelectorAll('.table[data-version] .seat').length === 2`, 30*time.Second)
+	var shown string
+	if ann.eval(away, &shown); shown != "" {
+		t.Fatalf("with both people there, the table marks %q", shown)
+	}
+	// Ben's page goes (a page in the back-forward cache would keep its
+	// connection open); his seat is held for him.
+	if _, err := chromedp.Call(ben.ctx, page.Close, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(15 * time.Second); shown != "Ben: dropped out: seat held"; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			var table string
+			ann.eval(`document.querySelector('.table')?.innerText ?? document.body.innerText`, &table)
+			ann.shot("timeout")
+			t.Fatalf("with Ben's page gone, the table marks %q; it reads %q", shown, table)
+		}
+		ann.eval(away, &shown)
+	}
+	ann.shot("ben-away")
 }

@@ -319,6 +319,13 @@ function seatName(r, sessionSeat) {
   return t("home.seat", { n: sessionSeat + 1 });
 }
 
+// seatAway reports whether a person's seat has lost its connection: the
+// server holds the seat for a while (--seat-hold) for them to come back.
+function seatAway(r, sessionSeat) {
+  const s = (r.seats || []).find((x) => x.seat === sessionSeat);
+  return !!s && s.kind === "human" && s.connected === false;
+}
+
 async function onState(m) {
   let r = S.room;
   if (!r) return;
@@ -547,6 +554,7 @@ function gameCtx(r) {
   return {
     view, deck: r.deck, me: gameSeatOf(r), sel: r.sel || {}, choose: r.choose,
     names: (gs) => seatName(r, sessionSeatOf(r, gs)),
+    away: (gs) => seatAway(r, sessionSeatOf(r, gs)),
     act: sendAct,
     select: (patch) => { r.sel = { ...r.sel, ...patch }; render(); },
     offer: (zones, fields) => {
@@ -1177,6 +1185,7 @@ function mountTable() {
   r.tableUI.draw(view, {
     me,
     names: (gs) => seatName(r, sessionSeatOf(r, gs)),
+    away: (gs) => seatAway(r, sessionSeatOf(r, gs)),
     scores: res ? res.scores : null,
     unit: res ? res.unit : gameInfo(view.game).unit || "cards",
     locked: performance.now() < r.lockUntil,

@@ -85,6 +85,7 @@ export function seatsBar(ctx, badge) {
     h("span", { class: "dot", "aria-hidden": "true" }),
     h("span", { class: "name", title: ctx.names(s) }, ctx.names(s)),
     s === me ? h("span", { class: "you" }, ` (${t("play.you")})`) : null,
+    ctx.away && ctx.away(s) ? h("span", { class: "badge off away" }, t("play.away")) : null,
     h("span", { class: "score", "data-score": score }, res.unit ? amount(score, res.unit) : String(score)),
     badge ? badge(s) : null));
   }

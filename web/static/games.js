@@ -36,7 +36,8 @@
 //
 // ctx is what app.js gives a module to draw from and act through: view,
 // deck, me (the viewer's table seat, -1 for a spectator), names(seat),
-// sel (the selection kept between draws), choose (the choice of zone
+// away(seat) (whether the seat's person has lost their connection, the
+// seat held for them), sel (the selection kept between draws), choose (the choice of zone
 // offered), act(type, fields), select(patch), offer(zones, fields),
 // pick(zone) and symbol(zone, symbol).
 //

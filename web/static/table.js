@@ -235,12 +235,14 @@ export class Table {
   }
 
   // draw shows view; me is the viewer's game seat (-1 for a spectator),
-  // names maps game seats to names, choose lists the zones offered as a
-  // target choice, fresh the zones that just received cards; scoreLine,
+  // names maps game seats to names, away tells the seats whose person has
+  // lost their connection (the server holds the seat for them), choose
+  // lists the zones offered as a target choice, fresh the zones that just
+  // received cards; scoreLine,
   // the game's own way of showing a score ("Penalty: {score}", where the
   // score counts something other than the cards held), applies to the
   // scores given.
-  draw(view, { me, names, scores, unit, locked, choose = [], fresh = new Set(), winner = -1, scoreLine = "" }) {
+  draw(view, { me, names, away = () => false, scores, unit, locked, choose = [], fresh = new Set(), winner = -1, scoreLine = "" }) {
     const label = scores ? scoreLine : "";
     const seats = [];
     for (let s = 0; s < view.players; s++) seats.push(s);
@@ -260,6 +262,7 @@ export class Table {
       h("header", null,
         h("span", { class: "name", title: names(s) }, names(s)),
         mine ? h("span", { class: "you" }, ` (${t("play.you")})`) : null,
+        away(s) ? h("span", { class: "badge off away" }, t("play.away")) : null,
         h("span", { class: "score", "data-score": sc }, scoreText(sc, unit, label)),
         tally && tally !== sc ? h("span", { class: "tally" }, `★${tally}`) : null,
         mine && locked ? h("span", { class: "locked" }, t("play.locked")) : null),

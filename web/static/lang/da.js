@@ -60,6 +60,7 @@ const da = {
   "lobby.host": "vært",
   "lobby.free": "ledig plads",
   "lobby.offline": "offline",
+  "play.away": "afbrudt: pladsen holdes",
   "lobby.makeBot": "Bot",
   "lobby.makeFree": "Frigør pladsen",
   "lobby.private": "privat rum",

@@ -60,6 +60,7 @@ const en = {
   "lobby.host": "host",
   "lobby.free": "free seat",
   "lobby.offline": "offline",
+  "play.away": "dropped out: seat held",
   "lobby.makeBot": "Bot",
   "lobby.makeFree": "Free the seat",
   "lobby.private": "private room",

@@ -60,6 +60,7 @@ const it = {
   "lobby.host": "host",
   "lobby.free": "posto libero",
   "lobby.offline": "offline",
+  "play.away": "disconnesso: posto tenuto",
   "lobby.makeBot": "Bot",
   "lobby.makeFree": "Libera il posto",
   "lobby.private": "stanza privata",

@@ -60,6 +60,7 @@ const pl = {
   "lobby.host": "gospodarz",
   "lobby.free": "wolne miejsce",
   "lobby.offline": "offline",
+  "play.away": "rozłączony: miejsce czeka",
   "lobby.makeBot": "Bot",
   "lobby.makeFree": "Zwolnij miejsce",
   "lobby.private": "pokój prywatny",

@@ -60,6 +60,7 @@ const ru = {
   "lobby.host": "хозяин",
   "lobby.free": "свободное место",
   "lobby.offline": "не в сети",
+  "play.away": "отключился: место ждёт",
   "lobby.makeBot": "Бот",
   "lobby.makeFree": "Освободить место",
   "lobby.private": "закрытая комната",

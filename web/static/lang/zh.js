@@ -60,6 +60,7 @@ const zh = {
   "lobby.host": "房主",
   "lobby.free": "空座位",
   "lobby.offline": "离线",
+  "play.away": "已断线：座位保留中",
   "lobby.makeBot": "机器人",
   "lobby.makeFree": "空出座位",
   "lobby.private": "私人房间",
