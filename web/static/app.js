@@ -1193,6 +1193,7 @@ function mountTable() {
     fresh: r.fresh,
     winner: r.winner,
     scoreLine: gameText(gameInfo(view.game), (x) => x.score) || "",
+    tallyLine: gameText(gameInfo(view.game), (x) => x.tally) || "",
   });
   r.tableEl = null;
 }
@@ -1367,6 +1368,7 @@ function replayScreen() {
       me: -1, names, scores: res ? res.scores : null, unit: res ? res.unit : "cards",
       fresh: new Set((step.events || []).filter((e) => e.kind === "move").map((e) => e.to)),
       scoreLine: gameText(gameInfo(step.view.game), (x) => x.score) || "",
+      tallyLine: gameText(gameInfo(step.view.game), (x) => x.tally) || "",
     });
   }, () => {}));
   return box;

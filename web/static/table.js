@@ -241,8 +241,10 @@ export class Table {
   // received cards; scoreLine,
   // the game's own way of showing a score ("Penalty: {score}", where the
   // score counts something other than the cards held), applies to the
-  // scores given.
-  draw(view, { me, names, away = () => false, scores, unit, locked, choose = [], fresh = new Set(), winner = -1, scoreLine = "" }) {
+  // scores given; tallyLine, the game's way of showing a seat's tally
+  // ("Rounds lost: {n}"), shows it beside a score it differs from (a game
+  // without one shows none).
+  draw(view, { me, names, away = () => false, scores, unit, locked, choose = [], fresh = new Set(), winner = -1, scoreLine = "", tallyLine = "" }) {
     const label = scores ? scoreLine : "";
     const seats = [];
     for (let s = 0; s < view.players; s++) seats.push(s);
@@ -264,7 +266,7 @@ export class Table {
         mine ? h("span", { class: "you" }, ` (${t("play.you")})`) : null,
         away(s) ? h("span", { class: "badge off away" }, t("play.away")) : null,
         h("span", { class: "score", "data-score": sc }, scoreText(sc, unit, label)),
-        tally && tally !== sc ? h("span", { class: "tally" }, `★${tally}`) : null,
+        tallyLine && tally && tally !== sc ? h("span", { class: "tally", "data-tally": tally }, fill(tallyLine, { n: tally })) : null,
         mine && locked ? h("span", { class: "locked" }, t("play.locked")) : null),
       h("div", { class: "zones" }, zonesOf(s).map((z) => this.zone(z, mine ? "mine" : "other", keep, choose, fresh, many(s)))));
     };
