@@ -216,6 +216,11 @@ type Option struct {
 	Min int `json:"min,omitzero"`
 	// Max is the largest accepted integer, for an option without Choices.
 	Max int `json:"max,omitzero"`
+	// Seat says that the option's integer is a seat of the table,
+	// counted from 0 as seats are everywhere in Config and the protocol;
+	// a client shows people the seats counted from 1, as the table does,
+	// and offers only the seats of the table being set up.
+	Seat bool `json:"seat,omitempty"`
 	// Default is the value used when Config.Options does not set the
 	// option; it must itself be accepted.
 	Default string `json:"default"`

@@ -947,8 +947,14 @@ function createPanel() {
     (info.options || []).length ? h("fieldset", { class: "options" }, h("legend", null, t("home.options")),
       info.options.map((o) => {
         const text = optionText(info, o);
+        // An option naming a seat offers the table's seats, counted from
+        // 1 as the table counts them; one set beyond fewer seats is the
+        // last seat.
+        if (o.seat && form.options[o.name] !== undefined) form.options[o.name] = String(Math.min(Number(form.options[o.name]), form.seats - 1));
         const value = form.options[o.name] ?? o.default;
-        const control = o.choices && o.choices.length
+        const control = o.seat
+          ? sel(`opt-${o.name}`, value, range(0, form.seats - 1).map((i) => [i, t("home.seat", { n: i + 1 })]), (v) => { form.options[o.name] = v; })
+          : o.choices && o.choices.length
           ? sel(`opt-${o.name}`, value, o.choices.map((c) => [c, choiceText(info, o, c)]), (v) => { form.options[o.name] = v; })
           : h("input", { id: `opt-${o.name}`, type: "number", min: o.min || 0, max: o.max, value, onchange: (e) => { form.options[o.name] = e.target.value; } });
         return h("label", { class: "field" }, h("span", null, text.label), control,
