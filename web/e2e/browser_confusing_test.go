@@ -165,3 +165,32 @@ func TestBrowserDropped(t *testing.T) {
 	}
 	ann.shot("ben-away")
 }
+
+// TestBrowserSeatOption sets up the Well, whose option says which seat is
+// dealt first: the form offers the table's seats as the table counts
+// them, from "Seat 1", and only as many as the table has.
+func TestBrowserSeatOption(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
+	}
+	base := browserServer(t, 0)
+	b := newBrowser(t, "seatoption-desktop", screenshotDir(t), 1280, 900)
+	b.run(chromedp.Navigate(base + "/"))
+	b.waitFor(`document.querySelector('#create')`, 15*time.Second)
+	b.choose("#game", "well")
+	const offered = `[...document.querySelectorAll('#opt-first-seat option')].map((o) => o.value + '=' + o.textContent)`
+	for _, tc := range []struct {
+		seats string
+		want  []string
+	}{
+		{"3", []string{"0=Seat 1", "1=Seat 2", "2=Seat 3"}},
+		{"2", []string{"0=Seat 1", "1=Seat 2"}},
+	} {
+		b.choose("#seats", tc.seats)
+		var got []string
+		b.eval(offered, &got)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("with %s seats the Well's first seat offers %q, want %q", tc.seats, got, tc.want)
+		}
+	}
+}

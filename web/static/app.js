@@ -245,8 +245,12 @@ function onMessage(m) {
     case "pick": {
       if (!r) return;
       r.pick = m;
+      // The time left to pick, on the table's clock as the play
+      // screen's clocks count.
+      if (r.clock !== undefined) r.pick.deadline = performance.now() - r.clock + (m.ms || 0);
       if (r.session) { r.session.picker = m.picker; r.session.choices = m.choices; r.session.phase = "pick"; }
       render();
+      runClock();
       return;
     }
     case "presence": {
@@ -1258,9 +1262,14 @@ function resultsScreen(r) {
   }
   const phase = sess ? sess.phase : "over";
   const picker = r.pick ? r.pick.picker : sess ? sess.picker : -1;
+  // Between the games of a session: the time left to pick, and a way out.
+  const between = () => h("div", { class: "row" },
+    r.pick && r.pick.deadline !== undefined ? h("span", { id: "pick-clock", class: "clock", "data-deadline": r.pick.deadline, role: "timer", title: t("results.pickTime") }, "") : null,
+    h("button", { id: "leave-session", onclick: leave }, t("play.leave")));
   if (phase === "pick" && picker >= 0) {
     if (picker === r.seat) els.push(pickForm(r));
     else els.push(h("p", { class: "wait" }, t("results.waitPick", { name: seatName(r, picker) })));
+    els.push(between());
   } else if (phase === "over" || !sess) {
     const grand = sess && sess.standings ? sess.standings.winners.map((s) => seatName(r, s)).join(", ") : winners;
     els.push(h("p", { id: "grand", class: "grand" }, t("results.sessionOver", { names: grand })));
@@ -1269,7 +1278,7 @@ function resultsScreen(r) {
         : h("p", { class: "wait" }, t("results.waitRematch")),
       h("button", { id: "home", onclick: leave }, t("app.home"))));
   } else if (sess) {
-    els.push(h("p", { class: "wait" }, t("results.next", { game: gameTitle(sess.game) })));
+    els.push(h("p", { class: "wait" }, t("results.next", { game: gameTitle(sess.game) })), between());
   }
   return h("div", { class: "results" }, els);
 }

@@ -114,6 +114,7 @@ const da = {
   "results.afterGame": "Efter minispil {n} af {m}",
   "results.pick": "Du blev sidst, så du vælger næste minispil:",
   "results.waitPick": "{name} blev sidst og vælger næste minispil…",
+  "results.pickTime": "Tid tilbage til at vælge næste minispil",
   "results.pickBtn": "Spil det",
   "results.sessionOver": "Sessionen er slut. Samlet vinder: {names}",
   "results.rematch": "Revanche",

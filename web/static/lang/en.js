@@ -114,6 +114,7 @@ const en = {
   "results.afterGame": "After mini-game {n} of {m}",
   "results.pick": "You came last, so you pick the next mini-game:",
   "results.waitPick": "{name} came last and picks the next mini-game…",
+  "results.pickTime": "Time left to pick the next mini-game",
   "results.pickBtn": "Play it",
   "results.sessionOver": "Session over. Grand winner: {names}",
   "results.rematch": "Rematch",

@@ -115,6 +115,7 @@ const it = {
   "results.afterGame": "Dopo il minigioco {n} di {m}",
   "results.pick": "Sei arrivato ultimo, quindi scegli il prossimo minigioco:",
   "results.waitPick": "{name} è arrivato ultimo e sceglie il prossimo minigioco…",
+  "results.pickTime": "Tempo rimasto per scegliere il prossimo minigioco",
   "results.pickBtn": "Giochiamo",
   "results.sessionOver": "Sessione finita. Vincitore assoluto: {names}",
   "results.rematch": "Rivincita",

@@ -116,6 +116,7 @@ const pl = {
   "results.afterGame": "Po minigrze {n} z {m}",
   "results.pick": "Zająłeś ostatnie miejsce, więc wybierasz następną minigrę:",
   "results.waitPick": "{name} zajmuje ostatnie miejsce i wybiera następną minigrę…",
+  "results.pickTime": "Czas na wybór następnej minigry",
   "results.pickBtn": "Zagrajmy",
   "results.sessionOver": "Koniec sesji. Zwycięzca: {names}",
   "results.rematch": "Rewanż",

@@ -116,6 +116,7 @@ const ru = {
   "results.afterGame": "После мини-игры {n} из {m}",
   "results.pick": "Вы на последнем месте, поэтому выбираете следующую мини-игру:",
   "results.waitPick": "{name} на последнем месте и выбирает следующую мини-игру…",
+  "results.pickTime": "Время на выбор следующей мини-игры",
   "results.pickBtn": "Играем",
   "results.sessionOver": "Сессия окончена. Победитель: {names}",
   "results.rematch": "Реванш",

@@ -113,6 +113,7 @@ const zh = {
   "results.afterGame": "第 {n} 个小游戏结束（共 {m} 个）",
   "results.pick": "你是最后一名，由你选择下一个小游戏：",
   "results.waitPick": "{name} 是最后一名，正在选择下一个小游戏…",
+  "results.pickTime": "选择下一个小游戏的剩余时间",
   "results.pickBtn": "就玩这个",
   "results.sessionOver": "本局结束。总冠军：{names}",
   "results.rematch": "再来一局",
