@@ -11,10 +11,11 @@ import (
 	"github.com/dobble-dev/dobble/rules"
 )
 
-// testConfig is the Manager configuration of the room tests.
+// testConfig is the Manager configuration of the room tests; its bots
+// may act from a game's start (TestRoomBotStart checks the hold-back).
 func testConfig() Config {
 	return Config{Countdown: 3 * time.Second, PickTime: 20 * time.Second, BotPick: 2 * time.Second, SeatHold: 30 * time.Second,
-		Rate: 1000, Burst: 1000}
+		BotStart: time.Millisecond, Rate: 1000, Burst: 1000}
 }
 
 // startRoom has a host create a room of spec (a JSON object), fills its
@@ -354,4 +355,20 @@ func TestRoomBotNames(t *testing.T) {
 	host.send(`{"type": "seat", "seat": 3, "bot": "expert"}`)
 	host.await("lobby")
 	names("one easy bot left", "host", "", "bot:easy", "bot:expert")
+}
+
+// TestRoomBotStart seats an instant bot beside a person at a Tower: with
+// Config.BotStart at 1.5 s, the bot takes no card before then, so that
+// the person sees the first cards, and plays at its floor afterwards.
+func TestRoomBotStart(t *testing.T) {
+	cfg := testConfig()
+	cfg.BotStart = 1500 * time.Millisecond
+	h := newHarness(t, cfg)
+	host := startRoom(h, `{"game": "tower", "seats": 2, "bots": [null, "instant"]}`)[0]
+	h.advance(1499 * time.Millisecond)
+	host.none("update")
+	h.advance(time.Millisecond)
+	if u := host.take("update"); u.num("at") != 1500 {
+		t.Fatalf("the bot's first claim: %v, want it at 1500 ms", u)
+	}
 }

@@ -73,7 +73,7 @@ func (r *Room) beginTable(now time.Time) {
 	cfg := &r.m.cfg
 	r.tab = table.New(table.Config{Bots: bots, Record: rec.w, Deck: d.Desc, Seats: names,
 		Apply: r.applyAtTable, Observer: (*tableObserver)(r),
-		MinDelay: cfg.BotDelay.Milliseconds(), BotRate: cfg.BotRate, BotBurst: cfg.BotBurst})
+		MinDelay: cfg.BotDelay.Milliseconds(), StartDelay: cfg.BotStart.Milliseconds(), BotRate: cfg.BotRate, BotBurst: cfg.BotBurst})
 	r.deferred = 0
 	if err := r.tab.Reset(st, seed); err != nil {
 		r.close(fmt.Sprintf("the game could not start: %v", err))

@@ -45,6 +45,8 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"--pprof", "6060"}, `dobble: serve: --pprof "6060": use a loopback address and port`},
 		{[]string{"--bot-delay", "0s"}, "dobble: serve: --bot-delay 0s: use a positive duration"},
 		{[]string{"--bot-delay", "1m"}, "dobble: serve: bot delay 1m0s: use a duration from 1ms to 10s"},
+		{[]string{"--bot-start", "0s"}, "dobble: serve: --bot-start 0s: use a positive duration"},
+		{[]string{"--bot-start", "2m"}, "dobble: serve: bot start 2m0s: use a duration from 1ms to 1m"},
 		{[]string{"--bot-rate", "0"}, "dobble: serve: --bot-rate 0: use a positive number of actions a second"},
 		{[]string{"--bot-burst", "0"}, "dobble: serve: --bot-burst 0: use 1 or more"},
 		{[]string{"--hello-timeout", "0s"}, "dobble: serve: --hello-timeout 0s: use a positive duration"},
@@ -112,7 +114,7 @@ func TestServeHelp(t *testing.T) {
 	for _, want := range []string{"-addr", "DOBBLE_ADDR", "-db", "-seat-hold", "-max-rooms", "-max-conns", "-room-queue", "-conn-queue", "-save-backlog", "DOBBLE_SAVE_BACKLOG", "-lockout", "-rate",
 		"postgres://", "-journal-file", "DOBBLE_JOURNAL_FILE", "dobble-journal.db",
 		"-deck-cache", "DOBBLE_DECK_CACHE", "-card-cache", "DOBBLE_CARD_CACHE",
-		"-bot-delay", "DOBBLE_BOT_DELAY", "-bot-rate", "DOBBLE_BOT_RATE", "-bot-burst", "DOBBLE_BOT_BURST",
+		"-bot-delay", "DOBBLE_BOT_DELAY", "-bot-start", "DOBBLE_BOT_START", "-bot-rate", "DOBBLE_BOT_RATE", "-bot-burst", "DOBBLE_BOT_BURST",
 		"-max-sockets", "DOBBLE_MAX_SOCKETS", "-max-sockets-per-addr", "-max-conns-per-addr", "-hello-timeout", "DOBBLE_HELLO_TIMEOUT",
 		"-handshake-rate", "-handshake-burst", "-addr-rate", "-addr-burst", "-max-addrs", "-exempt", "-trusted-proxies", "X-Forwarded-For",
 		"-read-timeout", "-write-timeout", "-idle-timeout", "dobble_connections_refused_total"} {

@@ -1315,10 +1315,15 @@ function historyScreen() {
       list.querySelector(".more")?.remove();
       for (const g of games) {
         const when = g.ended ? new Date(g.ended).toLocaleString(lang()) : "";
-        const names = (g.seats || g.names || []).map(storedName).join(", ");
+        // Who played, each with their score, and who won.
+        const seats = (g.seats || g.names || []).map(storedName);
+        const scores = g.scores || [];
+        const names = seats.map((s, i) => (scores[i] === undefined ? s : `${s}: ${amount(scores[i], g.unit)}`)).join(" · ");
+        const winners = (g.winners || []).map((i) => seats[i]).filter(Boolean).join(", ");
         list.append(h("li", { "data-id": g.id },
           h("a", { href: `/#replay/${encodeURIComponent(g.id)}` }, t("history.replay")), " ",
-          h("strong", null, gameTitle(g.game)), " · ", t("history.line", { game: "", players: (g.seats || g.names || []).length, when }).replace(/^ · /, ""),
+          h("strong", null, gameTitle(g.game)), " · ", t("history.line", { game: "", players: seats.length, when }).replace(/^ · /, ""),
+          winners ? h("div", { class: "winners" }, t("results.winner", { names: winners })) : null,
           names ? h("div", { class: "names" }, names) : null));
       }
       const next = data.next || (games.length === 20 ? games[games.length - 1].id : 0);
