@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -193,4 +194,59 @@ func TestBrowserSeatOption(t *testing.T) {
 			t.Errorf("with %s seats the Well's first seat offers %q, want %q", tc.seats, got, tc.want)
 		}
 	}
+}
+
+// TestBrowserReplaySteps replays a game of Memory in which a person let
+// every turn pass and a bot named symbols: every step of the replay says
+// what it did (a Memory step had no text), in the game's own words, and a
+// step that names a symbol highlights it on the cards.
+func TestBrowserReplaySteps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
+	}
+	base := browserServer(t, 300*time.Millisecond)
+	b := newBrowser(t, "replaysteps-desktop", screenshotDir(t), 1280, 900)
+	b.createRoom(base, "Rui", roomSpec{game: "memory", deck: "order-2", seats: 2, bots: []string{"instant"}, options: map[string]string{"turn-time": "1000"}})
+	b.click("#start")
+	b.waitFor(`document.querySelector('#grand')`, 3*time.Minute)
+	b.click("#nav-history")
+	b.waitFor(`document.querySelectorAll('#history li[data-id]').length === 1`, 15*time.Second)
+	b.click("#history li[data-id] a")
+	b.waitFor(`document.querySelector('#r-step') && document.querySelector('#replay-table svg.face')`, 15*time.Second)
+	var n int
+	b.eval(`Number(/of (\d+)/.exec(document.querySelector('#r-step').textContent)[1])`, &n)
+	named, lit := 0, 0
+	for i := 2; i <= n; i++ {
+		b.click("#r-next")
+		b.waitFor(fmt.Sprintf(`document.querySelector('#r-step').textContent.startsWith('Step %d of ')`, i), 15*time.Second)
+		var got struct {
+			Text string
+			Lit  int
+		}
+		// The step's text, once the game's words are there, and the
+		// symbols lit on its cards.
+		for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			var done bool
+			b.eval(`!/ — $/.test(document.querySelector('#r-step').textContent) && !!document.querySelector('#replay-table .xgame, #replay-table .table')`, &done)
+			if done {
+				break
+			}
+			if time.Now().After(deadline) {
+				var steps string
+				b.eval(`document.querySelector('#r-step').textContent`, &steps)
+				t.Fatalf("step %d of %d says nothing: %q", i, n, steps)
+			}
+		}
+		b.eval(`({text: document.querySelector('#r-step').textContent, lit: document.querySelectorAll('#replay-table g.hit').length})`, &got)
+		if strings.Contains(got.Text, " named ") {
+			named++
+			if got.Lit > 0 {
+				lit++
+			}
+		}
+	}
+	if named == 0 || lit == 0 {
+		t.Errorf("of %d steps, %d say a symbol was named, %d light it on a card", n, named, lit)
+	}
+	b.shot("replay")
 }

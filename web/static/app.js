@@ -1359,7 +1359,13 @@ function replayScreen() {
   const names = (gs) => (R.data.names && R.data.names[gs]) || t("home.seat", { n: gs + 1 });
   const desc = R.step === 0 ? t("replay.deal")
     : step.refusal ? `${names(step.action ? step.action.seat : -1)}: ${t(`refused.${step.refusal.code}`)}`
-      : describe(step.events || [], names, R.data.deck).join(" · ");
+      : describe(step.events || [], names, R.data.deck, steps[R.step - 1].view).join(" · ");
+  // The symbols the step's events name (a claim's, a guess's, a written
+  // one), highlighted on the cards of the step.
+  const named = (step.events || []).filter((e) => typeof e.symbol === "number" && e.symbol >= 0).map((e) => e.symbol);
+  const highlight = () => {
+    for (const s of named) for (const g of tableRoot.querySelectorAll(`g[data-symbol="${s}"]`)) g.classList.add("hit");
+  };
   const tableRoot = h("div", { id: "replay-table" });
   const btn = (id, label, fn) => h("button", { id, onclick: fn }, label);
   replace(box,
@@ -1375,11 +1381,16 @@ function replayScreen() {
     replayOutcome(step.view, names),
     tableRoot,
     h("p", { class: "keys" }, t("replay.keys")));
+  const described = !!gameModule(step.view.game);
   loadGame(step.view.game).then((mod) => preload(R.data.deck, step.view).then(() => {
+    // A step described before its game's module had loaded is described
+    // again, in the module's words.
+    if (!described && mod && mod.feed && R.step > 0 && S.replay === R) { render(); return; }
     if (mod && mod.draw) {
       // A replay has no clock running: the view's deadline is not shown.
       const noop = () => {};
-      drawOwn(tableRoot, { view: { ...step.view, deadline: 0 }, deck: R.data.deck, me: -1, sel: {}, choose: null, names, act: noop, select: noop, offer: noop, pick: noop, symbol: noop }, mod);
+      drawOwn(tableRoot, { view: { ...step.view, deadline: 0 }, deck: R.data.deck, me: -1, sel: {}, choose: null, names, away: () => false, act: noop, select: noop, offer: noop, pick: noop, symbol: noop }, mod);
+      highlight();
       return;
     }
     const ui = new Table(tableRoot, { deck: R.data.deck, interactive: false });
@@ -1390,6 +1401,7 @@ function replayScreen() {
       scoreLine: gameText(gameInfo(step.view.game), (x) => x.score) || "",
       tallyLine: gameText(gameInfo(step.view.game), (x) => x.tally) || "",
     });
+    highlight();
   }, () => {}));
   return box;
 }
@@ -1416,10 +1428,32 @@ function storedName(s) {
   return m[2] ? t("home.botN", { level, n: m[2] }) : t("home.bot", { level });
 }
 
-function describe(events, names, deck) {
+// describe says what a replay's step did, as the play screen's feed says
+// it: through the game's module where it has its own lines (before, the
+// view before the step), else for claims, draws and new rounds.
+function describe(events, names, deck, before) {
   const out = [];
   const claimed = events.some((e) => e.kind === "claim");
+  const mod = before ? gameModule(before.game) : null;
+  const text = (key, seat, more = {}) => t(key, {
+    ...more,
+    name: (seat ?? more.seat) === undefined ? "" : names(seat ?? more.seat),
+    symbol: more.symbol === undefined ? "" : symbolName(deck, more.symbol),
+    owner: more.owner === undefined ? "" : names(more.owner),
+  });
+  const f = {
+    evs: events, view: before,
+    line: (key, seat, more) => out.push(text(key, seat, more)),
+    note: (key, more) => out.push(text(key, undefined, more)),
+    sessionSeat: (gs) => gs,
+    symbolsOf: (card) => cardSymbols(deck, card),
+  };
+  if (events.length === 1 && events[0].kind === "turn") {
+    // Only the turn passed: the clock ran out on the seat before.
+    out.push(text("feed.timeUp", events[0].seat));
+  }
   for (const e of events) {
+    if (mod && mod.feed && mod.feed(e, f)) continue;
     if (e.kind === "claim") out.push(t("play.claimed", { name: names(e.seat), symbol: symbolName(deck, e.symbol) }));
     else if (e.kind === "move" && !claimed && e.seat >= 0) out.push(t("play.drew", { name: names(e.seat) }));
     else if (e.kind === "round") out.push(t("play.newRound", { n: e.round }));
