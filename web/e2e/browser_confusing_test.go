@@ -250,3 +250,29 @@ func TestBrowserReplaySteps(t *testing.T) {
 	}
 	b.shot("replay")
 }
+
+// TestBrowserChipNames shows Collect the Symbols' tokens, a chip for each
+// of the classic deck's 57 symbols, in Russian, whose names run long, on
+// a phone: every name is shown whole inside its chip, none cut off.
+func TestBrowserChipNames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
+	}
+	base := browserServer(t, 300*time.Millisecond)
+	b := newBrowser(t, "chipnames-phone", screenshotDir(t), 375, 667)
+	b.run(chromedp.Navigate(base + "/"))
+	b.choose("#lang", "ru")
+	b.waitFor(`document.documentElement.lang === 'ru'`, 15*time.Second)
+	b.createRoom(base, "Юля", roomSpec{game: "collect-symbols", seats: 2, bots: []string{"easy"}})
+	b.click("#start")
+	b.waitFor(`document.querySelectorAll('#tokens .chip .sname').length >= 50 && [...document.querySelectorAll('#tokens .chip .sname')].every((e) => e.textContent && !e.textContent.startsWith('#'))`, 30*time.Second)
+	var cut []string
+	b.eval(`[...document.querySelectorAll('#tokens .chip .sname')].filter((e) => {
+		const r = e.getBoundingClientRect(), c = e.closest('.chip').getBoundingClientRect();
+		return e.scrollWidth > e.clientWidth + 1 || r.left < c.left - 1 || r.right > c.right + 1 || r.bottom > c.bottom + 1;
+	}).map((e) => e.textContent)`, &cut)
+	if len(cut) > 0 {
+		t.Errorf("%d symbol names are cut off in their chips: %q", len(cut), cut)
+	}
+	b.shot("tokens")
+}

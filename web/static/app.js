@@ -939,9 +939,9 @@ function createPanel() {
   const own = info.deck && info.deck.only ? info.deck.edition : "";
   const owned = new Set(S.games.games.filter((g) => g.deck && g.deck.only).map((g) => g.deck.edition));
   const decks = own
-    ? [[own, S.games.editions.find((e) => e.name === own)?.title || own]]
+    ? [[own, deckTitle(S.games.editions.find((e) => e.name === own)) || own]]
     : [
-      ...S.games.editions.filter((e) => !owned.has(e.name)).map((e) => [e.name, e.title ? `${e.name}: ${e.title}` : e.name]),
+      ...S.games.editions.filter((e) => !owned.has(e.name)).map((e) => [e.name, deckTitle(e) || e.name]),
       ...[2, 3, 4, 5, 7, 8, 9].map((q) => [`order-${q}`, t("home.orderDeck", { q })]),
     ];
   if (!decks.some(([v]) => v === form.deck)) form.deck = decks[0][0];
@@ -977,6 +977,15 @@ function createPanel() {
     h("label", { class: "check" }, h("input", { id: "private", type: "checkbox", checked: form.private, onchange: (e) => { form.private = e.target.checked; } }), t("home.private")),
     h("button", { id: "create", class: "primary", onclick: create }, t("home.createBtn")));
   return box;
+}
+
+// deckTitle describes a published deck (an edition of GET /api/games) in
+// the chosen language, else as the server describes it in English.
+function deckTitle(e) {
+  if (!e) return "";
+  const key = `deck.${e.name}`;
+  const s = t(key);
+  return s === key ? e.title || "" : s;
 }
 
 // optionText is a game option's name and description in the chosen
