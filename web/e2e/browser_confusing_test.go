@@ -276,3 +276,31 @@ func TestBrowserChipNames(t *testing.T) {
 	}
 	b.shot("tokens")
 }
+
+// TestBrowserHotPotatoTally plays Hot Potato between a person who does
+// nothing and two instant bots: once a round is lost, the loser's seat
+// says how many rounds it lost in words beside its penalty, never "★1".
+func TestBrowserHotPotatoTally(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
+	}
+	base := browserServer(t, 300*time.Millisecond)
+	b := newBrowser(t, "hotpotato-desktop", screenshotDir(t), 1280, 900)
+	b.createRoom(base, "Hal", roomSpec{game: "hot-potato", deck: "order-3", seats: 3, bots: []string{"instant", "instant"}, options: map[string]string{"rounds": "3"}})
+	b.click("#start")
+	b.waitFor(`document.querySelector('.table[data-version] .seat .tally')`, 2*time.Minute)
+	var got struct {
+		Tallies []string
+		Star    bool
+	}
+	b.eval(`({tallies: [...document.querySelectorAll('.table .seat .tally')].map((e) => e.textContent), star: document.querySelector('.table').textContent.includes('★')})`, &got)
+	for _, s := range got.Tallies {
+		if !strings.HasPrefix(s, "Rounds lost: ") {
+			t.Errorf("a seat's tally reads %q, want \"Rounds lost: N\"", s)
+		}
+	}
+	if got.Star {
+		t.Error("the table still shows a ★")
+	}
+	b.shot("tally")
+}
