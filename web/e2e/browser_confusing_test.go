@@ -126,6 +126,30 @@ func TestBrowserFalsePoker(t *testing.T) {
 		}
 		b.shot("stopped")
 	}
+
+	// The module's check of a row with a repeat, fed a row whose cards'
+	// symbols are given: the fourth card's shared symbol, 3, repeats the
+	// second's, and the loser's line names it.
+	b := newBrowser(t, "falsepoker-module", screenshotDir(t), 1280, 900)
+	b.run(chromedp.Navigate(base + "/"))
+	b.waitFor(`document.querySelector('#create')`, 15*time.Second)
+	b.eval(`window.lines = null; import("/games/false-poker.js").then((m) => {
+		const syms = [[1, 2], [2, 3], [3, 4], [3, 5]];
+		const check = (cards) => {
+			const out = [];
+			const view = { zones: [{ kind: "stock", cards: [] }, { kind: "row", cards: cards.map((c) => ({ card: c })) }], extra: { layers: [-1, 0, 1, 0] } };
+			const evs = [{ kind: "stop", seat: 1 }, { kind: "score", seat: 0, count: -2 }];
+			m.feed(evs[1], { evs, view, line: (key, seat, more) => out.push([key, seat, more]), note: () => {}, sessionSeat: (s) => s, symbolsOf: (c) => syms[c] });
+			return out;
+		};
+		window.lines = [check([0, 1, 2, 3]), check([0, 1, 2])];
+	}); true`, nil)
+	b.waitFor(`window.lines !== null`, 15*time.Second)
+	var lines string
+	b.eval(`JSON.stringify(window.lines)`, &lines)
+	if want := `[[["false-poker.feed.repeat",0,{"n":2,"symbol":3}]],[["false-poker.feed.noRepeat",0,{"n":2}]]]`; lines != want {
+		t.Errorf("the check's lines: %s, want %s", lines, want)
+	}
 }
 
 // TestBrowserDropped has one of two people at a Tower lose their page:
