@@ -45,7 +45,7 @@ const da = {
   "home.watchBtn": "Se med",
   "home.rooms": "Åbne rum",
   "home.noRooms": "Ingen åbne rum lige nu.",
-  "home.roomLine": "{code}: {game}, {taken} af {seats} pladser taget",
+  "home.roomLine": "{code}: {game}, pladser taget: {taken} af {seats}",
   "home.needName": "Vælg først et kaldenavn.",
   "home.nameBlank": "Et kaldenavn skal have mindst ét synligt bogstav, ciffer eller symbol.",
   "home.nameHidden": "Et kaldenavn må ikke indeholde styretegn eller tegn, der ændrer tekstens retning.",

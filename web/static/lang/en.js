@@ -45,7 +45,7 @@ const en = {
   "home.watchBtn": "Watch",
   "home.rooms": "Open rooms",
   "home.noRooms": "No open rooms right now.",
-  "home.roomLine": "{code}: {game}, {taken} of {seats} seats taken",
+  "home.roomLine": "{code}: {game}, seats taken: {taken} of {seats}",
   "home.needName": "Pick a nickname first.",
   "home.nameBlank": "A nickname needs at least one visible letter, digit or symbol.",
   "home.nameHidden": "A nickname may not hold control characters or characters that change the direction of the text.",

@@ -45,7 +45,7 @@ const it = {
   "home.watchBtn": "Guarda",
   "home.rooms": "Stanze aperte",
   "home.noRooms": "Nessuna stanza aperta al momento.",
-  "home.roomLine": "{code}: {game}, {taken} posti occupati su {seats}",
+  "home.roomLine": "{code}: {game}, posti occupati: {taken} su {seats}",
   "home.needName": "Scegli prima un soprannome.",
   "home.nameBlank": "Un soprannome deve avere almeno una lettera, una cifra o un simbolo visibile.",
   "home.nameHidden": "Un soprannome non può contenere caratteri di controllo o caratteri che cambiano la direzione del testo.",
