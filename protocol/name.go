@@ -9,7 +9,8 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// BotPrefix begins the name of every bot's seat ("bot:LEVEL"), in the
+// BotPrefix begins the name of every bot's seat ("bot:LEVEL", or
+// "bot:LEVEL N" where several bots of a level share a room), in the
 // lobby, the records and the history; no person's nickname may read as
 // one.
 const BotPrefix = "bot:"

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 
 	"github.com/dobble-dev/dobble/rules"
 )
@@ -17,10 +18,13 @@ import (
 // that a record can be checked without this engine's random source
 // (Check), and writes a game's lock-out as the protocol and the server's
 // --lockout flag give it: absent for the default (rules.DefaultLockout), 0
-// for none, or milliseconds. Format 1 records, which did neither (−1 was
-// none), are still read, their lock-out read as they meant it, and
-// replayed.
-const Format = 2
+// for none, or milliseconds. Format 3 has options that formats 1 and 2
+// lacked (rules.Option.Before: False Poker's "first-turn"); a record of an
+// earlier format is read with each such option it does not state set to
+// its Before, so that it replays as it was played. Format 1 records, which
+// stated no table (−1 was none), are still read, their lock-out read as
+// they meant it, and replayed.
+const Format = 3
 
 // MinFormat is the oldest record format this package reads.
 const MinFormat = 1
@@ -114,7 +118,30 @@ func (g *gameLine) header() (Header, error) {
 				*lo, rules.DefaultLockout)
 		}
 	}
+	if g.Format < 3 {
+		cfg.Options = optionsBefore(g.Game, cfg.Options)
+	}
 	return Header{Format: g.Format, Game: g.Game, Config: cfg, Deck: g.Deck, Seats: g.Seats}, nil
+}
+
+// optionsBefore returns the options of a record of game written before
+// format 3: opts with every option added since (rules.Option.Before) that
+// opts does not set set to the value that played as the game did then.
+func optionsBefore(game string, opts map[string]string) map[string]string {
+	g, err := rules.Lookup(game)
+	if err != nil {
+		return opts // the replay says the game is unknown
+	}
+	for _, o := range g.Info().Options {
+		if _, set := opts[o.Name]; o.Before != "" && !set {
+			opts = maps.Clone(opts)
+			if opts == nil {
+				opts = map[string]string{}
+			}
+			opts[o.Name] = o.Before
+		}
+	}
+	return opts
 }
 
 // MarshalJSON encodes h as its game line without the "type", in the

@@ -352,12 +352,12 @@ func TestTampered(t *testing.T) {
 			a, b := z[0].(map[string]any)["cards"].([]any), z[1].(map[string]any)["cards"].([]any)
 			a[0], b[0] = b[0], a[0]
 		}), "line 2: the record starts with"},
-		{"start dropped", drop(1), `line 2: a format 2 record's second line is a "start" line, not "action"`},
+		{"start dropped", drop(1), `line 2: a format 3 record's second line is a "start" line, not "action"`},
 		{"fingerprint", edit(0, func(v map[string]any) {
 			v["deck"].(map[string]any)["fingerprint"] = "fnv1a64:0000000000000000"
 		}), "the record's deck fnv1a64:0000000000000000"},
-		{"format", edit(0, func(v map[string]any) { v["format"] = 3.0 }), "line 1: record format 3; this version reads formats 1 to 2"},
-		{"format 0", edit(0, func(v map[string]any) { delete(v, "format") }), "line 1: record format 0; this version reads formats 1 to 2"},
+		{"format", edit(0, func(v map[string]any) { v["format"] = 4.0 }), "line 1: record format 4; this version reads formats 1 to 3"},
+		{"format 0", edit(0, func(v map[string]any) { delete(v, "format") }), "line 1: record format 0; this version reads formats 1 to 3"},
 		{"lockout", edit(0, func(v map[string]any) { v["config"].(map[string]any)["lockout"] = -1.0 }),
 			"line 1: config.lockout -1: use 0 (no lock-out) or a positive number of milliseconds, or leave it out for the default (1000)"},
 		{"type", edit(2, func(v map[string]any) { v["type"] = "claim" }), `line 3: unknown line type "claim"`},
@@ -638,7 +638,7 @@ func TestLockoutLine(t *testing.T) {
 		text, m, outs := playedWith(t, 1, tc.lockout)
 		ls := lines(t, text)
 		got, ok := ls[0]["config"].(map[string]any)["lockout"]
-		if (tc.line == nil && ok) || (tc.line != nil && got != tc.line) || ls[0]["format"] != 2.0 {
+		if (tc.line == nil && ok) || (tc.line != nil && got != tc.line) || ls[0]["format"] != 3.0 {
 			t.Errorf("lock-out %d: game line %v, want lockout %v", tc.lockout, ls[0], tc.line)
 		}
 		refused := 0
@@ -683,7 +683,7 @@ func TestLockoutLine(t *testing.T) {
 func TestReadFormat1(t *testing.T) {
 	for _, tc := range []struct {
 		lockout int64  // as in rules.Config
-		from    string // the lock-out as format 2 writes it, in the game line
+		from    string // the lock-out as format 3 writes it, in the game line
 		to      string // as format 1 wrote it
 	}{
 		{rules.NoLockout, `"lockout":0`, `"lockout":-1`},
@@ -692,11 +692,11 @@ func TestReadFormat1(t *testing.T) {
 	} {
 		text, m, _ := playedWith(t, 1, tc.lockout)
 		head, rest, _ := strings.Cut(text, "\n")
-		if !strings.Contains(head, `"format":2,`) || !strings.Contains(head, tc.from) {
+		if !strings.Contains(head, `"format":3,`) || !strings.Contains(head, tc.from) {
 			t.Fatalf("game line %s, want %s", head, tc.from)
 		}
 		_, rest, _ = strings.Cut(rest, "\n") // the start line, which format 1 had not
-		old := strings.Replace(strings.Replace(head, `"format":2,`, `"format":1,`, 1), tc.from, tc.to, 1) + "\n" + rest
+		old := strings.Replace(strings.Replace(head, `"format":3,`, `"format":1,`, 1), tc.from, tc.to, 1) + "\n" + rest
 		recs, err := record.ReadAll(strings.NewReader(old))
 		if err != nil {
 			t.Fatal(err)
@@ -730,5 +730,29 @@ func TestBeginBadLockout(t *testing.T) {
 	err = w.Begin(record.Header{Game: "tower", Config: rules.Config{Players: 2, Lockout: -5}}, st)
 	if err == nil || !strings.Contains(err.Error(), "lock-out -5 ms") || buf.Len() != 0 {
 		t.Fatalf("Begin with lock-out -5: %v, wrote %q", err, buf.String())
+	}
+}
+
+// TestReadFormat2Options reads False Poker's game line as format 2 wrote
+// it, before the option first-turn existed: the header gives the option
+// the value that played as the game did then (rules.Option.Before), so
+// that the record replays as it was played; a format 3 line leaves it to
+// its default, and one that states it keeps what it states.
+func TestReadFormat2Options(t *testing.T) {
+	for _, tc := range []struct {
+		line, want string
+	}{
+		{`{"format":2,"game":"false-poker","config":{"players":2,"seed":6}}`, "500"},
+		{`{"format":1,"game":"false-poker","config":{"players":2,"seed":6,"options":{"turn-time":"9000"}}}`, "500"},
+		{`{"format":2,"game":"false-poker","config":{"players":2,"seed":6,"options":{"first-turn":"7000"}}}`, "7000"},
+		{`{"format":3,"game":"false-poker","config":{"players":2,"seed":6}}`, ""},
+	} {
+		var h record.Header
+		if err := json.Unmarshal([]byte(tc.line), &h); err != nil {
+			t.Fatalf("%s: %v", tc.line, err)
+		}
+		if got := h.Config.Options["first-turn"]; got != tc.want {
+			t.Errorf("%s: first-turn %q, want %q", tc.line, got, tc.want)
+		}
 	}
 }

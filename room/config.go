@@ -63,6 +63,10 @@ type Config struct {
 	// action answering it (table.Config.MinDelay): no bot in a room, not
 	// even an instant one, acts sooner, so none races people at 0 ms.
 	BotDelay time.Duration
+	// BotStart is the least time from the start of a game to a bot's
+	// first action (table.Config.StartDelay): people see the first cards
+	// before any bot, an instant one above all, plays.
+	BotStart time.Duration
 	// BotRate is the most actions the bots of a room may make a second on
 	// average, BotBurst at once (table.Config.BotRate); a bot's action due
 	// beyond it is put off until the bound allows it.
@@ -100,7 +104,7 @@ func DefaultConfig() Config {
 		SeatHold: 120 * time.Second, MaxRooms: 1000, RoomQueue: 256, PeerQueue: 256,
 		Countdown: 3 * time.Second, PickTime: 60 * time.Second, BotPick: 2 * time.Second,
 		Lockout: 1000, Rate: 20, Burst: 40, FloodLimit: 200, SaveBacklog: 1000, MaxRoomsPerAddr: 20, DeckCache: 32, CardCache: 32 << 20,
-		BotDelay: 250 * time.Millisecond, BotRate: 50, BotBurst: 100,
+		BotDelay: 250 * time.Millisecond, BotStart: 1500 * time.Millisecond, BotRate: 50, BotBurst: 100,
 		FairCap: 150 * time.Millisecond, BotNetDelay: 40 * time.Millisecond,
 	}
 }
@@ -127,6 +131,7 @@ func (c Config) withDefaults() Config {
 	c.CardCache = cmp.Or(c.CardCache, d.CardCache)
 	c.SaveBacklog = cmp.Or(c.SaveBacklog, d.SaveBacklog)
 	c.BotDelay = cmp.Or(c.BotDelay, d.BotDelay)
+	c.BotStart = cmp.Or(c.BotStart, d.BotStart)
 	c.BotRate = cmp.Or(c.BotRate, d.BotRate)
 	c.BotBurst = cmp.Or(c.BotBurst, d.BotBurst)
 	c.FairCap = cmp.Or(c.FairCap, d.FairCap)
@@ -171,6 +176,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("save backlog %d: use 1 to 1000000 games", c.SaveBacklog)
 	case c.BotDelay < time.Millisecond || c.BotDelay > 10*time.Second:
 		return fmt.Errorf("bot delay %v: use a duration from 1ms to 10s", c.BotDelay)
+	case c.BotStart < time.Millisecond || c.BotStart > time.Minute:
+		return fmt.Errorf("bot start %v: use a duration from 1ms to 1m", c.BotStart)
 	case !(c.BotRate >= 0.1 && c.BotRate <= 100_000):
 		return fmt.Errorf("bot rate %v actions/s: use a number from 0.1 to 100000", c.BotRate)
 	case c.BotBurst < 1 || c.BotBurst > 1_000_000:

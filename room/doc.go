@@ -30,7 +30,9 @@
 // due at that moment; it keeps the table's record, and tells the room what
 // it did, which the room broadcasts. The bots of a room have a floor under
 // their times (Config.BotDelay, 250 ms by default: an instant bot is a
-// perfect player there, not one that acts at 0 ms) and a bound on their
+// perfect player there, not one that acts at 0 ms), a hold-back at the
+// start of every game (Config.BotStart, 1.5 s: people see the first cards
+// before any bot plays) and a bound on their
 // actions (Config.BotRate and BotBurst); the actions the bound puts off
 // are counted (Metrics.BotsDeferred) and logged once a table. A room has one timer, set for the next
 // of the moments it waits for: the driver's Next, the end of a countdown or

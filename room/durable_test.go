@@ -377,7 +377,7 @@ func TestRestoreCutsABadTail(t *testing.T) {
 // the person claims nothing, and lets its time to pick run out should it
 // pick. The three stored games each end with their session line, and
 // together, in the order of their tables, check as a session
-// (record.CheckSession).
+// (record.CheckSession), and tell the two bots apart by their names.
 func TestRoomRecordsSession(t *testing.T) {
 	h := newHarness(t, testConfig())
 	startRoom(h, `{"game": "tower", "seats": 3, "bots": [null, "hard", "hard"], "deck": "order-2", "games": 2}`)
@@ -400,6 +400,17 @@ func TestRoomRecordsSession(t *testing.T) {
 			t.Fatalf("the record of table %d: %d records, %v", sum.Table, len(rs), err)
 		}
 		recs[sum.Table] = rs[0]
+		// The two hard bots are told apart in the history and the record.
+		want := []string{"host", "bot:hard 1", "bot:hard 2"}
+		if sum.TieBreak {
+			want = nil
+			for _, gs := range rs[0].Session.Seats {
+				want = append(want, []string{"host", "bot:hard 1", "bot:hard 2"}[gs])
+			}
+		}
+		if !slices.Equal(sum.Seats, want) || !slices.Equal(rs[0].Header.Seats, want) {
+			t.Fatalf("table %d was played by %q, its record says %q; want %q", sum.Table, sum.Seats, rs[0].Header.Seats, want)
+		}
 		if sum.TieBreak {
 			tieBreaks++
 		}

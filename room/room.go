@@ -130,9 +130,10 @@ func newRoom(m *Manager, code string, spec *protocol.RoomSpec, cfg session.Confi
 	for i := range r.seats {
 		r.seats[i] = &seatState{kind: protocol.KindFree}
 		if i < len(spec.Bots) && spec.Bots[i] != nil {
-			r.seats[i] = &seatState{kind: protocol.KindBot, level: *spec.Bots[i], name: "bot:" + *spec.Bots[i]}
+			r.seats[i] = &seatState{kind: protocol.KindBot, level: *spec.Bots[i]}
 		}
 	}
+	r.nameBots()
 	r.publish()
 	return r
 }

@@ -2,6 +2,7 @@ package room
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -10,10 +11,11 @@ import (
 	"github.com/dobble-dev/dobble/rules"
 )
 
-// testConfig is the Manager configuration of the room tests.
+// testConfig is the Manager configuration of the room tests; its bots
+// may act from a game's start (TestRoomBotStart checks the hold-back).
 func testConfig() Config {
 	return Config{Countdown: 3 * time.Second, PickTime: 20 * time.Second, BotPick: 2 * time.Second, SeatHold: 30 * time.Second,
-		Rate: 1000, Burst: 1000, FairCap: NoFair}
+		BotStart: time.Millisecond, Rate: 1000, Burst: 1000, FairCap: NoFair}
 }
 
 // startRoom has a host create a room of spec (a JSON object), fills its
@@ -324,5 +326,49 @@ func TestRoomLobby(t *testing.T) {
 	b.send(`{"type": "join", "room": %q}`, code)
 	if j := b.take("joined"); j.num("seat") != 0 {
 		t.Fatalf("joined %v", j)
+	}
+}
+
+// TestRoomBotNames seats bots of one level beside others in a lobby: two
+// or more of a level are numbered in the order of their seats, one alone
+// keeps its level's name, and the names follow every change of seats.
+func TestRoomBotNames(t *testing.T) {
+	h := newHarness(t, testConfig())
+	host := h.connect("host")
+	host.send(`{"type": "create", "room": {"game": "tower", "seats": 4, "bots": [null, "easy", "hard", "easy"]}}`)
+	host.take("joined")
+	names := func(what string, want ...string) {
+		t.Helper()
+		lobby := host.await("lobby")
+		var got []string
+		for _, s := range lobby["room"].(map[string]any)["seats"].([]any) {
+			got = append(got, s.(map[string]any)["name"].(string))
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s: the seats are named %q; want %q", what, got, want)
+		}
+	}
+	names("as created", "host", "bot:easy 1", "bot:hard", "bot:easy 2")
+	host.send(`{"type": "seat", "seat": 2, "bot": "easy"}`)
+	names("a third easy bot", "host", "bot:easy 1", "bot:easy 2", "bot:easy 3")
+	host.send(`{"type": "seat", "seat": 1, "bot": null}`)
+	host.send(`{"type": "seat", "seat": 3, "bot": "expert"}`)
+	host.await("lobby")
+	names("one easy bot left", "host", "", "bot:easy", "bot:expert")
+}
+
+// TestRoomBotStart seats an instant bot beside a person at a Tower: with
+// Config.BotStart at 1.5 s, the bot takes no card before then, so that
+// the person sees the first cards, and plays at its floor afterwards.
+func TestRoomBotStart(t *testing.T) {
+	cfg := testConfig()
+	cfg.BotStart = 1500 * time.Millisecond
+	h := newHarness(t, cfg)
+	host := startRoom(h, `{"game": "tower", "seats": 2, "bots": [null, "instant"]}`)[0]
+	h.advance(1499 * time.Millisecond)
+	host.none("update")
+	h.advance(time.Millisecond)
+	if u := host.take("update"); u.num("at") != 1500 {
+		t.Fatalf("the bot's first claim: %v, want it at 1500 ms", u)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/dobble-dev/dobble/bot"
@@ -156,10 +157,37 @@ func (r *Room) doSeat(seat int, in *input) *protocol.Error {
 		if _, err := bot.LookupLevel(*in.Bot); err != nil {
 			return protocol.Errorf(protocol.CodeBadRequest, "%v", err)
 		}
-		*s = seatState{kind: protocol.KindBot, level: *in.Bot, name: "bot:" + *in.Bot}
+		*s = seatState{kind: protocol.KindBot, level: *in.Bot}
 	}
+	r.nameBots()
 	r.broadcastLobby()
 	return nil
+}
+
+// nameBots names the room's bots so that no two read alike at the table,
+// in the feed, the results, the records and the history: a bot is
+// "bot:LEVEL" (protocol.BotPrefix) when it is the only one of its level,
+// and "bot:LEVEL N" when there are several, N counting them from 1 in the
+// order of their seats. Seats change only in the lobby, so a name stays
+// the same for the whole session.
+func (r *Room) nameBots() {
+	of := map[string]int{}
+	for _, s := range r.seats {
+		if s.kind == protocol.KindBot {
+			of[s.level]++
+		}
+	}
+	nth := map[string]int{}
+	for _, s := range r.seats {
+		if s.kind != protocol.KindBot {
+			continue
+		}
+		nth[s.level]++
+		s.name = protocol.BotPrefix + s.level
+		if of[s.level] > 1 {
+			s.name += " " + strconv.Itoa(nth[s.level])
+		}
+	}
 }
 
 // newToken returns a seat's secret token: 128 bits from crypto/rand.

@@ -74,7 +74,7 @@ func (r *Room) beginTable(now time.Time) {
 	fair := r.fairSettingsNow()
 	r.tab = table.New(table.Config{Bots: bots, Record: rec.w, Deck: d.Desc, Seats: names,
 		Apply: r.applyAtTable, Observer: (*tableObserver)(r),
-		MinDelay: cfg.BotDelay.Milliseconds(), NetDelay: fair.Net, BotRate: cfg.BotRate, BotBurst: cfg.BotBurst})
+		MinDelay: cfg.BotDelay.Milliseconds(), StartDelay: cfg.BotStart.Milliseconds(), NetDelay: fair.Net, BotRate: cfg.BotRate, BotBurst: cfg.BotBurst})
 	r.beginFair(fair, len(r.at), now)
 	r.deferred = 0
 	if err := r.tab.Reset(st, seed); err != nil {

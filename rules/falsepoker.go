@@ -20,7 +20,10 @@ import (
 // row, or says "STOP" (ActionStop). Then the turn passes clockwise to the
 // next seat still in the round. Each turn lasts option "turn-time"
 // milliseconds (the sheet's 5 s); when it runs out, the clock's tick puts
-// the seat out for the round.
+// the seat out for the round. **Decision**: the first turn of each round
+// lasts option "first-turn" milliseconds (10 s unless set; never less than
+// a turn), so that the seat starting it, the game's first turn coming right
+// after the countdown, has time to look over its new hand and the row.
 //
 // The row is checked only on STOP, or when one seat is left in the round:
 // each pair of neighbouring cards shares a symbol, and those shared symbols
@@ -57,12 +60,13 @@ const (
 
 // False Poker's zones, deal and options.
 const (
-	fpStock   = 0
-	fpRow     = 1
-	fpFirst   = 2 // seat 0's first card in hand
-	fpHand    = 6 // cards dealt to each seat
-	fpMarkers = 6 // markers each seat starts with
-	fpOptTime = 0
+	fpStock    = 0
+	fpRow      = 1
+	fpFirst    = 2 // seat 0's first card in hand
+	fpHand     = 6 // cards dealt to each seat
+	fpMarkers  = 6 // markers each seat starts with
+	fpOptTime  = 0
+	fpOptFirst = 1
 )
 
 // falsePokerInfo is False Poker's description.
@@ -80,12 +84,14 @@ var falsePokerInfo = Info{
 	Options: []Option{
 		{Name: "turn-time", Doc: "Milliseconds a turn lasts; a player out of time is out for the round (the sheet's 5 seconds).",
 			Min: 500, Max: 600000, Default: "5000"},
+		{Name: "first-turn", Doc: "Milliseconds the first turn of each round lasts, to look over the new hand and row; never less than turn-time.",
+			Min: 500, Max: 600000, Default: "10000", Before: "500"},
 	},
 	Record: &RecordRules{Events: []EventKind{EventScore}, New: falsePokerRecord},
 }
 
 // Info describes False Poker: 2 to 8 players, markers, most wins, lays and
-// stops in turns, timed, option "turn-time".
+// stops in turns, timed, options "turn-time" and "first-turn".
 func (falsePoker) Info() Info { return falsePokerInfo }
 
 // fpExt is False Poker's state beside the table.
@@ -93,6 +99,7 @@ type fpExt struct {
 	turn    int
 	start   int64 // when the turn began
 	starter int   // the seat that started the round
+	first   bool  // the turn is the round's first, timed by "first-turn"
 	out     []bool
 	layers  []int // the seat that laid each card of the row; NoSeat for the first
 	laid    []int // how many cards of the row each seat laid: layers counted by seat
@@ -116,7 +123,7 @@ func (e *fpExt) CloneExtension() Extension {
 // shared, repeats and repeat follow from the row).
 func (e *fpExt) EqualExtension(o Extension) bool {
 	f := o.(*fpExt)
-	return e.turn == f.turn && e.start == f.start && e.starter == f.starter &&
+	return e.turn == f.turn && e.start == f.start && e.starter == f.starter && e.first == f.first &&
 		slices.Equal(e.out, f.out) && slices.Equal(e.layers, f.layers)
 }
 
@@ -166,7 +173,7 @@ func (falsePoker) Setup(s *State) error {
 		e = &fpExt{}
 	}
 	*e = fpExt{out: resize(e.out, p), layers: append(e.layers[:0], NoSeat), laid: resize(e.laid, p),
-		shared: resize(e.shared, (s.cards.Symbols()+63)/64), repeat: -1}
+		shared: resize(e.shared, (s.cards.Symbols()+63)/64), repeat: -1, first: true}
 	s.SetExtension(e)
 	return nil
 }
@@ -306,7 +313,7 @@ func (falsePoker) Apply(s *State, a *Action, ev []Event) []Event {
 	}
 	for e.turn = (e.turn + 1) % len(s.seats); e.out[e.turn]; e.turn = (e.turn + 1) % len(s.seats) {
 	}
-	e.start = a.At
+	e.start, e.first = a.At, false
 	return appendEvent(ev, EventTurn, e.turn, -1, -1, 0, -1, -1)
 }
 
@@ -356,7 +363,7 @@ func fpCheck(s *State, e *fpExt, caller int, at int64, ev []Event) []Event {
 	for s.seats[e.starter].Tally != fewest {
 		e.starter = (e.starter + 1) % p
 	}
-	e.turn, e.start = e.starter, at
+	e.turn, e.start, e.first = e.starter, at, true
 	clear(e.out)
 	clear(e.laid)
 	clear(e.shared)
@@ -399,9 +406,20 @@ func (g falsePoker) PickMove(s *State, seat int, _ Rand, a *Action) bool {
 	return true
 }
 
-// Deadline is the end of the current turn.
+// Deadline is the end of the current turn: turn-time after it began, or
+// first-turn (at least turn-time) for the first turn of a round.
 func (falsePoker) Deadline(s *State) (int64, bool) {
-	return s.ext.(*fpExt).start + int64(s.Option(fpOptTime)), true
+	e := s.ext.(*fpExt)
+	return e.start + fpTurnTime(e.first, s.Option(fpOptTime), s.Option(fpOptFirst)), true
+}
+
+// fpTurnTime is how long a turn lasts: turn, or the longer of first and
+// turn for the first turn of a round.
+func fpTurnTime(isFirst bool, turn, first int) int64 {
+	if isFirst {
+		return int64(max(turn, first))
+	}
+	return int64(turn)
 }
 
 // Turn returns the seat whose turn it is.
@@ -639,6 +657,7 @@ func falsePokerSeenIn(s Seen, buf *[]uint64) (free int, shared []uint64, repeats
 // action.
 func falsePokerRecord(t RecordTable) *RecordHooks {
 	var start int64 // when the turn began
+	first := true   // the turn is the round's first
 	// Who laid each card of the row; -1 for the dealt ones.
 	var layers []int
 	if row := t.ZoneOf(ZoneRow); row >= 0 {
@@ -669,8 +688,11 @@ func falsePokerRecord(t RecordTable) *RecordHooks {
 			}
 			return nil
 		},
-		Accepted: func(a *Action, _ []Event) { start = a.At },
-		Deadline: func() int64 { return start + int64(t.OptionInt("turn-time")) },
+		Accepted: func(a *Action, ev []Event) {
+			start = a.At
+			first = slices.ContainsFunc(ev, func(x Event) bool { return x.Kind == EventRound })
+		},
+		Deadline: func() int64 { return start + fpTurnTime(first, t.OptionInt("turn-time"), t.OptionInt("first-turn")) },
 		Scores:   func() ([]int, string) { return PerSeat(t, func(s int) int { return 6 + t.Tally(s) }), "" },
 	}
 }

@@ -126,6 +126,11 @@ func TestFalsePokerScenario(t *testing.T) {
 	if s.Turn() != 0 {
 		t.Fatal("seat 0 starts the first round")
 	}
+	// The first turn of a round lasts first-turn, 10 s: the newcomer who
+	// starts right after the countdown has time to look.
+	if d, _ := s.Deadline(); d != 10000 {
+		t.Fatalf("the game's first turn ends at %d, want 10000", d)
+	}
 	mustRefuse(t, s, Action{Kind: ActionStop, Seat: 1, At: 10}, ErrNotYourTurn)
 	mustRefuse(t, s, Action{Kind: ActionLay, Seat: 0, Target: To(fpSlot(1, 0)), At: 10}, ErrBadTarget)
 	mustRefuse(t, s, Action{Kind: ActionLay, Seat: 0, Target: To(fpRow), At: 10}, ErrBadTarget)
@@ -167,16 +172,19 @@ func TestFalsePokerScenario(t *testing.T) {
 	if s.Round() != 2 || s.Turn() != bluffer || s.Zone(fpRow).Len() != 1 || s.Zone(fpSlot(1, 5)).Len() != 1 {
 		t.Fatalf("round %d, turn %d, row %d", s.Round(), s.Turn(), s.Zone(fpRow).Len())
 	}
+	if d, _ := s.Deadline(); d != 11000 {
+		t.Fatalf("the second round's first turn ends at %d, want 11000", d)
+	}
 	// A STOP with no repeat costs the caller one marker.
 	ev = do(Action{Kind: ActionStop, Seat: bluffer, At: 1100})
 	if ev[1].Seat != bluffer || ev[1].Count != -1 || s.Seat(bluffer).Tally != 3 || s.Turn() != bluffer {
 		t.Fatalf("STOP without a repeat: %+v", ev[:2])
 	}
-	// Out of time: the bluffer's turn ends at 6.1 s; a STOP then is too
-	// late; the tick puts it out, and with one player left the row is
+	// Out of time: the bluffer's turn, the third round's first, ends at
+	// 11.1 s; a STOP then is too late; the tick puts it out, and with one player left the row is
 	// checked, the seat out of time counting as the caller: no repeat, it
 	// loses 1.
-	mustRefuse(t, s, Action{Kind: ActionStop, Seat: bluffer, Version: s.Version(), At: 6100}, ErrTimeUp)
+	mustRefuse(t, s, Action{Kind: ActionStop, Seat: bluffer, Version: s.Version(), At: 11100}, ErrTimeUp)
 	tick, _ := s.Tick()
 	ev = do(tick)
 	if ev[0].Kind != EventOut || ev[0].Seat != bluffer || ev[1].Kind != EventScore || ev[1].Seat != bluffer ||
@@ -187,9 +195,9 @@ func TestFalsePokerScenario(t *testing.T) {
 	// ends.
 	for s.Seat(bluffer).Tally > 0 {
 		if s.Turn() != bluffer {
-			do(Action{Kind: ActionLay, Seat: other, Target: To(pick(other, true)), At: 6200})
+			do(Action{Kind: ActionLay, Seat: other, Target: To(pick(other, true)), At: 11200})
 		}
-		ev = do(Action{Kind: ActionStop, Seat: bluffer, At: 6300})
+		ev = do(Action{Kind: ActionStop, Seat: bluffer, At: 11300})
 	}
 	if l := ev[len(ev)-1]; !s.Over() || l.Kind != EventOver || !slices.Equal(l.Result.Winners, []int{other}) {
 		t.Fatalf("end: %+v", l)
@@ -199,3 +207,31 @@ func TestFalsePokerScenario(t *testing.T) {
 func TestFalsePokerProperties(t *testing.T) { runProperties(t, "false-poker", verifyFalsePoker) }
 
 func FuzzFalsePoker(f *testing.F) { fuzzGame(f, "false-poker", verifyFalsePoker) }
+
+// TestFalsePokerFirstTurn checks the time of a round's first turn: option
+// first-turn, never less than turn-time, and turn-time for the turns
+// after it.
+func TestFalsePokerFirstTurn(t *testing.T) {
+	for _, tc := range []struct {
+		opts        map[string]string
+		first, next int64
+	}{
+		{nil, 10000, 5000},
+		{map[string]string{"first-turn": "3000"}, 5000, 5000},
+		{map[string]string{"first-turn": "30000", "turn-time": "2000"}, 30000, 2000},
+	} {
+		s, err := New(mustGame(t, "false-poker"), mustDeck(t, 3, 0), Config{Players: 2, Seed: 1, Options: tc.opts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d, _ := s.Deadline(); d != tc.first {
+			t.Errorf("%v: the first turn ends at %d, want %d", tc.opts, d, tc.first)
+		}
+		if _, err := s.Apply(Action{Kind: ActionLay, Seat: 0, Target: To(fpSlot(0, 0)), Version: s.Version(), At: 100}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if d, _ := s.Deadline(); d != 100+tc.next {
+			t.Errorf("%v: the second turn ends at %d, want %d", tc.opts, d, 100+tc.next)
+		}
+	}
+}

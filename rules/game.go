@@ -216,9 +216,20 @@ type Option struct {
 	Min int `json:"min,omitzero"`
 	// Max is the largest accepted integer, for an option without Choices.
 	Max int `json:"max,omitzero"`
+	// Seat says that the option's integer is a seat of the table,
+	// counted from 0 as seats are everywhere in Config and the protocol;
+	// a client shows people the seats counted from 1, as the table does,
+	// and offers only the seats of the table being set up.
+	Seat bool `json:"seat,omitempty"`
 	// Default is the value used when Config.Options does not set the
 	// option; it must itself be accepted.
 	Default string `json:"default"`
+	// Before, when not empty, is the value that plays as the game was
+	// played before the option was added: a record written then (package
+	// record, formats before the one that brought the option) does not
+	// state the option and replays with Before in place of Default. It
+	// must itself be accepted.
+	Before string `json:"-"`
 }
 
 // parse returns the value of text for the option: the index of a choice or
@@ -310,6 +321,9 @@ func (info *Info) validate() error {
 		o := &info.Options[i]
 		if _, err := o.parse(o.Default); err != nil || o.Name == "" || normalName(o.Name) != o.Name {
 			return fmt.Errorf("rules: Register: %s: option %q: bad name or default %v", info.Name, o.Name, err)
+		}
+		if _, err := o.parse(o.Before); o.Before != "" && err != nil {
+			return fmt.Errorf("rules: Register: %s: option %q: bad value before it was added: %v", info.Name, o.Name, err)
 		}
 	}
 	return nil

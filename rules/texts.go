@@ -29,6 +29,11 @@ type GameText struct {
 	// where the count alone would mislead, with {score} for the count and
 	// its unit: Hot Potato's "Penalty: {score}".
 	Score string `json:"score,omitempty"`
+	// Tally, when not empty, is how a seat's tally (Seat.Tally) is shown
+	// during play beside a score it differs from, with {n} for the
+	// tally: Hot Potato's "Rounds lost: {n}". A game without it shows no
+	// tally.
+	Tally string `json:"tally,omitempty"`
 	// Options holds each option's texts by the option's name.
 	Options map[string]OptionText `json:"options,omitempty"`
 }

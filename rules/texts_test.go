@@ -62,6 +62,10 @@ func TestTexts(t *testing.T) {
 				t.Errorf("%s: %s has score line %q, English %q: a score line is in every language or in none", info.Name, lang, tx.Score, en.Score)
 			}
 			same(info.Name, lang, "score line", en.Score, tx.Score)
+			if (tx.Tally == "") != (en.Tally == "") {
+				t.Errorf("%s: %s has tally line %q, English %q: a tally line is in every language or in none", info.Name, lang, tx.Tally, en.Tally)
+			}
+			same(info.Name, lang, "tally line", en.Tally, tx.Tally)
 			for _, o := range info.Options {
 				ot := tx.Options[o.Name]
 				if ot.Name == "" || ot.Doc == "" {

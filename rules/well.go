@@ -91,6 +91,7 @@ var wellInfo = Info{
 			Doc:     "The seat dealt the first card; the deal goes on in seat order (sheet 002 starts with the previous winner).",
 			Min:     0,
 			Max:     DobbleMaxPlayers - 1,
+			Seat:    true,
 			Default: "0",
 		},
 	},

@@ -30,7 +30,7 @@ type Summary struct {
 	// Deck names the cards, as a room names them ("classic", "order-5").
 	Deck string `json:"deck"`
 	// Seats says who played each seat of the game: a nickname, or
-	// "bot:LEVEL".
+	// "bot:LEVEL" ("bot:LEVEL N" where several bots of a level played).
 	Seats []string `json:"seats"`
 	// Scores are the final scores, one per seat, in the game's unit.
 	Scores []int `json:"scores"`

@@ -56,7 +56,10 @@
 // take longer anyway. A plan the bot has committed to still arrives and is
 // refused as too late when the table changed meanwhile, so a bot acts at
 // most once per floor, even where its moves never run out (a discard in
-// Collect the Symbols).
+// Collect the Symbols). Config.StartDelay holds every bot back at the
+// start of a game, so that people see the first cards before a bot plays:
+// two instant bots would otherwise take a Tower's first cards while a
+// person's page is still drawing them.
 //
 // Config.BotRate bounds the bots' actions of a table, whatever their
 // levels: so many a second of the game's time on average, Config.BotBurst

@@ -68,6 +68,11 @@ type Config struct {
 	// typical round trip, so that a person's round trip is not a handicap
 	// against them alone. 0 is none.
 	NetDelay int64
+	// StartDelay is the least time, in milliseconds, from the start of
+	// the game to a bot's first action: a plan due sooner arrives then. 0
+	// lets bots act from the start. A server seating bots beside people
+	// sets it, so that a person sees the first cards before any bot plays.
+	StartDelay int64
 	// BotRate bounds the bots' actions, their plans refused as too late
 	// included: BotRate a second of the game's time on average, BotBurst
 	// at once. A plan due when the bound is reached arrives later, when
@@ -153,6 +158,7 @@ func New(cfg Config) *Driver {
 	}
 	cfg.MinDelay = max(cfg.MinDelay, 0)
 	cfg.NetDelay = max(cfg.NetDelay, 0)
+	cfg.StartDelay = max(cfg.StartDelay, 0)
 	d := &Driver{cfg: cfg, maxSteps: cfg.MaxSteps, bots: cfg.Bots,
 		plans: make([]bot.Plan, len(cfg.Bots)), has: make([]bool, len(cfg.Bots))}
 	if cfg.BotRate > 0 {
@@ -192,7 +198,7 @@ func (d *Driver) Reset(st *rules.State, seed uint64) error {
 		d.remembers = bot.Remembers(g)
 	}
 	d.fast = d.instant && len(d.bots) == st.Players() && d.cfg.Observer == nil && !d.cfg.Strict &&
-		d.cfg.MinDelay == 0 && d.cfg.NetDelay == 0 && d.interval == 0 && !d.lenient && !d.remembers
+		d.cfg.MinDelay == 0 && d.cfg.NetDelay == 0 && d.cfg.StartDelay == 0 && d.interval == 0 && !d.lenient && !d.remembers
 	d.st, d.now, d.stats, d.result, d.ended, d.tat = st, 0, Stats{}, nil, false, 0
 	if rec := d.cfg.Record; rec != nil {
 		if err := rec.Begin(record.Header{Game: st.Info().Name, Config: st.Config(), Deck: d.cfg.Deck, Seats: d.cfg.Seats}, st); err != nil {
@@ -669,14 +675,15 @@ func (d *Driver) replan(self int) error {
 }
 
 // plan has the bot of seat plan its next action at time now, and reports
-// whether it made one. The action arrives Config.MinDelay after now at the
-// earliest, and Config.NetDelay later still.
+// whether it made one. The action arrives Config.MinDelay after now, and
+// Config.StartDelay after the game's start, at the earliest, and
+// Config.NetDelay later still.
 func (d *Driver) plan(seat int, now int64) bool {
 	p := &d.plans[seat]
 	if !d.bots[seat].PlanTo(p, d.st, now) {
 		return false
 	}
-	if floor := now + d.cfg.MinDelay; p.Action.At < floor {
+	if floor := max(now+d.cfg.MinDelay, d.cfg.StartDelay); p.Action.At < floor {
 		p.Action.At = floor
 	}
 	p.Action.At += d.cfg.NetDelay

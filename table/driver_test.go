@@ -642,3 +642,27 @@ func TestNetDelay(t *testing.T) {
 		t.Fatalf("by 600 ms: %+v, want claims at 290 and 580", w.accepted)
 	}
 }
+
+// TestStartDelay seats an instant bot beside a seat played from outside
+// with a StartDelay of 1500 ms and a MinDelay of 250 ms: the bot's first
+// claim waits for the start delay, its later ones only for MinDelay.
+func TestStartDelay(t *testing.T) {
+	s, _ := setUp(t, "tower", 2, 1, 0)
+	w := &watcher{}
+	d := table.New(table.Config{Bots: botsAt(t, "instant", 2, 1), Observer: w, MinDelay: 250, StartDelay: 1500})
+	if err := d.Reset(s, 1); err != nil {
+		t.Fatal(err)
+	}
+	if d.Shortcut() {
+		t.Fatal("the shortcut between instant bots with a StartDelay")
+	}
+	if next, ok := d.Next(); !ok || next != 1500 {
+		t.Fatalf("the bot's first claim is due at %d ms (%v), want 1500", next, ok)
+	}
+	if err := d.Advance(1800); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(w.accepted); got != 2 || w.accepted[0].At != 1500 || w.accepted[1].At != 1750 {
+		t.Fatalf("by 1800 ms: %+v, want claims at 1500 and 1750", w.accepted)
+	}
+}

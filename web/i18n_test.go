@@ -125,27 +125,88 @@ func gameModules(t *testing.T) map[string]clientTexts {
 	return mods
 }
 
+// pluralCategories are the plural categories of each language the client
+// speaks, as Unicode's CLDR gives them and Intl.PluralRules selects them:
+// a text that depends on a count ("KEY#CATEGORY", see i18n.js's t) has
+// exactly these forms in its language.
+var pluralCategories = map[string][]string{
+	"en": {"one", "other"},
+	"pl": {"one", "few", "many", "other"},
+	"da": {"one", "other"},
+	"ru": {"one", "few", "many", "other"},
+	"zh": {"other"},
+	"it": {"one", "many", "other"},
+}
+
+// plurals splits a dictionary into its plain texts and its plural ones:
+// the latter by key, then by plural category.
+func plurals(d map[string]string) (plain map[string]string, forms map[string]map[string]string) {
+	plain, forms = map[string]string{}, map[string]map[string]string{}
+	for key, text := range d {
+		base, cat, ok := strings.Cut(key, "#")
+		if !ok {
+			plain[key] = text
+			continue
+		}
+		if forms[base] == nil {
+			forms[base] = map[string]string{}
+		}
+		forms[base][cat] = text
+	}
+	return plain, forms
+}
+
 // checkComplete checks that every language of langs has every English
-// text of dicts, with the same {placeholders}, and no text English lacks.
+// text of dicts, with the same {placeholders}, and no text English lacks;
+// that a text English gives plural forms has them in every language, one
+// for each of the language's plural categories (pluralCategories) and no
+// other, each with the placeholders of English's; and that no key is both
+// plain and plural.
 func checkComplete(t *testing.T, file string, langs []string, dicts map[string]map[string]string) {
 	t.Helper()
 	placeholder := regexp.MustCompile(`\{\w+\}`)
-	en := dicts["en"]
-	for _, l := range langs[1:] {
+	samePlaces := func(l, key, text, tr string) {
+		want, got := placeholder.FindAllString(text, -1), placeholder.FindAllString(tr, -1)
+		slices.Sort(want)
+		slices.Sort(got)
+		if !slices.Equal(slices.Compact(want), slices.Compact(got)) {
+			t.Errorf("%s: %s %q has placeholders %s, English has %s", file, l, key, strings.Join(got, " "), strings.Join(want, " "))
+		}
+	}
+	en, enForms := plurals(dicts["en"])
+	for _, l := range langs {
+		plain, forms := plurals(dicts[l])
+		for key, f := range forms {
+			if _, ok := plain[key]; ok {
+				t.Errorf("%s: %s has %q both as a plain text and in plural forms", file, l, key)
+			}
+			if got, want := slices.Sorted(maps.Keys(f)), slices.Sorted(slices.Values(pluralCategories[l])); !slices.Equal(got, want) {
+				t.Errorf("%s: %s %q has the plural forms %v; %s's plural categories are %v", file, l, key, got, l, want)
+			}
+			if _, ok := enForms[key]; !ok {
+				t.Errorf("%s: %s has %q in plural forms, which English lacks", file, l, key)
+			}
+			for cat, tr := range f {
+				samePlaces(l, key+"#"+cat, enForms[key]["other"], tr)
+			}
+		}
+		if l == "en" {
+			continue
+		}
+		for key, f := range enForms {
+			if _, ok := forms[key]; !ok {
+				t.Errorf("%s: %s lacks the plural forms of %q (%q)", file, l, key, f["other"])
+			}
+		}
 		for key, text := range en {
-			tr, ok := dicts[l][key]
+			tr, ok := plain[key]
 			if !ok {
 				t.Errorf("%s: %s lacks %q (%q)", file, l, key, text)
 				continue
 			}
-			want, got := placeholder.FindAllString(text, -1), placeholder.FindAllString(tr, -1)
-			slices.Sort(want)
-			slices.Sort(got)
-			if !slices.Equal(want, got) {
-				t.Errorf("%s: %s %q has placeholders %s, English has %s", file, l, key, strings.Join(got, " "), strings.Join(want, " "))
-			}
+			samePlaces(l, key, text, tr)
 		}
-		for key := range dicts[l] {
+		for key := range plain {
 			if _, ok := en[key]; !ok {
 				t.Errorf("%s: %s has %q, which English lacks", file, l, key)
 			}
@@ -176,6 +237,9 @@ func TestTranslationsComplete(t *testing.T) {
 		t.Fatalf("the client speaks %v, the games' texts are in %v, the server accepts %v", langs, rules.Languages, protocol.Languages)
 	}
 	for _, l := range langs {
+		if pluralCategories[l] == nil {
+			t.Errorf("the test knows no plural categories of %s; add them to pluralCategories from CLDR", l)
+		}
 		if len(client.dicts[l]) == 0 {
 			t.Fatalf("no %s dictionary found in lang/%s.js", l, l)
 		}
@@ -256,11 +320,15 @@ func TestTextKeys(t *testing.T) {
 	checked, lines := 0, 0
 	for _, f := range all {
 		known := func(key string) bool {
-			_, ok := client.dicts["en"][key]
-			if own := f.dicts["en"]; !ok && own != nil {
-				_, ok = own[key]
+			for _, k := range []string{key, key + "#other"} {
+				if _, ok := client.dicts["en"][k]; ok {
+					return true
+				}
+				if _, ok := f.dicts["en"][k]; ok {
+					return true
+				}
 			}
-			return ok
+			return false
 		}
 		for _, m := range textKey.FindAllStringSubmatch(f.code, -1) {
 			ns, _, _ := strings.Cut(m[1], ".")

@@ -152,6 +152,7 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	deckCache := num("deck-cache", "DOBBLE_DECK_CACHE", def.DeckCache, "decks kept built with their card drawings for card pictures and rooms; the least recently used is dropped first")
 	cardCache := num("card-cache", "DOBBLE_CARD_CACHE", int(def.CardCache>>20), "MiB of card pictures kept drawn; the least recently used are dropped first")
 	botDelay := dur("bot-delay", "DOBBLE_BOT_DELAY", def.BotDelay, "least time from a change of the table to a bot's action answering it; no bot, not even an instant one, acts sooner (1ms to 10s)")
+	botStart := dur("bot-start", "DOBBLE_BOT_START", def.BotStart, "least time from the start of a game to a bot's first action, so that people see the first cards before any bot plays (1ms to 1m)")
 	botRate := flt("bot-rate", "DOBBLE_BOT_RATE", def.BotRate, "actions a second the bots of a room may make on average; a bot's action beyond it is put off (counted in dobble_bot_actions_deferred_total)")
 	botBurst := num("bot-burst", "DOBBLE_BOT_BURST", def.BotBurst, "actions the bots of a room may make at once")
 	fairCap := dur("fair-cap", "DOBBLE_FAIR_CAP", def.FairCap, "claims are ranked by estimated reaction (arrival less the player's round trip), crediting at most this much of a round trip; 0 ranks them by arrival, for a LAN (0 to 1s)")
@@ -230,7 +231,7 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	for _, f := range []struct {
 		name string
 		d    time.Duration
-	}{{"seat-hold", *hold}, {"countdown", *countdown}, {"pick-time", *pick}, {"ping", *ping}, {"bot-delay", *botDelay}, {"rtt-every", *rttEvery},
+	}{{"seat-hold", *hold}, {"countdown", *countdown}, {"pick-time", *pick}, {"ping", *ping}, {"bot-delay", *botDelay}, {"bot-start", *botStart}, {"rtt-every", *rttEvery},
 		{"hello-timeout", *helloTimeout}, {"read-timeout", *readTimeout}, {"write-timeout", *writeTimeout}, {"idle-timeout", *idleTimeout}} {
 		if err := positive(f.name, f.d); err != nil {
 			return nil, err
@@ -301,7 +302,7 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	}
 	c.server.Rooms = room.Config{FairCap: fc, BotNetDelay: *botNetDelay, SeatHold: *hold, MaxRooms: *maxRooms, RoomQueue: *roomQueue, PeerQueue: *connQueue,
 		Countdown: *countdown, PickTime: *pick, Lockout: lo, Rate: *rate, Burst: *burst, SaveBacklog: *saveBacklog, MaxRoomsPerAddr: *maxRoomsPerAddr,
-		BotDelay: *botDelay, BotRate: *botRate, BotBurst: *botBurst,
+		BotDelay: *botDelay, BotStart: *botStart, BotRate: *botRate, BotBurst: *botBurst,
 		DeckCache: *deckCache, CardCache: int64(*cardCache) << 20}
 	if *rate <= 0 {
 		return nil, usagef("serve: --rate %v: use a positive number of messages a second", *rate)

@@ -229,6 +229,9 @@ func TestBrowserSessionPick(t *testing.T) {
 	}
 	bob.waitFor(`document.querySelector('.results .wait')?.textContent.includes('Alice came last and picks')`, 15*time.Second)
 	for _, b := range []*browser{alice, bob} {
+		// Both pages count down the time to pick, and offer a way out
+		// between the games.
+		b.waitFor(`/^[1-9][0-9]* s$/.test(document.querySelector('#pick-clock')?.textContent ?? '') && !!document.querySelector('#leave-session')`, 15*time.Second)
 		if got := b.text("#after-game"); got != "After mini-game 1 of 2" {
 			t.Errorf("%s: the standings say %q", b.name, got)
 		}

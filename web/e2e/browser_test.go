@@ -766,7 +766,7 @@ func TestBrowserHistory(t *testing.T) {
 	b.click("#nav-history")
 	b.waitFor(`document.querySelectorAll('#history li[data-id]').length === 1`, 15*time.Second)
 	line := b.text("#history li[data-id]")
-	for _, want := range []string{"Learning mode", "Hana"} {
+	for _, want := range []string{"Learning mode", "Winner: Hana", "Hana: 2 pairs"} {
 		if !strings.Contains(line, want) {
 			t.Errorf("the history's line does not say %q: %q", want, line)
 		}

@@ -3,10 +3,10 @@
 // history and replays. It speaks docs/PROTOCOL.md over one WebSocket.
 
 import { h, append, replace, getJSON } from "./dom.js";
-import { LANGS, LANG_NAMES, pickLang, setLang, lang, t, gameText, unitName } from "./i18n.js";
+import { LANGS, LANG_NAMES, pickLang, setLang, lang, t, gameText, amount } from "./i18n.js";
 import { Conn } from "./net.js";
 import { sounds, soundOn, setSound } from "./sound.js";
-import { useDeck, symbolName, rename } from "./cards.js";
+import { useDeck, symbolName, rename, cardSymbols } from "./cards.js";
 import { Table, planClaim, claimShows, offClaim, asksTarget, preload, ready } from "./table.js";
 import { fitTable, fitOwn } from "./fit.js";
 import { drawOwn, enterKeys } from "./extra.js";
@@ -305,8 +305,12 @@ function onMessage(m) {
     case "pick": {
       if (!r) return;
       r.pick = m;
+      // The time left to pick, on the table's clock as the play
+      // screen's clocks count.
+      if (r.clock !== undefined) r.pick.deadline = performance.now() - r.clock + (m.ms || 0);
       if (r.session) { r.session.picker = m.picker; r.session.choices = m.choices; r.session.phase = "pick"; }
       render();
+      runClock();
       return;
     }
     case "presence": {
@@ -410,9 +414,16 @@ function sessionSeatOf(r, gs) {
 function seatName(r, sessionSeat) {
   const s = (r.seats || []).find((x) => x.seat === sessionSeat);
   if (!s) return t("home.seat", { n: sessionSeat + 1 });
-  if (s.kind === "bot") return t("home.bot", { level: t(`level.${s.level}`) });
+  if (s.kind === "bot") return storedName(s.name || `bot:${s.level}`);
   if (s.name) return s.name;
   return t("home.seat", { n: sessionSeat + 1 });
+}
+
+// seatAway reports whether a person's seat has lost its connection: the
+// server holds the seat for a while (--seat-hold) for them to come back.
+function seatAway(r, sessionSeat) {
+  const s = (r.seats || []).find((x) => x.seat === sessionSeat);
+  return !!s && s.kind === "human" && s.connected === false;
 }
 
 async function onState(m) {
@@ -479,6 +490,7 @@ async function onUpdate(m) {
     evs, view: r.view, line,
     note: (key, more) => r.feed.unshift({ key, ...more }),
     sessionSeat: (gs) => sessionSeatOf(r, gs),
+    symbolsOf: (card) => cardSymbols(r.deck, card),
   };
   for (const e of evs) {
     if (e.kind === "move" && e.to >= 0) r.fresh.add(e.to);
@@ -651,6 +663,7 @@ function gameCtx(r) {
     // -1: Collect the Symbols shows its token taken at once.
     pending: r.pending ? r.pending.symbol : -1,
     names: (gs) => seatName(r, sessionSeatOf(r, gs)),
+    away: (gs) => seatAway(r, sessionSeatOf(r, gs)),
     act: sendAct,
     select: (patch) => { r.sel = { ...r.sel, ...patch }; render(); },
     offer: (zones, fields) => {
@@ -1132,9 +1145,9 @@ function createPanel() {
   const own = info.deck && info.deck.only ? info.deck.edition : "";
   const owned = new Set(S.games.games.filter((g) => g.deck && g.deck.only).map((g) => g.deck.edition));
   const decks = own
-    ? [[own, S.games.editions.find((e) => e.name === own)?.title || own]]
+    ? [[own, deckTitle(S.games.editions.find((e) => e.name === own)) || own]]
     : [
-      ...S.games.editions.filter((e) => !owned.has(e.name)).map((e) => [e.name, e.title ? `${e.name}: ${e.title}` : e.name]),
+      ...S.games.editions.filter((e) => !owned.has(e.name)).map((e) => [e.name, deckTitle(e) || e.name]),
       ...[2, 3, 4, 5, 7, 8, 9].map((q) => [`order-${q}`, t("home.orderDeck", { q })]),
     ];
   if (!decks.some(([v]) => v === form.deck)) form.deck = decks[0][0];
@@ -1144,8 +1157,14 @@ function createPanel() {
     (info.options || []).length ? h("fieldset", { class: "options" }, h("legend", null, t("home.options")),
       info.options.map((o) => {
         const text = optionText(info, o);
+        // An option naming a seat offers the table's seats, counted from
+        // 1 as the table counts them; one set beyond fewer seats is the
+        // last seat.
+        if (o.seat && form.options[o.name] !== undefined) form.options[o.name] = String(Math.min(Number(form.options[o.name]), form.seats - 1));
         const value = form.options[o.name] ?? o.default;
-        const control = o.choices && o.choices.length
+        const control = o.seat
+          ? sel(`opt-${o.name}`, value, range(0, form.seats - 1).map((i) => [i, t("home.seat", { n: i + 1 })]), (v) => { form.options[o.name] = v; })
+          : o.choices && o.choices.length
           ? sel(`opt-${o.name}`, value, o.choices.map((c) => [c, choiceText(info, o, c)]), (v) => { form.options[o.name] = v; })
           : h("input", { id: `opt-${o.name}`, type: "number", min: o.min || 0, max: o.max, value, onchange: (e) => { form.options[o.name] = e.target.value; } });
         return h("label", { class: "field" }, h("span", null, text.label), control,
@@ -1164,6 +1183,15 @@ function createPanel() {
     h("label", { class: "check" }, h("input", { id: "private", type: "checkbox", checked: form.private, onchange: (e) => { form.private = e.target.checked; } }), t("home.private")),
     h("button", { id: "create", class: "primary", onclick: create }, t("home.createBtn")));
   return box;
+}
+
+// deckTitle describes a published deck (an edition of GET /api/games) in
+// the chosen language, else as the server describes it in English.
+function deckTitle(e) {
+  if (!e) return "";
+  const key = `deck.${e.name}`;
+  const s = t(key);
+  return s === key ? e.title || "" : s;
 }
 
 // optionText is a game option's name and description in the chosen
@@ -1389,6 +1417,7 @@ function mountTable() {
   r.tableUI.draw(view, {
     me,
     names: (gs) => seatName(r, sessionSeatOf(r, gs)),
+    away: (gs) => seatAway(r, sessionSeatOf(r, gs)),
     scores: res ? res.scores : null,
     unit: res ? res.unit : gameInfo(view.game).unit || "cards",
     locked: performance.now() < r.lockUntil,
@@ -1396,6 +1425,7 @@ function mountTable() {
     fresh: r.fresh,
     winner: r.winner,
     scoreLine: gameText(gameInfo(view.game), (x) => x.score) || "",
+    tallyLine: gameText(gameInfo(view.game), (x) => x.tally) || "",
   });
   fitTable(r.tableUI.el, gameInfo(view.game).claim);
   r.tableEl = null;
@@ -1415,14 +1445,13 @@ function refit() {
 function resultTable(r, o, id) {
   const res = o.result || {};
   const toSession = (gs) => (o.players ? o.players[gs] : gs);
-  const unit = unitName(res.unit);
   const ranking = res.ranking || (res.scores || []).map((_, i) => i);
   return h("table", { id, class: "result" },
     h("thead", null, h("tr", null, h("th", null, t("results.place")), h("th", null, t("results.player")), h("th", null, t("results.score")))),
     h("tbody", null, ranking.map((gs) => h("tr", { class: toSession(gs) === r.seat ? "me" : "" },
       h("td", null, String(res.places ? res.places[gs] : "")),
       h("td", null, seatName(r, toSession(gs))),
-      h("td", null, res.scores && res.scores[gs] === 1 && res.unit === "cards" ? t("play.count1") : `${res.scores ? res.scores[gs] : ""} ${unit}`)))));
+      h("td", null, res.scores ? amount(res.scores[gs], res.unit) : "")))));
 }
 
 function resultsScreen(r) {
@@ -1464,9 +1493,14 @@ function resultsScreen(r) {
   }
   const phase = sess ? sess.phase : "over";
   const picker = r.pick ? r.pick.picker : sess ? sess.picker : -1;
+  // Between the games of a session: the time left to pick, and a way out.
+  const between = () => h("div", { class: "row" },
+    r.pick && r.pick.deadline !== undefined ? h("span", { id: "pick-clock", class: "clock", "data-deadline": r.pick.deadline, role: "timer", title: t("results.pickTime") }, "") : null,
+    h("button", { id: "leave-session", onclick: leave }, t("play.leave")));
   if (phase === "pick" && picker >= 0) {
     if (picker === r.seat) els.push(pickForm(r));
     else els.push(h("p", { class: "wait" }, t("results.waitPick", { name: seatName(r, picker) })));
+    els.push(between());
   } else if (phase === "over" || !sess) {
     const grand = sess && sess.standings ? sess.standings.winners.map((s) => seatName(r, s)).join(", ") : winners;
     els.push(h("p", { id: "grand", class: "grand" }, t("results.sessionOver", { names: grand })));
@@ -1475,7 +1509,7 @@ function resultsScreen(r) {
         : h("p", { class: "wait" }, t("results.waitRematch")),
       h("button", { id: "home", onclick: leave }, t("app.home"))));
   } else if (sess) {
-    els.push(h("p", { class: "wait" }, t("results.next", { game: gameTitle(sess.game) })));
+    els.push(h("p", { class: "wait" }, t("results.next", { game: gameTitle(sess.game) })), between());
   }
   return h("div", { class: "results" }, els);
 }
@@ -1512,10 +1546,15 @@ function historyScreen() {
       list.querySelector(".more")?.remove();
       for (const g of games) {
         const when = g.ended ? new Date(g.ended).toLocaleString(lang()) : "";
-        const names = (g.seats || g.names || []).map(storedName).join(", ");
+        // Who played, each with their score, and who won.
+        const seats = (g.seats || g.names || []).map(storedName);
+        const scores = g.scores || [];
+        const names = seats.map((s, i) => (scores[i] === undefined ? s : `${s}: ${amount(scores[i], g.unit)}`)).join(" · ");
+        const winners = (g.winners || []).map((i) => seats[i]).filter(Boolean).join(", ");
         list.append(h("li", { "data-id": g.id },
           h("a", { href: `/#replay/${encodeURIComponent(g.id)}` }, t("history.replay")), " ",
-          h("strong", null, gameTitle(g.game)), " · ", t("history.line", { game: "", players: (g.seats || g.names || []).length, when }).replace(/^ · /, ""),
+          h("strong", null, gameTitle(g.game)), " · ", t("history.line", { game: "", players: seats.length, when }).replace(/^ · /, ""),
+          winners ? h("div", { class: "winners" }, t("results.winner", { names: winners })) : null,
           names ? h("div", { class: "names" }, names) : null));
       }
       const next = data.next || (games.length === 20 ? games[games.length - 1].id : 0);
@@ -1551,7 +1590,13 @@ function replayScreen() {
   const names = (gs) => (R.data.names && R.data.names[gs]) || t("home.seat", { n: gs + 1 });
   const desc = R.step === 0 ? t("replay.deal")
     : step.refusal ? `${names(step.action ? step.action.seat : -1)}: ${t(`refused.${step.refusal.code}`)}`
-      : describe(step.events || [], names, R.data.deck).join(" · ");
+      : describe(step.events || [], names, R.data.deck, steps[R.step - 1].view).join(" · ");
+  // The symbols the step's events name (a claim's, a guess's, a written
+  // one), highlighted on the cards of the step.
+  const named = (step.events || []).filter((e) => typeof e.symbol === "number" && e.symbol >= 0).map((e) => e.symbol);
+  const highlight = () => {
+    for (const s of named) for (const g of tableRoot.querySelectorAll(`g[data-symbol="${s}"]`)) g.classList.add("hit");
+  };
   const tableRoot = h("div", { id: "replay-table" });
   const btn = (id, label, fn) => h("button", { id, onclick: fn }, label);
   replace(box,
@@ -1567,11 +1612,16 @@ function replayScreen() {
     replayOutcome(step.view, names),
     tableRoot,
     h("p", { class: "keys" }, t("replay.keys")));
+  const described = !!gameModule(step.view.game);
   loadGame(step.view.game).then((mod) => preload(R.data.deck, step.view).then(() => {
+    // A step described before its game's module had loaded is described
+    // again, in the module's words.
+    if (!described && mod && mod.feed && R.step > 0 && S.replay === R) { render(); return; }
     if (mod && mod.draw) {
       // A replay has no clock running: the view's deadline is not shown.
       const noop = () => {};
-      drawOwn(tableRoot, { view: { ...step.view, deadline: 0 }, deck: R.data.deck, me: -1, sel: {}, choose: null, names, act: noop, select: noop, offer: noop, pick: noop, symbol: noop }, mod);
+      drawOwn(tableRoot, { view: { ...step.view, deadline: 0 }, deck: R.data.deck, me: -1, sel: {}, choose: null, names, away: () => false, act: noop, select: noop, offer: noop, pick: noop, symbol: noop }, mod);
+      highlight();
       return;
     }
     const ui = new Table(tableRoot, { deck: R.data.deck, interactive: false });
@@ -1580,7 +1630,9 @@ function replayScreen() {
       me: -1, names, scores: res ? res.scores : null, unit: res ? res.unit : "cards",
       fresh: new Set((step.events || []).filter((e) => e.kind === "move").map((e) => e.to)),
       scoreLine: gameText(gameInfo(step.view.game), (x) => x.score) || "",
+      tallyLine: gameText(gameInfo(step.view.game), (x) => x.tally) || "",
     });
+    highlight();
   }, () => {}));
   return box;
 }
@@ -1591,22 +1643,48 @@ function replayScreen() {
 function replayOutcome(view, names) {
   const res = view.result;
   if (!view.over || !res) return null;
-  const unit = (gs) => (res.scores[gs] === 1 && res.unit === "cards" ? t("play.count1") : `${res.scores[gs]} ${unitName(res.unit)}`);
+  const unit = (gs) => amount(res.scores[gs], res.unit);
   return h("p", { id: "r-outcome", class: "winner" },
     t("results.winner", { names: (res.winners || []).map(names).join(", ") }), " — ",
     (res.ranking || []).map((gs) => `${names(gs)}: ${unit(gs)}`).join(" · "));
 }
 
-// storedName shows a stored seat ("bot:LEVEL" or a nickname).
+// storedName shows a seat's name as the server gives it: a nickname, or
+// a bot's "bot:LEVEL" ("bot:LEVEL N" where several bots of a level share
+// the room) in the current language.
 function storedName(s) {
-  const m = /^bot:(.+)$/.exec(s || "");
-  return m ? t("home.bot", { level: t(`level.${m[1]}`) }) : s;
+  const m = /^bot:(\w+)(?: (\d+))?$/.exec(s || "");
+  if (!m) return s;
+  const level = t(`level.${m[1]}`);
+  return m[2] ? t("home.botN", { level, n: m[2] }) : t("home.bot", { level });
 }
 
-function describe(events, names, deck) {
+// describe says what a replay's step did, as the play screen's feed says
+// it: through the game's module where it has its own lines (before, the
+// view before the step), else for claims, draws and new rounds.
+function describe(events, names, deck, before) {
   const out = [];
   const claimed = events.some((e) => e.kind === "claim");
+  const mod = before ? gameModule(before.game) : null;
+  const text = (key, seat, more = {}) => t(key, {
+    ...more,
+    name: (seat ?? more.seat) === undefined ? "" : names(seat ?? more.seat),
+    symbol: more.symbol === undefined ? "" : symbolName(deck, more.symbol),
+    owner: more.owner === undefined ? "" : names(more.owner),
+  });
+  const f = {
+    evs: events, view: before,
+    line: (key, seat, more) => out.push(text(key, seat, more)),
+    note: (key, more) => out.push(text(key, undefined, more)),
+    sessionSeat: (gs) => gs,
+    symbolsOf: (card) => cardSymbols(deck, card),
+  };
+  if (events.length === 1 && events[0].kind === "turn") {
+    // Only the turn passed: the clock ran out on the seat before.
+    out.push(text("feed.timeUp", events[0].seat));
+  }
   for (const e of events) {
+    if (mod && mod.feed && mod.feed(e, f)) continue;
     if (e.kind === "claim") out.push(t("play.claimed", { name: names(e.seat), symbol: symbolName(deck, e.symbol) }));
     else if (e.kind === "move" && !claimed && e.seat >= 0) out.push(t("play.drew", { name: names(e.seat) }));
     else if (e.kind === "round") out.push(t("play.newRound", { n: e.round }));

@@ -86,6 +86,13 @@ export function symbolName(deck, id) {
   return (tm && tm.get(id)) || `#${id}`;
 }
 
+// cardSymbols returns the symbols on a card of deck, as its loaded face
+// shows them, or null when the face is not loaded.
+export function cardSymbols(deck, card) {
+  const svg = ready.get(cardURL(deck, card));
+  return svg ? [...svg.querySelectorAll("g[data-symbol]")].map((g) => Number(g.getAttribute("data-symbol"))) : null;
+}
+
 // cardElement returns a fresh copy of a cached card face with its symbols
 // focusable and named, or null when it is not loaded yet.
 export function cardElement(deck, card, { interactive }) {

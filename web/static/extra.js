@@ -7,7 +7,7 @@
 // cards).
 
 import { h } from "./dom.js";
-import { t, unitName } from "./i18n.js";
+import { t, amount } from "./i18n.js";
 import { cardElement, singleCard, symbolName } from "./cards.js";
 import { fitOwn, hitSymbol } from "./fit.js";
 
@@ -76,7 +76,6 @@ export function clock(view) {
 export function seatsBar(ctx, badge) {
   const { view, me } = ctx;
   const res = view.result || {};
-  const unit = res.unit ? unitName(res.unit) : "";
   const seats = [];
   for (let s = 0; s < view.players; s++) {
     const score = res.scores ? res.scores[s] : 0;
@@ -87,7 +86,8 @@ export function seatsBar(ctx, badge) {
     h("span", { class: "dot", "aria-hidden": "true" }),
     h("span", { class: "name", title: ctx.names(s) }, ctx.names(s)),
     s === me ? h("span", { class: "you" }, ` (${t("play.you")})`) : null,
-    h("span", { class: "score", "data-score": score }, t("play.score", { score, unit })),
+    ctx.away && ctx.away(s) ? h("span", { class: "badge off away" }, t("play.away")) : null,
+    h("span", { class: "score", "data-score": score }, res.unit ? amount(score, res.unit) : String(score)),
     badge ? badge(s) : null));
   }
   return h("ul", { class: "xseats", "aria-label": t("extra.players") }, seats);

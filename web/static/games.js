@@ -20,7 +20,8 @@
 //                          more), a line about a seat, "key.you" when it is
 //                          the viewer's; note(key, more), a line about no
 //                          seat; sessionSeat(gs), a table seat's seat in
-//                          the session);
+//                          the session; symbolsOf(card), the symbols on a
+//                          card whose face is loaded, else null);
 //   keys(me)               the play screen's footer parts for a seated
 //                          viewer (sound is added), instead of a claim's;
 //   letters                {letter: fn(ctx)}: what a letter key does;
@@ -35,7 +36,8 @@
 //
 // ctx is what app.js gives a module to draw from and act through: view,
 // deck, me (the viewer's table seat, -1 for a spectator), names(seat),
-// sel (the selection kept between draws), choose (the choice of zone
+// away(seat) (whether the seat's person has lost their connection, the
+// seat held for them), sel (the selection kept between draws), choose (the choice of zone
 // offered), act(type, fields), select(patch), offer(zones, fields),
 // pick(zone) and symbol(zone, symbol).
 //

@@ -62,9 +62,32 @@ export function addTexts(texts) {
 }
 
 // t returns the text for key in the current language with {name}
-// placeholders filled from params; an unknown key is returned as is.
+// placeholders filled from params; an unknown key is returned as is. A
+// text that depends on a count has one form per plural category of its
+// language ("KEY#one", "KEY#few", "KEY#many", "KEY#other", as
+// Intl.PluralRules names them): params.n picks the form, and a form the
+// dictionary lacks falls back to "KEY#other".
 export function t(key, params) {
-  return fill(dict[key] ?? added[current][key] ?? added.en[key] ?? key, params);
+  const text = look(key) ?? pluralForm(key, params) ?? key;
+  return fill(text, params);
+}
+
+// look returns the text of key in the current language, else a game
+// module's English text, else undefined.
+function look(key) {
+  return dict[key] ?? added[current][key] ?? added.en[key];
+}
+
+// rulesOf holds the plural rules of each language used so far.
+const rulesOf = {};
+
+// pluralForm returns the form of a plural text for the count params.n, or
+// undefined when key has no plural forms.
+function pluralForm(key, params) {
+  if (look(`${key}#other`) === undefined) return undefined;
+  const n = Number(params && params.n);
+  const rules = rulesOf[current] ??= new Intl.PluralRules(current);
+  return look(`${key}#${rules.select(Number.isFinite(n) ? n : 0)}`) ?? look(`${key}#other`);
 }
 
 // fill fills the {name} placeholders of s from params, leaving those
@@ -87,11 +110,11 @@ export function gameText(info, pick) {
   return undefined;
 }
 
-// unitName is a game's unit ("cards", "butter pats") in the current
-// language, or as the game names it when the dictionaries lack it.
-export function unitName(unit) {
+// amount says n of a game's unit ("1 card", "5 butter pats", "2 karty")
+// in the current language, in the plural form n takes there, or as the
+// game names the unit when the dictionaries lack it.
+export function amount(n, unit) {
   const key = `unit.${unit}`;
-  const s = t(key);
-  return s === key ? unit : s;
+  const s = t(key, { n });
+  return s === key ? `${n} ${unit}` : s;
 }
-

@@ -4,7 +4,7 @@
 // which must show the symbol), so that any game of claims plays here.
 
 import { h } from "./dom.js";
-import { t, fill, unitName } from "./i18n.js";
+import { t, fill, amount } from "./i18n.js";
 import { cardElement, loadCards, loaded } from "./cards.js";
 import { gameModule } from "./games.js";
 import { hitSymbol, hitAreas } from "./fit.js";
@@ -196,7 +196,7 @@ function zoneLabel(z) {
 // or, with the game's own score line (label, e.g. "Penalty: {score}"),
 // "Penalty: 3 cards".
 function scoreText(sc, unit, label) {
-  const text = sc === 1 && unit === "cards" ? t("play.count1") : t("play.score", { score: sc, unit: unitName(unit) });
+  const text = amount(sc, unit);
   return label ? fill(label, { score: text }) : text;
 }
 
@@ -298,12 +298,16 @@ export class Table {
   }
 
   // draw shows view; me is the viewer's game seat (-1 for a spectator),
-  // names maps game seats to names, choose lists the zones offered as a
-  // target choice, fresh the zones that just received cards; scoreLine,
+  // names maps game seats to names, away tells the seats whose person has
+  // lost their connection (the server holds the seat for them), choose
+  // lists the zones offered as a target choice, fresh the zones that just
+  // received cards; scoreLine,
   // the game's own way of showing a score ("Penalty: {score}", where the
   // score counts something other than the cards held), applies to the
-  // scores given.
-  draw(view, { me, names, scores, unit, locked, choose = [], fresh = new Set(), winner = -1, scoreLine = "" }) {
+  // scores given; tallyLine, the game's way of showing a seat's tally
+  // ("Rounds lost: {n}"), shows it beside a score it differs from (a game
+  // without one shows none).
+  draw(view, { me, names, away = () => false, scores, unit, locked, choose = [], fresh = new Set(), winner = -1, scoreLine = "", tallyLine = "" }) {
     const label = scores ? scoreLine : "";
     const seats = [];
     for (let s = 0; s < view.players; s++) seats.push(s);
@@ -323,8 +327,9 @@ export class Table {
       h("header", null,
         h("span", { class: "name", title: names(s) }, names(s)),
         mine ? h("span", { class: "you" }, ` (${t("play.you")})`) : null,
+        away(s) ? h("span", { class: "badge off away" }, t("play.away")) : null,
         h("span", { class: "score", "data-score": sc }, scoreText(sc, unit, label)),
-        tally && tally !== sc ? h("span", { class: "tally" }, `★${tally}`) : null,
+        tallyLine && tally && tally !== sc ? h("span", { class: "tally", "data-tally": tally }, fill(tallyLine, { n: tally })) : null,
         mine && locked ? h("span", { class: "locked" }, t("play.locked")) : null),
       h("div", { class: "zones" }, zonesOf(s).map((z) => this.zone(z, mine ? "mine" : "other", keep, choose, fresh, many(s)))));
     };
@@ -389,6 +394,6 @@ export class Table {
       "data-zone": z.zone, "data-kind": z.kind, "data-count": z.count,
     },
     cards,
-    h("div", { class: "zlabel" }, label ? `${label} · ` : "", z.count === 1 ? t("play.count1") : t("play.count", { n: z.count })));
+    h("div", { class: "zlabel" }, label ? `${label} · ` : "", amount(z.count, "cards")));
   }
 }
