@@ -333,25 +333,40 @@ const claimMove = `((last, touch) => {
   const zoneTop = (svg) => svg.closest('[data-zone]').getBoundingClientRect().top + window.scrollY;
   out.mineTop = zoneTop(mine);
   out.otherTop = zoneTop(other);
-  const r = g.getBoundingClientRect();
-  let x = 0, y = 0, target = null;
-  search: for (let i = 0; i <= 8; i++) {
-    for (let j = 0; j <= 8; j++) {
-      const px = r.left + r.width * (0.5 + (i & 1 ? 1 : -1) * Math.ceil(i / 2) / 10);
-      const py = r.top + r.height * (0.5 + (j & 1 ? 1 : -1) * Math.ceil(j / 2) / 10);
-      const e = document.elementFromPoint(px, py);
-      if (e && e.closest('g[data-symbol]') === g) { x = px; y = py; target = e; break search; }
+  // tap taps symbol g where it is under the pointer, and says whether
+  // it could.
+  const tap = (g) => {
+    const r = g.getBoundingClientRect();
+    let x = 0, y = 0, target = null;
+    search: for (let i = 0; i <= 8; i++) {
+      for (let j = 0; j <= 8; j++) {
+        const px = r.left + r.width * (0.5 + (i & 1 ? 1 : -1) * Math.ceil(i / 2) / 10);
+        const py = r.top + r.height * (0.5 + (j & 1 ? 1 : -1) * Math.ceil(j / 2) / 10);
+        const e = document.elementFromPoint(px, py);
+        if (e && e.closest('g[data-symbol]') === g) { x = px; y = py; target = e; break search; }
+      }
     }
+    if (!target) {
+      out.why = 'no point of the symbol is under the pointer: ' + (document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)?.outerHTML ?? 'nothing').slice(0, 120);
+      return false;
+    }
+    const at = {bubbles: true, cancelable: true, composed: true, view: window, clientX: x, clientY: y, button: 0};
+    const pointer = {...at, pointerId: 1, isPrimary: true, pointerType: touch ? 'touch' : 'mouse'};
+    target.dispatchEvent(new PointerEvent('pointerdown', {...pointer, buttons: 1}));
+    target.dispatchEvent(new PointerEvent('pointerup', pointer));
+    target.dispatchEvent(new MouseEvent('click', {...at, detail: 1}));
+    return true;
+  };
+  if (!tap(g)) return out;
+  // On a crowded table (a phone's, with a symbol too small for a
+  // finger) the tap brought the card up large: the symbol is tapped
+  // there.
+  const focus = document.querySelector('.table .focus');
+  if (focus) {
+    const fg = focus.querySelector('svg.face[data-card="' + mine.dataset.card + '"] g[data-symbol="' + out.symbol + '"]');
+    if (!fg) { out.why = 'the focus view does not show symbol ' + out.symbol + ' of card ' + mine.dataset.card; return out; }
+    if (!tap(fg)) return out;
   }
-  if (!target) {
-    out.why = 'no point of the symbol is under the pointer: ' + (document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)?.outerHTML ?? 'nothing').slice(0, 120);
-    return out;
-  }
-  const at = {bubbles: true, cancelable: true, composed: true, view: window, clientX: x, clientY: y, button: 0};
-  const pointer = {...at, pointerId: 1, isPrimary: true, pointerType: touch ? 'touch' : 'mouse'};
-  target.dispatchEvent(new PointerEvent('pointerdown', {...pointer, buttons: 1}));
-  target.dispatchEvent(new PointerEvent('pointerup', pointer));
-  target.dispatchEvent(new MouseEvent('click', {...at, detail: 1}));
   out.clicked = true;
   return out;
 })(%s, %t)`
