@@ -83,11 +83,13 @@ type conn struct {
 
 	// The round-trip pings (rtt.go): measured once the client has said
 	// hello; the number of the last ping, of the one waiting for its
-	// pong (0 for none) and when it was sent (Unix nanoseconds).
+	// pong (0 for none) and when it was sent (Unix nanoseconds); rttBusy
+	// is set while a ping is being written.
 	measured atomic.Bool
 	rttSeq   atomic.Uint64
 	rttWait  atomic.Uint64
 	rttSent  atomic.Int64
+	rttBusy  atomic.Bool
 
 	// Owned by the sweeper.
 	seen     uint64 // writes finished at the last sweep

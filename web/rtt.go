@@ -33,7 +33,9 @@ func (s *server) rttEvery(d time.Duration) {
 }
 
 // rttSweep sends the round-trip pings; it reports whether connections
-// remain.
+// remain. A connection whose last ping is still being written (a client
+// that does not read holds its writes) is not pinged again until it is,
+// so that its pings cannot pile up, each waiting for the write before it.
 func (s *server) rttSweep() bool {
 	var ping []*conn
 	s.sw.mu.Lock()
@@ -43,13 +45,16 @@ func (s *server) rttSweep() bool {
 		return false
 	}
 	for cn := range s.sw.live {
-		if cn.measured.Load() {
+		if cn.measured.Load() && cn.rttBusy.CompareAndSwap(false, true) {
 			ping = append(ping, cn)
 		}
 	}
 	s.sw.mu.Unlock()
 	for _, cn := range ping {
-		go cn.rttPing()
+		go func() {
+			cn.rttPing()
+			cn.rttBusy.Store(false)
+		}()
 	}
 	return true
 }
