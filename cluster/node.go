@@ -284,7 +284,7 @@ func (n *Node) reconnected(nc *nats.Conn) {
 	case n.rewatch <- struct{}{}:
 	default:
 	}
-	n.log.Info("cluster: the connection to NATS is back", "url", nc.ConnectedUrl(), "down_for", time.Since(since))
+	n.log.Info("cluster: the connection to NATS is back", "url", Redact(nc.ConnectedUrl()), "down_for", time.Since(since))
 }
 
 // Health says how the node is: its name, whether it is connected to
