@@ -172,10 +172,9 @@ func New(cfg Config) *Driver {
 // every bot.
 //
 // Between instant bots only (every seat a bot of an instant level, no
-// Observer, not Strict, no MinDelay, NetDelay nor BotRate), in a game that is not
-// rules.Lenient and whose bots
-// do not learn from every version (bot.Remembers), the Driver takes a
-// shortcut. An instant bot plans a correct move arriving at once, drawn
+// Observer, not Strict, no MinDelay, NetDelay nor BotRate), in a game
+// that is not rules.Lenient and whose bots do not learn from every
+// version (bot.Remembers), the Driver takes a shortcut. An instant bot plans a correct move arriving at once, drawn
 // from its seed, its seat and the state's version alone, never a wrong
 // one, so every seat that can act ties, the tie-break picks one, and the
 // others' plans, too late, leave no trace. The Driver then asks only which
