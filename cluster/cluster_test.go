@@ -380,3 +380,30 @@ func TestReadSupersedes(t *testing.T) {
 		t.Fatalf("read %q up to message %d, want e1 to e5", got, last)
 	}
 }
+
+// TestHealthHidesCredentials checks that what /healthz shows of a node
+// names its NATS server without the user and password of its URL: the
+// page is public.
+func TestHealthHidesCredentials(t *testing.T) {
+	ns := startNATS(t)
+	url := strings.Replace(ns.URL(), "nats://", "nats://dobble:s3cret@", 1)
+	a := startNode(t, url, "a")
+	info, err := a.n.Health()
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown, _ := info["nats"].(string)
+	if strings.Contains(shown, "s3cret") || strings.Contains(shown, "dobble@") || !strings.Contains(shown, "127.0.0.1") {
+		t.Errorf("the health shows the NATS server as %q; want its address without its credentials", shown)
+	}
+	for in, want := range map[string]string{
+		"nats://127.0.0.1:4222":                "nats://127.0.0.1:4222",
+		"nats://tok3n@a:4222,tls://u:p@b:4222": "nats://xxxxx@a:4222,tls://xxxxx@b:4222",
+		"nats://u:p@[::1]:4222":                "nats://xxxxx@[::1]:4222",
+		"nats://u:p@a:4222/%zz":                "the NATS URL given (it cannot be parsed)",
+	} {
+		if got := Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -93,6 +94,7 @@ func CheckName(name string) error {
 // its rooms in the stream, and its leases in the directory.
 type Node struct {
 	o       Options
+	where   string // o.URL without its credentials (Redact)
 	m       *room.Manager
 	log     *slog.Logger
 	metrics *Metrics
@@ -146,7 +148,7 @@ func Start(ctx context.Context, o Options) (*Node, error) {
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
-	n := &Node{o: o, m: o.Manager, log: o.Log.With("node", o.Node), metrics: newMetrics(o.Registerer),
+	n := &Node{o: o, where: Redact(o.URL), m: o.Manager, log: o.Log.With("node", o.Node), metrics: newMetrics(o.Registerer),
 		logs: map[string]*roomLog{}, idle: make(chan struct{}),
 		leases: map[string]*lease{}, seen: map[string]*seen{}, taking: map[string]bool{}, rewatch: make(chan struct{}, 1)}
 	close(n.idle)
@@ -158,7 +160,7 @@ func Start(ctx context.Context, o Options) (*Node, error) {
 		nats.ReconnectBufSize(-1),
 		nats.DisconnectErrHandler(n.disconnected), nats.ReconnectHandler(n.reconnected))
 	if err != nil {
-		return nil, fmt.Errorf("cluster: cannot connect to NATS at %s: %w", o.URL, err)
+		return nil, fmt.Errorf("cluster: cannot connect to NATS at %s: %w", n.where, err)
 	}
 	n.nc = nc
 	n.metrics.Connected.Set(1)
@@ -175,22 +177,22 @@ func Start(ctx context.Context, o Options) (*Node, error) {
 		Description: "The journals of the dobble rooms in play, a subject a room.", Storage: jetstream.FileStorage,
 		Duplicates: duplicateWindow})
 	if err != nil {
-		return fail(fmt.Errorf("cluster: NATS at %s: the stream %s: %w (is JetStream enabled, nats-server -js?)", o.URL, StreamName, err))
+		return fail(fmt.Errorf("cluster: NATS at %s: the stream %s: %w (is JetStream enabled, nats-server -js?)", n.where, StreamName, err))
 	}
 	n.kv, err = n.js.CreateOrUpdateKeyValue(setup, jetstream.KeyValueConfig{Bucket: Bucket, History: 1, Storage: jetstream.FileStorage,
 		Description: "The dobble rooms open in the cluster: code -> {node, journal}."})
 	if err != nil {
-		return fail(fmt.Errorf("cluster: NATS at %s: the bucket %s: %w", o.URL, Bucket, err))
+		return fail(fmt.Errorf("cluster: NATS at %s: the bucket %s: %w", n.where, Bucket, err))
 	}
 	n.ctx, n.cancel = context.WithCancel(context.Background())
 	watcher, err := n.kv.WatchAll(n.ctx)
 	if err != nil {
 		n.cancel()
-		return fail(fmt.Errorf("cluster: NATS at %s: watching the bucket %s: %w", o.URL, Bucket, err))
+		return fail(fmt.Errorf("cluster: NATS at %s: watching the bucket %s: %w", n.where, Bucket, err))
 	}
 	if _, err := nc.Subscribe(ReleasedSubject, n.released); err != nil {
 		n.cancel()
-		return fail(fmt.Errorf("cluster: NATS at %s: subscribing to %s: %w", o.URL, ReleasedSubject, err))
+		return fail(fmt.Errorf("cluster: NATS at %s: subscribing to %s: %w", n.where, ReleasedSubject, err))
 	}
 	n.m.UseJournal(n)
 	n.m.UseDirectory(n)
@@ -198,7 +200,7 @@ func Start(ctx context.Context, o Options) (*Node, error) {
 	go n.watch(watcher)
 	go n.renew()
 	go n.check()
-	n.log.Info("cluster: node started", "nats", o.URL, "lease", o.Lease, "renew", o.Renew)
+	n.log.Info("cluster: node started", "nats", n.where, "lease", o.Lease, "renew", o.Renew)
 	return n, nil
 }
 
@@ -282,7 +284,7 @@ func (n *Node) reconnected(nc *nats.Conn) {
 	case n.rewatch <- struct{}{}:
 	default:
 	}
-	n.log.Info("cluster: the connection to NATS is back", "url", nc.ConnectedUrl(), "down_for", time.Since(since))
+	n.log.Info("cluster: the connection to NATS is back", "url", Redact(nc.ConnectedUrl()), "down_for", time.Since(since))
 }
 
 // Health says how the node is: its name, whether it is connected to
@@ -292,7 +294,7 @@ func (n *Node) Health() (map[string]any, error) {
 	n.mu.Lock()
 	leases, down, pubErr, pubAt := len(n.leases), n.downAt, n.pubErr, n.pubErrAt
 	n.mu.Unlock()
-	info := map[string]any{"node": n.o.Node, "nats": n.o.URL, "connected": n.nc.IsConnected(), "leases": leases}
+	info := map[string]any{"node": n.o.Node, "nats": n.where, "connected": n.nc.IsConnected(), "leases": leases}
 	switch {
 	case !n.nc.IsConnected():
 		if down.IsZero() {
@@ -300,12 +302,31 @@ func (n *Node) Health() (map[string]any, error) {
 		}
 		info["since"] = down.UTC().Format(time.RFC3339)
 		return info, fmt.Errorf("node %s is cut off from NATS at %s since %s: its rooms wait, and move to another node once their leases lapse",
-			n.o.Node, n.o.URL, down.UTC().Format(time.RFC3339))
+			n.o.Node, n.where, down.UTC().Format(time.RFC3339))
 	case pubErr != nil:
 		info["since"] = pubAt.UTC().Format(time.RFC3339)
 		return info, fmt.Errorf("node %s cannot write the rooms' journal since %s: %v; the rooms wait", n.o.Node, pubAt.UTC().Format(time.RFC3339), pubErr)
 	}
 	return info, nil
+}
+
+// Redact returns the NATS URL u, or each of its comma-separated server
+// URLs, without the credentials it holds (a user and password, or a
+// token), which become xxxxx: what the node shows and logs of its NATS
+// server.
+func Redact(u string) string {
+	servers := strings.Split(u, ",")
+	for i, s := range servers {
+		p, err := url.Parse(strings.TrimSpace(s))
+		if err != nil {
+			return "the NATS URL given (it cannot be parsed)"
+		}
+		if p.User != nil {
+			p.User = url.User("xxxxx")
+		}
+		servers[i] = p.String()
+	}
+	return strings.Join(servers, ",")
 }
 
 // escape makes s a token of a NATS subject: letters, digits, '-' and '_'

@@ -120,6 +120,10 @@ func appendTargets(b []byte, t rules.Targets) []byte {
 	return append(b, ']')
 }
 
+// AppendString appends s to b as a JSON string, escaped as encoding/json
+// escapes it, for the packages that write JSON of their own by hand.
+func AppendString(b []byte, s string) []byte { return appendString(b, s) }
+
 // appendString appends s as a JSON string, escaped as encoding/json
 // escapes it: the names and codes of the protocol are plain ASCII and are
 // copied as they are; anything else goes through encoding/json.

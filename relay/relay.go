@@ -348,7 +348,9 @@ func Dial(url string, m *room.Manager, cfg Config, metrics *Metrics) (*Relay, er
 			}
 		}))
 	if err != nil {
-		return nil, fmt.Errorf("relay: NATS at %s: %w", url, err)
+		// The URL may hold credentials: the node, which connected to
+		// it first, has named it without them (cluster.Redact).
+		return nil, fmt.Errorf("relay: cannot connect to NATS: %w", err)
 	}
 	r, err := New(nc, m, cfg, metrics)
 	if err != nil {

@@ -322,7 +322,7 @@ func (e *entry) appendJSON(b []byte) ([]byte, error) {
 		b = append(append(b, spec...), ',')
 	}
 	if e.Code != "" {
-		b = append(appendString(append(b, `"code":`...), e.Code), ',')
+		b = append(protocol.AppendString(append(b, `"code":`...), e.Code), ',')
 	}
 	if len(e.Req) > 0 {
 		b = append(append(append(b, `"req":`...), e.Req...), ',')
@@ -331,13 +331,13 @@ func (e *entry) appendJSON(b []byte) ([]byte, error) {
 		b = append(strconv.AppendInt(append(b, `"peer":`...), int64(e.Peer), 10), ',')
 	}
 	if e.Name != "" {
-		b = append(appendString(append(b, `"name":`...), e.Name), ',')
+		b = append(protocol.AppendString(append(b, `"name":`...), e.Name), ',')
 	}
 	if e.At != 0 {
 		b = append(strconv.AppendInt(append(b, `"at":`...), e.At, 10), ',')
 	}
 	if e.TokenHash != "" {
-		b = append(appendString(append(b, `"tokenHash":`...), e.TokenHash), ',')
+		b = append(protocol.AppendString(append(b, `"tokenHash":`...), e.TokenHash), ',')
 	}
 	if len(e.Gone) > 0 {
 		b = append(b, `"gone":[`...)
@@ -358,7 +358,7 @@ func (e *entry) appendJSON(b []byte) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, d)
+			b = protocol.AppendString(b, d)
 		}
 		b = append(b, "],"...)
 	}
@@ -381,20 +381,6 @@ func (e *entry) appendJSON(b []byte) ([]byte, error) {
 	}
 	b = strconv.AppendInt(append(b, `"now":`...), e.Now, 10)
 	return append(b, '}'), nil
-}
-
-// appendString appends s to b as a JSON string: as it is when it holds
-// nothing to escape, as encoding/json writes it otherwise.
-func appendString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s)
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
 }
 
 // replay feeds entry e to the room, as its loop did live.

@@ -202,9 +202,10 @@ func restoreStoresUnstoredGames(t *testing.T, kind storetest.Kind) {
 // cut in half, an entry turned to garbage bytes, one that decodes but holds
 // a request that cannot be replayed, one missing. The next server restores
 // each of the four as its entries before the damage make it (the phase,
-// the version and the record a journal cut there by hand restores), deletes the entries from the damage
-// on, logs and counts what it cut, and numbers the room's next entry after
-// the last it kept; the fifth room is restored whole.
+// the version and the record a journal cut there by hand restores),
+// deletes the entries from the damage on, logs and counts what it cut,
+// and numbers the room's next entry after the last it kept; the fifth
+// room is restored whole.
 func TestRestoreCutsABadTail(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "dobble.db")

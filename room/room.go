@@ -270,10 +270,11 @@ func (r *Room) open() {
 }
 
 // shutdown stops the room for the server's shutdown, or because another
-// server acts for it (evicted). With a journal the
-// room is kept there, to be restored by the next server, and its people
-// are not told it closed (their connections are closed as the server
-// restarts); without one it closes, telling them why.
+// server acts for it (evicted). With a journal the room is kept there, to
+// be restored by the next server, and its people are not told it closed:
+// their connections are closed as the server restarts, or at once, with
+// 1012, when the room moved to another server. Without a journal it
+// closes, telling them why.
 func (r *Room) shutdown() {
 	if r.m.journal == nil {
 		r.close("the server is shutting down")

@@ -127,7 +127,9 @@ func File(db string) (string, error) {
 	return u.Path, nil
 }
 
-// Redact returns db with any password it holds replaced, to be shown.
+// Redact returns db with any password it holds replaced, to be shown:
+// the password before the host, and the parameter password, which libpq
+// takes too.
 func Redact(db string) string {
 	if !IsPostgres(db) {
 		return db
@@ -136,6 +138,13 @@ func Redact(db string) string {
 	if err != nil {
 		return "the PostgreSQL URL given (it cannot be parsed)"
 	}
+	params := strings.Split(u.RawQuery, "&")
+	for i, p := range params {
+		if k, _, ok := strings.Cut(p, "="); ok && k == "password" {
+			params[i] = "password=xxxxx"
+		}
+	}
+	u.RawQuery = strings.Join(params, "&")
 	return u.Redacted()
 }
 

@@ -197,3 +197,20 @@ func TestOpenFileURI(t *testing.T) {
 		}
 	}
 }
+
+// TestRedact checks that a PostgreSQL URL is shown without its password,
+// whether the URL holds it before the host or as a parameter, as libpq
+// takes it too.
+func TestRedact(t *testing.T) {
+	for in, want := range map[string]string{
+		"./dobble.db":                        "./dobble.db",
+		"postgres://dobble@db/dobble":        "postgres://dobble@db/dobble",
+		"postgres://dobble:s3cret@db/dobble": "postgres://dobble:xxxxx@db/dobble",
+		"postgres://dobble@db/dobble?password=s3cret&sslmode=require": "postgres://dobble@db/dobble?password=xxxxx&sslmode=require",
+		"postgresql://db/dobble?sslmode=require&password=s3cret":      "postgresql://db/dobble?sslmode=require&password=xxxxx",
+	} {
+		if got := Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -178,16 +178,16 @@ func New(cfg Config) *Driver {
 // every bot.
 //
 // Between instant bots only (every seat a bot of an instant level, no
-// Observer, not Strict, no MinDelay, NetDelay nor BotRate), in a game that is not
-// rules.Lenient and whose bots
-// do not learn from every version (bot.Remembers), the Driver takes a
-// shortcut. An instant bot plans a correct move arriving at once, drawn
-// from its seed, its seat and the state's version alone, never a wrong
-// one, so every seat that can act ties, the tie-break picks one, and the
-// others' plans, too late, leave no trace. The Driver then asks only which
-// seats can act (rules.State.Movers), draws the winner as the general
-// course draws among the tied plans, and asks that bot alone for its plan:
-// the same draws, the same actions, the same counts.
+// Observer, not Strict, no MinDelay, NetDelay nor BotRate), in a game
+// that is not rules.Lenient and whose bots do not learn from every
+// version (bot.Remembers), the Driver takes a shortcut. An instant bot
+// plans a correct move arriving at once, drawn from its seed, its seat and
+// the state's version alone, never a wrong one, so every seat that can act
+// ties, the tie-break picks one, and the others' plans, too late, leave no
+// trace. The Driver then asks only which seats can act
+// (rules.State.Movers), draws the winner as the general course draws among
+// the tied plans, and asks that bot alone for its plan: the same draws,
+// the same actions, the same counts.
 func (d *Driver) Reset(st *rules.State, seed uint64) error {
 	if len(d.bots) > st.Players() {
 		return fmt.Errorf("table: %d bots for a table of %d seats", len(d.bots), st.Players())

@@ -82,12 +82,12 @@ type conn struct {
 	pinging atomic.Bool   // a ping is waiting for its pong
 
 	// The round-trip pings (rtt.go): measured once the client has said
-	// hello; the number of the last ping, of the one waiting for its
-	// pong (0 for none) and when it was sent (Unix nanoseconds).
+	// hello; the number of the last ping, the one waiting for its pong
+	// (nil for none), and rttBusy, set while a ping is being written.
 	measured atomic.Bool
 	rttSeq   atomic.Uint64
-	rttWait  atomic.Uint64
-	rttSent  atomic.Int64
+	rttWait  atomic.Pointer[rttProbe]
+	rttBusy  atomic.Bool
 
 	// Owned by the sweeper.
 	seen     uint64 // writes finished at the last sweep

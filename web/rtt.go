@@ -33,7 +33,9 @@ func (s *server) rttEvery(d time.Duration) {
 }
 
 // rttSweep sends the round-trip pings; it reports whether connections
-// remain.
+// remain. A connection whose last ping is still being written (a client
+// that does not read holds its writes) is not pinged again until it is,
+// so that its pings cannot pile up, each waiting for the write before it.
 func (s *server) rttSweep() bool {
 	var ping []*conn
 	s.sw.mu.Lock()
@@ -43,13 +45,16 @@ func (s *server) rttSweep() bool {
 		return false
 	}
 	for cn := range s.sw.live {
-		if cn.measured.Load() {
+		if cn.measured.Load() && cn.rttBusy.CompareAndSwap(false, true) {
 			ping = append(ping, cn)
 		}
 	}
 	s.sw.mu.Unlock()
 	for _, cn := range ping {
-		go cn.rttPing()
+		go func() {
+			cn.rttPing()
+			cn.rttBusy.Store(false)
+		}()
 	}
 	return true
 }
@@ -60,9 +65,16 @@ func (cn *conn) rttPing() {
 	n := cn.rttSeq.Add(1)
 	var b [rttPayload]byte
 	binary.BigEndian.PutUint64(b[:], n)
-	cn.rttSent.Store(time.Now().UnixNano())
-	cn.rttWait.Store(n)
+	cn.rttWait.Store(&rttProbe{n: n, sent: time.Now()})
 	cn.writeControl(ws.OpPing, b[:])
+}
+
+// rttProbe is a round-trip ping waiting for its pong: its number and when
+// it was sent, replaced together, so that a pong is never timed from
+// another ping than its own.
+type rttProbe struct {
+	n    uint64
+	sent time.Time
 }
 
 // rttPong takes note of a pong: when it echoes the ping waiting for its
@@ -72,10 +84,11 @@ func (cn *conn) rttPong(payload []byte, at time.Time) {
 		return
 	}
 	n := binary.BigEndian.Uint64(payload)
-	if n == 0 || !cn.rttWait.CompareAndSwap(n, 0) {
+	w := cn.rttWait.Load()
+	if w == nil || w.n != n || !cn.rttWait.CompareAndSwap(w, nil) {
 		return
 	}
-	ping := at.Sub(time.Unix(0, cn.rttSent.Load()))
+	ping := at.Sub(w.sent)
 	tcp, ok := tcpRTT(cn.nc)
 	if !cn.s.o.TCPCheck {
 		ok = false

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -100,6 +101,14 @@ func liveConn(t *testing.T, s *server) *conn {
 	return cn
 }
 
+// sweepRTT sends the round-trip pings once the last ping of cn is
+// written, which the sweeps wait for before they ping it again.
+func sweepRTT(t *testing.T, s *server, cn *conn) {
+	t.Helper()
+	eventually(t, "the last ping is written", func() bool { return !cn.rttBusy.Load() })
+	s.rttSweep()
+}
+
 // pingedPong waits for the server's round-trip ping, holds it for hold,
 // then answers it with payload (the ping's own when nil).
 func pingedPong(t *testing.T, nc net.Conn, hold time.Duration, payload []byte) {
@@ -129,11 +138,11 @@ func TestRoundTripMeasuredByPings(t *testing.T) {
 		nc := rawClient(t, url)
 		cn := liveConn(t, s)
 
-		s.rttSweep()
+		sweepRTT(t, s, cn)
 		var wrong [rttPayload]byte
 		binary.BigEndian.PutUint64(wrong[:], 999)
 		pingedPong(t, nc, 0, wrong[:])
-		s.rttSweep()
+		sweepRTT(t, s, cn)
 		pingedPong(t, nc, hold, nil)
 		eventually(t, "the round trip", func() bool { return cn.p.RTT() != 0 })
 		switch got := cn.p.RTT(); {
@@ -142,5 +151,27 @@ func TestRoundTripMeasuredByPings(t *testing.T) {
 		case check && got >= hold:
 			t.Errorf("with the TCP check: a round trip of %v credited for a pong held %v on the loopback", got, hold)
 		}
+	}
+}
+
+// TestRoundTripPingsWaitForTheirWrite holds a connection's writes, as a
+// client that stops reading does once its socket's buffers are full: the
+// sweeps that follow start no more pings for it, each of which would wait
+// for the write, until the one under way is written.
+func TestRoundTripPingsWaitForTheirWrite(t *testing.T) {
+	s, url := rttServer(t, false)
+	rawClient(t, url)
+	cn := liveConn(t, s)
+
+	const sweeps = 50
+	cn.wmu.Lock()
+	before := runtime.NumGoroutine()
+	for range sweeps {
+		s.rttSweep()
+	}
+	started := runtime.NumGoroutine() - before
+	cn.wmu.Unlock()
+	if started > sweeps/5 {
+		t.Errorf("%d sweeps with the connection's write held started %d goroutines; want one ping at a time", sweeps, started)
 	}
 }

@@ -49,8 +49,9 @@ func Start(t testing.TB) *Server {
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
 	s := &Server{t: t, port: port, dir: t.TempDir()}
-	s.Restart()
+	// Stopped even when it starts but never answers, failing the test.
 	t.Cleanup(s.Stop)
+	s.Restart()
 	return s
 }
 
@@ -61,11 +62,12 @@ func (s *Server) URL() string { return "nats://127.0.0.1:" + strconv.Itoa(s.port
 // folder, and waits until it answers JetStream requests.
 func (s *Server) Restart() {
 	s.t.Helper()
-	s.cmd = exec.Command(natsBinary, "-a", "127.0.0.1", "-p", strconv.Itoa(s.port), "-js", "-sd", s.dir)
-	s.cmd.Stdout, s.cmd.Stderr = io.Discard, io.Discard
-	if err := s.cmd.Start(); err != nil {
+	cmd := exec.Command(natsBinary, "-a", "127.0.0.1", "-p", strconv.Itoa(s.port), "-js", "-sd", s.dir)
+	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	if err := cmd.Start(); err != nil {
 		s.t.Fatal(err)
 	}
+	s.cmd = cmd
 	poll(s.t, "NATS to answer JetStream requests", func() bool {
 		nc, err := nats.Connect(s.URL(), nats.Timeout(time.Second))
 		if err != nil {

@@ -57,9 +57,6 @@ func ProxyTo(t testing.TB, db string) (*Proxy, string) {
 	return p, u.String()
 }
 
-// Addr returns the proxy's address, HOST:PORT.
-func (p *Proxy) Addr() string { return p.addr }
-
 // serve accepts connections on ln until it is closed.
 func (p *Proxy) serve(ln net.Listener) {
 	p.ln = ln
