@@ -48,11 +48,15 @@ type lobbyRoom struct {
 // client is one player: a WebSocket connection, read by its own goroutine,
 // and a timer that sends its next action when its reaction time is up.
 type client struct {
-	r    *runner
-	n    int                    // the client's number, from 0
-	conn atomic.Pointer[wsConn] // the connection, replaced when it resumes
-	ctl  chan *message          // ramp-up answers: welcome, joined, errors
-	lost atomic.Bool            // the connection ended
+	r *runner
+	n int // the client's number, from 0
+	// target is the server of Config.URL the client dials, by its index;
+	// a client that comes back after a drop moves on to the next server
+	// when its own does not answer (reconnect).
+	target int
+	conn   atomic.Pointer[wsConn] // the connection, replaced when it resumes
+	ctl    chan *message          // ramp-up answers: welcome, joined, errors
+	lost   atomic.Bool            // the connection ended
 
 	mu    sync.Mutex
 	seat  int          // the session seat, from joined

@@ -1,6 +1,8 @@
 package load
 
 import (
+	"encoding/json"
+	"fmt"
 	"math/bits"
 	"sync/atomic"
 	"time"
@@ -91,4 +93,49 @@ func (h *histogram) merge(o *histogram) {
 	if m := o.max.Load(); m > h.max.Load() {
 		h.max.Store(m)
 	}
+}
+
+// histJSON is the form of a histogram that a process of a run split over
+// several (RunSplit) sends to the one merging them: the count, the largest
+// duration, and the counted buckets as [bucket, count] pairs, in order.
+type histJSON struct {
+	N       int64      `json:"n"`
+	Max     int64      `json:"max_us"`
+	Buckets [][2]int64 `json:"buckets"`
+}
+
+// MarshalJSON writes the histogram's buckets, so that it can be merged
+// with another's exactly.
+func (h *histogram) MarshalJSON() ([]byte, error) {
+	j := histJSON{N: h.n.Load(), Max: h.max.Load(), Buckets: [][2]int64{}}
+	for i := range h.counts {
+		if n := h.counts[i].Load(); n > 0 {
+			j.Buckets = append(j.Buckets, [2]int64{int64(i), n})
+		}
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON reads a histogram written by MarshalJSON into h, which
+// must be empty. It refuses buckets out of range, negative counts, and
+// counts that do not add up to the total.
+func (h *histogram) UnmarshalJSON(b []byte) error {
+	var j histJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	var sum int64
+	for _, p := range j.Buckets {
+		if p[0] < 0 || p[0] >= histSize || p[1] < 0 {
+			return fmt.Errorf("histogram: bucket %d of %d counts: use buckets 0 to %d, counts of 0 or more", p[0], p[1], histSize-1)
+		}
+		h.counts[p[0]].Add(p[1])
+		sum += p[1]
+	}
+	if sum != j.N || j.Max < 0 {
+		return fmt.Errorf("histogram: the buckets count %d durations, the total says %d (largest %d µs)", sum, j.N, j.Max)
+	}
+	h.n.Store(j.N)
+	h.max.Store(j.Max)
+	return nil
 }

@@ -55,6 +55,13 @@ const (
 	MaxDials = 1000
 )
 
+// How the players of a room are spread over several servers
+// (Config.Spread).
+const (
+	SpreadRooms   = "rooms"
+	SpreadPlayers = "players"
+)
+
 // Defaults of a run.
 const (
 	DefaultRooms          = 10
@@ -69,8 +76,30 @@ const (
 // Config is what a run does.
 type Config struct {
 	// URL is the server's WebSocket endpoint, ws://127.0.0.1:PORT/ws (a
-	// URL without a path means /ws). Only loopback addresses are accepted.
+	// URL without a path means /ws), or the endpoints of several servers
+	// (the nodes of a cluster), comma-separated. Only loopback addresses
+	// are accepted. The rooms are created on the servers in turn: room k
+	// on the server k modulo their number.
 	URL string
+	// Spread says how the players of a room are spread over the servers
+	// of URL: SpreadRooms (the default) seats them all on the server
+	// their room was created on; SpreadPlayers seats player s of room k
+	// on server k+s (modulo their number), so that the players of one
+	// room reach it through different servers, as the players of a
+	// cluster do whose load balancer sends them anywhere.
+	Spread string
+	// FirstRoom is the number of this run's first room, 0 unless the run
+	// is one process's share of a run split over several (RunSplit): the
+	// rooms are numbered from it, for the turns over the servers, and
+	// the clients from FirstRoom × PlayersPerRoom, for their names.
+	FirstRoom int
+	// Barrier, when set, is called at the three moments a run split over
+	// several processes keeps them together, and Run waits for it to
+	// return: "connected" once every client has connected, "seated" once
+	// every room is filled, just before the hosts start, and "measured"
+	// once the measured phase is over and its actions are settled, before
+	// the servers' metrics are read and the clients close.
+	Barrier func(phase string)
 	// Rooms is the number of rooms, each with PlayersPerRoom clients.
 	Rooms          int
 	PlayersPerRoom int
@@ -97,8 +126,9 @@ type Config struct {
 	Progress func(line string)
 	// Resume makes the clients survive a restart of the server: a client
 	// whose connection drops while the rooms play (or that the server
-	// closes, with 1012 for a restart or 1001 for a shutdown) dials the
-	// same URL again with a back-off of 50 ms doubling to 2 s, with
+	// closes, with 1012 for a restart or 1001 for a shutdown) dials its
+	// server again (the next of several when its own does not answer)
+	// with a back-off of 50 ms doubling to 2 s, with
 	// jitter, says hello, sends resume with its room's code and its
 	// seat's token, and plays on from the lobby, state or countdown it is
 	// sent. It tries for ResumeWithin, and gives up when the server
@@ -138,8 +168,17 @@ func Games() []string {
 // Validate reports the first setting out of range, saying what is
 // accepted. It fills in the game's canonical name.
 func (c *Config) Validate() error {
-	if _, err := parseTarget(c.URL); err != nil {
+	if _, err := parseTargets(c.URL); err != nil {
 		return err
+	}
+	if c.Spread == "" {
+		c.Spread = SpreadRooms
+	}
+	if c.Spread != SpreadRooms && c.Spread != SpreadPlayers {
+		return fmt.Errorf("--spread %q: use %s (a room's players on the server it was created on) or %s (on different servers)", c.Spread, SpreadRooms, SpreadPlayers)
+	}
+	if c.FirstRoom < 0 || c.FirstRoom > MaxConnections {
+		return fmt.Errorf("first room %d: use 0 to %d", c.FirstRoom, MaxConnections)
 	}
 	g, err := rules.Lookup(c.Game)
 	if err != nil {

@@ -30,6 +30,7 @@ import (
 type server struct {
 	ws, metrics string
 	store       store.Store
+	handler     http.Handler
 }
 
 func startServer(t *testing.T) *server {
@@ -61,7 +62,7 @@ func startServer(t *testing.T) *server {
 		srv.Close()
 		st.Close()
 	})
-	return &server{ws: "ws://" + ln.Addr().String() + "/ws", metrics: "http://" + ln.Addr().String() + "/metrics", store: st}
+	return &server{ws: "ws://" + ln.Addr().String() + "/ws", metrics: "http://" + ln.Addr().String() + "/metrics", store: st, handler: h}
 }
 
 // checkReport checks what every clean run reports: no errors, every
@@ -294,6 +295,11 @@ func TestValidate(t *testing.T) {
 		{func(c *Config) { c.Name = "a name much too long, really" }, "use at most 17 characters"},
 		{func(c *Config) { c.Name = "tab\there" }, "no control characters"},
 		{func(c *Config) { c.Name = "bot:easy" }, `not beginning with "bot:"`},
+		{func(c *Config) { c.URL = "ws://127.0.0.1:1/ws,ws://10.0.0.1:2/ws" }, "10.0.0.1 is not a loopback address"},
+		{func(c *Config) { c.URL = "ws://127.0.0.1:1/ws,,ws://127.0.0.1:2/ws" }, "an empty URL"},
+		{func(c *Config) { c.URL = "ws://127.0.0.1:1/ws,ws://localhost:1" }, "ws://127.0.0.1:1/ws: named twice"},
+		{func(c *Config) { c.Spread = "tables" }, `--spread "tables": use rooms`},
+		{func(c *Config) { c.FirstRoom = -1 }, "first room -1"},
 	} {
 		c := good
 		tc.change(&c)

@@ -43,13 +43,12 @@ type resumeStats struct {
 	back                                             histogram // from a drop to back in play
 }
 
-// report returns the counts as a ResumeReport.
+// report returns the counts as a ResumeReport; part.fill adds the times
+// back in play.
 func (s *resumeStats) report() *ResumeReport {
 	rep := &ResumeReport{DropKinds: map[string]int64{}, FailKinds: map[string]int64{},
 		Attempts: s.attempts.Load(), Reconnects: s.reconnects.Load(), Resumed: s.resumed.Load(),
-		Unsettled: s.unsettled.Load(), Behind: s.behind.Load(),
-		BackP50Ms: ms(s.back.quantile(0.50)), BackP99Ms: ms(s.back.quantile(0.99)),
-		BackMaxMs: ms(time.Duration(s.back.max.Load()) * time.Microsecond)}
+		Unsettled: s.unsettled.Load(), Behind: s.behind.Load()}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for k, n := range s.drops {
@@ -207,7 +206,7 @@ func (c *client) giveUp(why string) {
 	c.watch(Seen{Kind: SeenFailed, At: time.Now(), Code: why})
 }
 
-// rejoin dials the server, says hello and resumes the client's seat. It
+// rejoin dials the client's server, says hello and resumes its seat. It
 // returns the connection, its seat taken back; or nil, with the server's
 // error code or what went wrong, and whether that is final (the server
 // knows no such room or seat) rather than worth another try (the server
@@ -217,8 +216,11 @@ func (c *client) rejoin() (conn *wsConn, code string, final bool) {
 	r.res.attempts.Add(1)
 	ctx, cancel := context.WithTimeout(r.ctx, stepTimeout)
 	defer cancel()
-	conn, err := dialWS(ctx, r.dial, r.target.ws)
+	conn, err := dialWS(ctx, r.dial, r.targets[c.target].ws)
 	if err != nil {
+		// Its server may be gone for good, a node of a cluster whose
+		// rooms the others took over: the next try goes to the next.
+		c.target = (c.target + 1) % len(r.targets)
 		return nil, "connect", false
 	}
 	r.res.reconnects.Add(1)

@@ -26,10 +26,10 @@ const stepTimeout = 30 * time.Second
 
 // runner is one run: its clients and its counters.
 type runner struct {
-	cfg    Config
-	target *target
-	http   *http.Client
-	dial   func(ctx context.Context, network, addr string) (net.Conn, error)
+	cfg     Config
+	targets []*target // the servers of Config.URL
+	http    *http.Client
+	dial    func(ctx context.Context, network, addr string) (net.Conn, error)
 
 	playing  atomic.Bool // the rooms have started: messages go to play
 	stopping atomic.Bool // the measured phase is over: no new actions
@@ -78,21 +78,43 @@ func (r *runner) fail(kind string) {
 // wrong during the run is counted in Report.Errors. Cancelling ctx during
 // the measured phase ends it early, with a report.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
+	p, err := run(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return p.Report, nil
+}
+
+// part is what one process of a run measured: its report, what a run
+// split over several processes (RunSplit) needs to merge the reports
+// exactly — the latency histograms by kind of action, and of the
+// resumes' time back in play — and the clients connected and rooms
+// filled during the ramp-up.
+type part struct {
+	Report    *Report               `json:"report"`
+	Connected int                   `json:"connected"`
+	Filled    int                   `json:"filled"`
+	Hists     map[string]*histogram `json:"hists"`
+	Back      *histogram            `json:"back,omitempty"`
+}
+
+// run is Run, which returns the part.
+func run(ctx context.Context, cfg Config) (*part, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if cfg.Dials == 0 {
 		cfg.Dials = DefaultDials
 	}
-	t, _ := parseTarget(cfg.URL)
+	targets, _ := parseTargets(cfg.URL)
 	n := cfg.Rooms * cfg.PlayersPerRoom
-	dial := sourceDialer(t, n)
+	dial := sourceDialer(targets, n)
 	tr := &http.Transport{DialContext: dial, MaxIdleConnsPerHost: 1}
 	defer tr.CloseIdleConnections()
 	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopRun()
 	r := &runner{
-		cfg: cfg, target: t, http: &http.Client{Transport: tr}, dial: dial,
+		cfg: cfg, targets: targets, http: &http.Client{Transport: tr}, dial: dial,
 		errors: map[string]int64{}, ctx: runCtx, quit: make(chan struct{}),
 		res: resumeStats{drops: map[string]int64{}, failed: map[string]int64{}},
 	}
@@ -102,9 +124,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 
-	base, err := scrape(ctx, r.http, t.metrics)
+	base, err := r.scrape(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("%w (is %s a dobble server?)", err, t.ws)
+		return nil, err
 	}
 	rampStart := time.Now()
 	clients := make([]*client, n)
@@ -142,7 +164,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	progress("%d of %d clients connected in %.1f s", connected, n, time.Since(rampStart).Seconds())
-	idle, err := scrape(ctx, r.http, t.metrics)
+	if cfg.Barrier != nil {
+		cfg.Barrier("connected")
+	}
+	idle, err := r.scrape(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +190,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if rooms == 0 {
 		return nil, fmt.Errorf("no room could be filled: %s", r.errorSummary())
 	}
-	lobby, err := scrape(context.WithoutCancel(ctx), r.http, t.metrics)
+	if cfg.Barrier != nil {
+		cfg.Barrier("seated")
+	}
+	lobby, err := r.scrape(context.WithoutCancel(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -205,60 +233,40 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		r.errors["unsettled"] += u
 		r.errMu.Unlock()
 	}
+	if cfg.Barrier != nil {
+		cfg.Barrier("measured")
+	}
 	end, err := r.scrapeEnd(context.WithoutCancel(ctx))
 	if err != nil {
 		return nil, err
 	}
 
-	var all histogram
-	actions := map[string]*ActionReport{}
+	p := &part{Connected: connected, Filled: rooms, Hists: map[string]*histogram{}}
+	rep := &Report{
+		Rooms: cfg.Rooms, PlayersPerRoom: cfg.PlayersPerRoom, Game: cfg.Game,
+		Seconds: elapsed.Seconds(), RampSeconds: ramp.Seconds(),
+		Games:      r.games.Load(),
+		Actions:    map[string]*ActionReport{},
+		ClientCPU:  cpu.Seconds(),
+		ErrorKinds: map[string]int64{},
+	}
 	for k := range r.kinds {
 		ks := &r.kinds[k]
 		if ks.sent.Load() == 0 {
 			continue
 		}
-		all.merge(&ks.hist)
-		actions[rules.ActionKind(k).String()] = &ActionReport{
-			Sent: ks.sent.Load(), Accepted: ks.accepted.Load(), Late: ks.late.Load(),
-			P50Ms: ms(ks.hist.quantile(0.50)), P99Ms: ms(ks.hist.quantile(0.99)),
-			MaxMs: ms(time.Duration(ks.hist.max.Load()) * time.Microsecond),
-		}
-	}
-	rep := &Report{
-		Rooms: cfg.Rooms, PlayersPerRoom: cfg.PlayersPerRoom, Game: cfg.Game,
-		Seconds: elapsed.Seconds(), RampSeconds: ramp.Seconds(),
-		ServerConnections: int(end["dobble_connections"]),
-		Games:             r.games.Load(),
-		P50Ms:             ms(all.quantile(0.50)), P90Ms: ms(all.quantile(0.90)), P99Ms: ms(all.quantile(0.99)),
-		MaxMs:        ms(time.Duration(all.max.Load()) * time.Microsecond),
-		Actions:      actions,
-		ServerClaims: int64(max(0, end.sum("dobble_claims_total")-base.sum("dobble_claims_total"))),
-		ServerGames:  int64(max(0, end.sum("dobble_games_total")-base.sum("dobble_games_total"))),
-		ServerMemory: int64(end.memory()),
-		ServerCPU:    max(0, end["process_cpu_seconds_total"]-lobby["process_cpu_seconds_total"]),
-		ClientCPU:    cpu.Seconds(),
-		ErrorKinds:   map[string]int64{},
-	}
-	for _, a := range actions {
-		rep.Claims += a.Sent
-		rep.Accepted += a.Accepted
-		rep.Late += a.Late
+		name := rules.ActionKind(k).String()
+		p.Hists[name] = &ks.hist
+		rep.Actions[name] = &ActionReport{Sent: ks.sent.Load(), Accepted: ks.accepted.Load(), Late: ks.late.Load()}
 	}
 	for _, c := range clients {
 		if c != nil && !c.lost.Load() {
 			rep.Connections++
 		}
 	}
-	rep.ClaimsPerS = float64(rep.Claims) / elapsed.Seconds()
-	rep.GamesPerS = float64(rep.Games) / elapsed.Seconds()
-	if connected > 0 {
-		rep.ConnBytes = int64((idle.memory() - base.memory()) / float64(connected))
-	}
-	if rooms > 0 {
-		rep.RoomBytes = int64((lobby.memory() - idle.memory()) / float64(rooms))
-	}
 	if cfg.Resume {
 		rep.Resume = r.res.report()
+		p.Back = &r.res.back
 	}
 	r.errMu.Lock()
 	for k, v := range r.errors {
@@ -266,27 +274,105 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		rep.Errors += v
 	}
 	r.errMu.Unlock()
-	return rep, nil
+	p.Report = rep
+	p.fill(p.Hists, p.Back)
+	p.server(base, idle, lobby, end)
+	return p, nil
 }
 
-// scrapeEnd reads the server's metrics at the end of the measured phase.
-// With Config.Resume the server may be restarting: it tries again for
-// stepTimeout, and a server still away then leaves the figures from its
-// metrics at 0, counted as the error "metrics: …".
-func (r *runner) scrapeEnd(ctx context.Context) (metrics, error) {
-	m, err := scrape(ctx, r.http, r.target.metrics)
-	if err == nil || !r.cfg.Resume {
-		return m, err
+// fill sets the report's totals and latencies from its counts by kind of
+// action and the histograms hists of their latencies, and the time back
+// in play of its resumes from back (with Config.Resume).
+func (p *part) fill(hists map[string]*histogram, back *histogram) {
+	rep := p.Report
+	rep.Claims, rep.Accepted, rep.Late = 0, 0, 0
+	var all histogram
+	for name, a := range rep.Actions {
+		h := hists[name]
+		all.merge(h)
+		a.P50Ms, a.P99Ms, a.MaxMs = ms(h.quantile(0.50)), ms(h.quantile(0.99)), ms(time.Duration(h.max.Load())*time.Microsecond)
+		rep.Claims += a.Sent
+		rep.Accepted += a.Accepted
+		rep.Late += a.Late
 	}
-	deadline := time.Now().Add(stepTimeout)
-	for time.Now().Before(deadline) && ctx.Err() == nil {
-		time.Sleep(100 * time.Millisecond)
-		if m, err = scrape(ctx, r.http, r.target.metrics); err == nil {
-			return m, nil
+	rep.P50Ms, rep.P90Ms, rep.P99Ms = ms(all.quantile(0.50)), ms(all.quantile(0.90)), ms(all.quantile(0.99))
+	rep.MaxMs = ms(time.Duration(all.max.Load()) * time.Microsecond)
+	rep.ClaimsPerS = float64(rep.Claims) / rep.Seconds
+	rep.GamesPerS = float64(rep.Games) / rep.Seconds
+	if res := rep.Resume; res != nil && back != nil {
+		res.BackP50Ms, res.BackP99Ms = ms(back.quantile(0.50)), ms(back.quantile(0.99))
+		res.BackMaxMs = ms(time.Duration(back.max.Load()) * time.Microsecond)
+	}
+}
+
+// server sets the report's figures of the servers from their metrics read
+// before the clients connected (base), once they had (idle), once the
+// rooms were filled (lobby) and at the end of the measured phase (end).
+func (p *part) server(base, idle, lobby, end metrics) {
+	rep := p.Report
+	rep.ServerConnections = int(end["dobble_connections"])
+	rep.ServerClaims = int64(max(0, end.sum("dobble_claims_total")-base.sum("dobble_claims_total")))
+	rep.ServerGames = int64(max(0, end.sum("dobble_games_total")-base.sum("dobble_games_total")))
+	rep.ServerMemory = int64(end.memory())
+	rep.ServerCPU = max(0, end["process_cpu_seconds_total"]-lobby["process_cpu_seconds_total"])
+	if p.Connected > 0 {
+		rep.ConnBytes = int64((idle.memory() - base.memory()) / float64(p.Connected))
+	}
+	if p.Filled > 0 {
+		rep.RoomBytes = int64((lobby.memory() - idle.memory()) / float64(p.Filled))
+	}
+}
+
+// scrape reads the metrics of every server and adds them up. A process
+// of a split run (Config.Barrier set) leaves them to the process merging
+// the run, which reads them while the processes wait.
+func (r *runner) scrape(ctx context.Context) (metrics, error) {
+	if r.cfg.Barrier != nil {
+		return metrics{}, nil
+	}
+	return scrapeAll(ctx, r.http, r.targets)
+}
+
+// scrapeAll reads the metrics of the servers ts, at once, and adds them
+// up, series by series.
+func scrapeAll(ctx context.Context, client *http.Client, ts []*target) (metrics, error) {
+	ms := make([]metrics, len(ts))
+	errs := make([]error, len(ts))
+	var wg sync.WaitGroup
+	for i, t := range ts {
+		wg.Go(func() {
+			if ms[i], errs[i] = scrape(ctx, client, t.metrics); errs[i] != nil {
+				errs[i] = fmt.Errorf("%w (is %s a dobble server?)", errs[i], t.ws)
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return sumMetrics(ms...), nil
+}
+
+// sumMetrics adds up the samples of several servers, series by series.
+func sumMetrics(ms ...metrics) metrics {
+	sum := metrics{}
+	for _, m := range ms {
+		for k, v := range m {
+			sum[k] += v
 		}
 	}
-	r.fail(err.Error())
-	return metrics{}, nil
+	return sum
+}
+
+// scrapeEnd reads the servers' metrics at the end of the measured phase.
+// With Config.Resume a server may be restarting, or gone for good (a node
+// of a cluster killed, its rooms taken over by the others): see
+// scrapeLenient; a server still away is counted as the error "metrics: …".
+func (r *runner) scrapeEnd(ctx context.Context) (metrics, error) {
+	if !r.cfg.Resume || r.cfg.Barrier != nil {
+		return r.scrape(ctx)
+	}
+	return scrapeLenient(ctx, r.http, r.targets, r.fail), nil
 }
 
 // errorSummary lists the errors counted so far, by kind.
@@ -330,11 +416,11 @@ feed:
 
 // sourceDialer returns the dial function of the clients' transport. Each
 // source address has its own ephemeral ports for a destination, so against
-// an IPv4 loopback server the clients spread over one source address of
+// IPv4 loopback servers the clients spread over one source address of
 // 127.0.0.0/8 for every 10,000 connections, when the system allows it.
-func sourceDialer(t *target, n int) func(ctx context.Context, network, addr string) (net.Conn, error) {
+func sourceDialer(ts []*target, n int) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	var dialers []*net.Dialer
-	if spreadSources && t.addr.Is4() && n > 10_000 {
+	if spreadSources && !slices.ContainsFunc(ts, func(t *target) bool { return !t.addr.Is4() }) && n > 10_000 {
 		for i := range (n + 9_999) / 10_000 {
 			ip := net.IPv4(127, 0, byte((i+1)>>8), byte(i+1))
 			if ln, err := net.Listen("tcp", net.JoinHostPort(ip.String(), "0")); err == nil {
@@ -352,12 +438,18 @@ func sourceDialer(t *target, n int) func(ctx context.Context, network, addr stri
 	}
 }
 
-// connect dials client i and says hello; it returns the client, or the
-// kind of error that stopped it.
+// connect dials client i on its server and says hello; it returns the
+// client, or the kind of error that stopped it.
 func (r *runner) connect(ctx context.Context, i int) (*client, string) {
 	dctx, cancel := context.WithTimeout(ctx, stepTimeout)
 	defer cancel()
-	conn, err := dialWS(dctx, r.dial, r.target.ws)
+	room, seat := r.cfg.FirstRoom+i/r.cfg.PlayersPerRoom, i%r.cfg.PlayersPerRoom
+	t := room
+	if r.cfg.Spread == SpreadPlayers {
+		t += seat
+	}
+	t %= len(r.targets)
+	conn, err := dialWS(dctx, r.dial, r.targets[t].ws)
 	if err != nil {
 		if s, ok := errors.AsType[ws.StatusError](err); ok {
 			return nil, "connect: HTTP " + strconv.Itoa(int(s))
@@ -365,7 +457,7 @@ func (r *runner) connect(ctx context.Context, i int) (*client, string) {
 		msg := err.Error()
 		return nil, "connect:" + msg[strings.LastIndex(msg, ": ")+1:]
 	}
-	c := &client{r: r, n: i, ctl: make(chan *message, 8), seat: -1, table: -1}
+	c := &client{r: r, n: r.cfg.FirstRoom*r.cfg.PlayersPerRoom + i, target: t, ctl: make(chan *message, 8), seat: -1, table: -1}
 	c.conn.Store(conn)
 	if !r.background() {
 		conn.close()

@@ -20,6 +20,35 @@ type target struct {
 	addr    netip.Addr // its loopback address
 }
 
+// MaxServers is the most servers one run spreads its players over.
+const MaxServers = 64
+
+// parseTargets reads Config.URL: one URL or several, comma-separated,
+// each checked by parseTarget. A server named twice is refused.
+func parseTargets(urls string) ([]*target, error) {
+	var ts []*target
+	seen := map[string]bool{}
+	for _, u := range strings.Split(urls, ",") {
+		u = strings.TrimSpace(u)
+		if u == "" {
+			return nil, fmt.Errorf("--url %q: an empty URL; give one ws://127.0.0.1:PORT/ws or several, comma-separated", urls)
+		}
+		t, err := parseTarget(u)
+		if err != nil {
+			return nil, err
+		}
+		if seen[t.ws] {
+			return nil, fmt.Errorf("--url %s: named twice; give each server once", t.ws)
+		}
+		seen[t.ws] = true
+		ts = append(ts, t)
+	}
+	if len(ts) > MaxServers {
+		return nil, fmt.Errorf("--url: %d servers; at most %d", len(ts), MaxServers)
+	}
+	return ts, nil
+}
+
 // parseTarget checks that u is a ws:// URL of a loopback address and
 // returns the server it names; a URL without a path means /ws.
 func parseTarget(u string) (*target, error) {

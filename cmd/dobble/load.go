@@ -7,16 +7,20 @@ import (
 	"io"
 	"maps"
 	"os"
+	"os/exec"
 	"os/signal"
 	"runtime/pprof"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/dobble-dev/dobble/load"
 )
 
-const loadSynopsis = `dobble load --url ws://127.0.0.1:PORT/ws [--rooms R] [--players-per-room P]
+const loadSynopsis = `dobble load --url ws://127.0.0.1:PORT/ws[,URL…] [--spread rooms|players]
+           [--procs N] [--rooms R] [--players-per-room P]
            [--game NAME] [--option NAME=VALUE]… [--deck DECK] [--duration D]
            [--reaction MIN-MAX] [--dials N] [--resume] [--format text|json]
            [--cpuprofile FILE]
@@ -55,14 +59,39 @@ the time from a drop to being back in play (p50, p99, max); in JSON
 "behind":…,"back_p50_ms":…,"back_p99_ms":…,…}. Without it a dropped
 connection is an error and its client plays no more.
 
+Several servers, the nodes of a cluster: give --url several URLs,
+comma-separated or the flag repeated. The rooms are created on them in
+turn (room k on server k modulo their number), and with --spread players
+player s of room k joins through server k+s, so that the players of one
+room reach it through different nodes. A client that comes back with
+--resume tries the next server when its own does not answer. The
+servers' figures are the sums over all of them.
+
+One process holds no more sockets than its open-file limit (ulimit -n;
+20,000 on many machines, a hard limit). --procs N splits the run over N
+processes of this program, each with its share of the rooms (and of
+--dials), each within its own limit: they connect, fill their rooms,
+start and stop together, and this process reads the servers' metrics,
+merges their counts and latency histograms exactly, and prints one
+report. With --cpuprofile each writes FILE.K, K from 1.
+
 Only loopback URLs are accepted. The server must allow the connections
 and rooms: dobble serve --max-conns and --max-rooms. Ctrl-C ends the
 measured phase early and still prints the report.`
 
+// loadPartEnv, in the environment of a process started by dobble load
+// --procs, makes it one part of the split run: its value is the number of
+// its first room. The process talks to the one that started it on its
+// standard input and output (load.RunPart).
+const loadPartEnv = "DOBBLE_LOAD_PART"
+
 // runLoad is dobble load.
-func runLoad(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+func runLoad(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("load", loadSynopsis, stdout)
-	url := fs.String("url", "", "the server's WebSocket URL, ws://127.0.0.1:PORT/ws (loopback only)")
+	var urls optionFlags
+	fs.Var(&urls, "url", "the server's WebSocket URL, ws://127.0.0.1:PORT/ws (loopback only); several, comma-separated or repeated, spread the rooms over them")
+	spread := fs.String("spread", load.SpreadRooms, "with several --url: rooms (a room's players all on the server it was created on) or players (on different servers)")
+	procs := fs.Int("procs", 1, fmt.Sprintf("split the run over this many processes, each with its share of the rooms, for more sockets than one process's file limit (1 to %d)", load.MaxProcs))
 	rooms := fs.Int("rooms", load.DefaultRooms, "number of rooms")
 	players := fs.Int("players-per-room", load.DefaultPlayersPerRoom, "players (clients) in each room")
 	game := fs.String("game", load.DefaultGame, "the mini-game every room plays: "+strings.Join(load.Games(), ", "))
@@ -81,7 +110,8 @@ func runLoad(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usagef("load: unexpected argument %q (see dobble load --help)", fs.Arg(0))
 	}
-	if *url == "" {
+	url := strings.Join(urls, ",")
+	if url == "" {
 		return usagef("load: --url is missing; give the server's WebSocket URL, such as ws://127.0.0.1:8080/ws")
 	}
 	if !slices.Contains([]string{"text", "json"}, *format) {
@@ -98,11 +128,55 @@ func runLoad(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	cfg := load.Config{URL: *url, Rooms: *rooms, PlayersPerRoom: *players, Game: *game, Deck: *deck, Options: opts, Duration: *duration,
+	cfg := load.Config{URL: url, Spread: *spread, Rooms: *rooms, PlayersPerRoom: *players, Game: *game, Deck: *deck, Options: opts, Duration: *duration,
 		ReactionMin: lo, ReactionMax: hi, Dials: *dials, Resume: *resume,
 		Progress: func(line string) { fmt.Fprintln(stderr, "dobble: load: "+line) }}
 	if err := cfg.Validate(); err != nil {
 		return usagef("load: %v", err)
+	}
+	if *procs < 1 || *procs > load.MaxProcs || *procs > cfg.Rooms {
+		return usagef("load: --procs %d: use 1 to %d, and no more than --rooms (%d)", *procs, load.MaxProcs, cfg.Rooms)
+	}
+	part, isPart := os.LookupEnv(loadPartEnv)
+	if isPart {
+		if cfg.FirstRoom, err = strconv.Atoi(part); err != nil {
+			return fmt.Errorf("load: %s=%q: not a room number", loadPartEnv, part)
+		}
+		last := cfg.FirstRoom + cfg.Rooms - 1
+		cfg.Progress = func(line string) { fmt.Fprintf(stderr, "dobble: load: rooms %d-%d: %s\n", cfg.FirstRoom, last, line) }
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if *procs > 1 {
+		// The processes' lines and this one's go to stderr at once.
+		stderr = &lockedWriter{w: stderr}
+		cfg.Progress = func(line string) { fmt.Fprintln(stderr, "dobble: load: "+line) }
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("load: --procs: finding this program: %w", err)
+		}
+		n := 0
+		rep, err := load.RunSplit(ctx, cfg, *procs, func(share load.Config) *exec.Cmd {
+			n++
+			args := []string{"load", "--url", share.URL, "--spread", share.Spread, "--rooms", strconv.Itoa(share.Rooms),
+				"--players-per-room", strconv.Itoa(share.PlayersPerRoom), "--game", share.Game, "--deck", share.Deck,
+				"--duration", share.Duration.String(), "--reaction", share.ReactionMin.String() + "-" + share.ReactionMax.String(),
+				"--dials", strconv.Itoa(max(1, share.Dials / *procs)), "--resume=" + strconv.FormatBool(share.Resume)}
+			for _, o := range options {
+				args = append(args, "--option", o)
+			}
+			if *profile != "" {
+				args = append(args, "--cpuprofile", *profile+"."+strconv.Itoa(n))
+			}
+			cmd := exec.Command(exe, args...)
+			cmd.Env = append(os.Environ(), loadPartEnv+"="+strconv.Itoa(share.FirstRoom))
+			cmd.Stderr = stderr
+			return cmd
+		})
+		if err != nil {
+			return fmt.Errorf("load: %w", err)
+		}
+		return printLoadReport(stdout, rep, *format)
 	}
 	// Each client holds one file; the process itself uses a few more.
 	if _, err := raiseFileLimit(uint64(cfg.Rooms*cfg.PlayersPerRoom) + 16); err != nil {
@@ -119,13 +193,22 @@ func runLoad(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	if isPart {
+		if err := load.RunPart(ctx, cfg, stdin, stdout); err != nil {
+			return fmt.Errorf("load: %w", err)
+		}
+		return nil
+	}
 	rep, err := load.Run(ctx, cfg)
 	if err != nil {
 		return fmt.Errorf("load: %w", err)
 	}
-	if *format == "json" {
+	return printLoadReport(stdout, rep, *format)
+}
+
+// printLoadReport prints a report in the format asked for.
+func printLoadReport(stdout io.Writer, rep *load.Report, format string) error {
+	if format == "json" {
 		b, _ := json.Marshal(rep)
 		fmt.Fprintf(stdout, "%s\n", b)
 		return nil
@@ -186,4 +269,17 @@ func kindList(kinds map[string]int64) string {
 		parts = append(parts, fmt.Sprintf("%d %s", kinds[k], k))
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// lockedWriter writes to w one write at a time.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// Write writes p to w, alone.
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -121,6 +122,69 @@ func TestLoad(t *testing.T) {
 	for _, want := range []string{"players      2 in 1 rooms of 2 (well)", "connections  2 held (the server counts 2)", "actions      ", "latency      action → update p50 ", "\n  claim      ", "errors       0\n", "server       "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestMain runs this test binary as dobble itself when dobble load
+// --procs starts it as one process of a split run (os.Executable is the
+// test binary here).
+func TestMain(m *testing.M) {
+	if _, ok := os.LookupEnv(loadPartEnv); ok {
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// TestLoadProcs splits a load over two processes and two real servers:
+// the one report holds every room and connection, its counts are those
+// the two servers counted between them, and each process said its rooms.
+func TestLoadProcs(t *testing.T) {
+	urlA, metricA := startServe(t)
+	urlB, metricB := startServe(t)
+	code, out, errOut := runCLI(t, "", "load", "--url", urlA, "--url", urlB, "--procs", "2", "--rooms", "4", "--players-per-room", "3",
+		"--deck", "order-3", "--duration", "1s", "--reaction", "1ms-5ms", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	var rep struct {
+		Rooms             int              `json:"rooms"`
+		Connections       int              `json:"connections"`
+		ServerConnections int              `json:"server_connections"`
+		Claims            int64            `json:"claims"`
+		Accepted          int64            `json:"accepted"`
+		Late              int64            `json:"late"`
+		Games             int64            `json:"games"`
+		ServerClaims      int64            `json:"server_claims"`
+		ServerGames       int64            `json:"server_games"`
+		Errors            int64            `json:"errors"`
+		ErrorKinds        map[string]int64 `json:"error_kinds"`
+		ServerMemory      int64            `json:"server_memory_bytes"`
+		Actions           map[string]struct {
+			Sent int64 `json:"sent"`
+		} `json:"actions"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%q: %v", out, err)
+	}
+	if rep.Rooms != 4 || rep.Connections != 12 || rep.ServerConnections != 12 || rep.Errors != 0 {
+		t.Errorf("rooms %d, connections %d (the servers count %d), errors %v: %s", rep.Rooms, rep.Connections, rep.ServerConnections, rep.ErrorKinds, out)
+	}
+	claims := int64(metricA("dobble_claims_total") + metricB("dobble_claims_total"))
+	games := int64(metricA("dobble_games_total") + metricB("dobble_games_total"))
+	if rep.Claims == 0 || rep.Claims != claims || rep.ServerClaims != claims || rep.Accepted+rep.Late != rep.Claims {
+		t.Errorf("claims %d (%d accepted, %d late; the report's server count %d); the servers count %d", rep.Claims, rep.Accepted, rep.Late, rep.ServerClaims, claims)
+	}
+	if rep.Games != games || rep.ServerGames != games {
+		t.Errorf("games %d (the report's server count %d); the servers count %d", rep.Games, rep.ServerGames, games)
+	}
+	if rep.Actions["claim"].Sent != rep.Claims || rep.ServerMemory <= 0 {
+		t.Errorf("claims sent %d of %d, server memory %d", rep.Actions["claim"].Sent, rep.Claims, rep.ServerMemory)
+	}
+	for _, want := range []string{"dobble: load: rooms 0-1: 6 of 6 clients connected", "dobble: load: rooms 2-3: 2 of 2 rooms filled",
+		"dobble: load: the rooms of all 2 processes filled"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q: %q", want, errOut)
 		}
 	}
 }
@@ -240,6 +304,10 @@ func TestLoadBadFlags(t *testing.T) {
 		{[]string{"--url", url, "--dials", "0"}, "dobble: load: --dials 0: use 1 to 1000"},
 		{[]string{"--url", url, "--rooms", "x"}, "~dobble: load: invalid value"},
 		{[]string{"--url", url, "extra"}, `dobble: load: unexpected argument "extra" (see dobble load --help)`},
+		{[]string{"--url", url, "--procs", "0"}, "dobble: load: --procs 0: use 1 to 64, and no more than --rooms (10)"},
+		{[]string{"--url", url, "--rooms", "2", "--procs", "3"}, "dobble: load: --procs 3: use 1 to 64, and no more than --rooms (2)"},
+		{[]string{"--url", url, "--spread", "seats"}, `~dobble: load: --spread "seats": use rooms`},
+		{[]string{"--url", url, "--url", url}, "~: named twice; give each server once"},
 	} {
 		checkBadRequest(t, append([]string{"load"}, tc.args...), tc.msg)
 	}

@@ -1,0 +1,148 @@
+package load
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestHistogramMerge checks that merging is exact: durations spread at
+// random over several histograms, each sent through its JSON form, merge
+// into the histogram of all of them, bucket for bucket, with the same
+// count, largest duration and quantiles.
+func TestHistogramMerge(t *testing.T) {
+	for seed := range uint64(50) {
+		rng := rand.New(rand.NewPCG(seed, 15))
+		parts := make([]histogram, 1+rng.IntN(5))
+		var whole, merged histogram
+		for range rng.IntN(5000) {
+			// From 0 to about 2⁴² µs, evenly over the orders of
+			// magnitude, past the last bucket.
+			d := time.Duration(rng.Int64N(int64(1)<<rng.IntN(43))) * time.Microsecond
+			whole.add(d)
+			parts[rng.IntN(len(parts))].add(d)
+		}
+		for i := range parts {
+			b, err := json.Marshal(&parts[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			var back histogram
+			if err := json.Unmarshal(b, &back); err != nil {
+				t.Fatalf("seed %d: %v: %s", seed, err, b)
+			}
+			merged.merge(&back)
+		}
+		if merged.n.Load() != whole.n.Load() || merged.max.Load() != whole.max.Load() {
+			t.Fatalf("seed %d: merged %d durations, largest %d µs; whole %d, largest %d µs", seed,
+				merged.n.Load(), merged.max.Load(), whole.n.Load(), whole.max.Load())
+		}
+		for i := range whole.counts {
+			if merged.counts[i].Load() != whole.counts[i].Load() {
+				t.Fatalf("seed %d: bucket %d: merged %d, whole %d", seed, i, merged.counts[i].Load(), whole.counts[i].Load())
+			}
+		}
+		for _, q := range []float64{0, 0.5, 0.9, 0.99, 0.999, 1} {
+			if m, w := merged.quantile(q), whole.quantile(q); m != w {
+				t.Fatalf("seed %d: quantile %v: merged %v, whole %v", seed, q, m, w)
+			}
+		}
+	}
+	for _, bad := range []string{`{"n":1,"max_us":5,"buckets":[[-1,1]]}`, `{"n":1,"max_us":5,"buckets":[[99999,1]]}`,
+		`{"n":2,"max_us":5,"buckets":[[5,1]]}`, `{"n":-1,"max_us":5,"buckets":[[5,-1]]}`, `[1]`} {
+		var h histogram
+		if err := json.Unmarshal([]byte(bad), &h); err == nil {
+			t.Errorf("%s: read without an error", bad)
+		}
+	}
+}
+
+// listen serves h on another port of 127.0.0.1 and returns its WebSocket
+// URL and the count of WebSocket connections it takes.
+func listen(t *testing.T, h http.Handler) (string, *atomic.Int64) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var upgrades atomic.Int64
+	hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/ws" {
+			upgrades.Add(1)
+		}
+		h.ServeHTTP(w, r)
+	})}
+	go hs.Serve(ln)
+	t.Cleanup(func() { hs.Close() })
+	return "ws://" + ln.Addr().String() + "/ws", &upgrades
+}
+
+// TestRunSpreadRooms plays rooms on two real servers, given as two URLs:
+// the rooms are created on them in turn, each server holds the players
+// of its rooms and counts their claims, and the report's server figures
+// are the sums of both.
+func TestRunSpreadRooms(t *testing.T) {
+	a, b := startServer(t), startServer(t)
+	urlA, upA := listen(t, a.handler)
+	urlB, upB := listen(t, b.handler)
+	cfg := Config{URL: urlA + "," + urlB, Rooms: 4, PlayersPerRoom: 3, Game: "tower", Deck: "order-2", Duration: time.Second,
+		ReactionMin: time.Millisecond, ReactionMax: 5 * time.Millisecond}
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Errors != 0 || rep.Connections != 12 || rep.ServerConnections != 12 {
+		t.Errorf("errors %v, connections %d, the servers count %d; want none, 12 and 12", rep.ErrorKinds, rep.Connections, rep.ServerConnections)
+	}
+	if rep.Claims == 0 || rep.Accepted+rep.Late != rep.Claims || rep.ServerClaims != rep.Claims || rep.ServerGames != rep.Games {
+		t.Errorf("claims %d (%d accepted, %d late), the servers count %d; games %d, the servers count %d",
+			rep.Claims, rep.Accepted, rep.Late, rep.ServerClaims, rep.Games, rep.ServerGames)
+	}
+	// Rooms 0 and 2 on the first server, 1 and 3 on the second: six
+	// players on each.
+	if a, b := upA.Load(), upB.Load(); a != 6 || b != 6 {
+		t.Errorf("connections to the servers: %d and %d, want 6 and 6", a, b)
+	}
+	var claims int64
+	for _, s := range []*server{a, b} {
+		m, err := scrape(context.Background(), http.DefaultClient, s.metrics)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.sum("dobble_claims_total") == 0 {
+			t.Errorf("%s: no claim", s.ws)
+		}
+		claims += int64(m.sum("dobble_claims_total"))
+	}
+	if claims != rep.Claims {
+		t.Errorf("the servers count %d claims between them; the report %d", claims, rep.Claims)
+	}
+}
+
+// TestRunSpreadPlayers seats the players of each room through different
+// URLs with SpreadPlayers: two listeners of one server, each counting the
+// WebSocket connections it takes. Every room is filled and plays.
+func TestRunSpreadPlayers(t *testing.T) {
+	srv := startServer(t)
+	url0, up0 := listen(t, srv.handler)
+	url1, up1 := listen(t, srv.handler)
+	// Three rooms of three: rooms 0 and 2 put two players on the first
+	// URL, room 1 one; five connections on the first, four on the second.
+	cfg := Config{URL: url0 + "," + url1, Spread: SpreadPlayers, Rooms: 3, PlayersPerRoom: 3, Game: "tower", Deck: "order-2",
+		Duration: 500 * time.Millisecond, ReactionMin: time.Millisecond, ReactionMax: 5 * time.Millisecond}
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Errors != 0 || rep.Connections != 9 || rep.Claims == 0 || rep.Accepted+rep.Late != rep.Claims {
+		t.Errorf("errors %v, connections %d, claims %d (%d accepted, %d late)", rep.ErrorKinds, rep.Connections, rep.Claims, rep.Accepted, rep.Late)
+	}
+	if a, b := up0.Load(), up1.Load(); a != 5 || b != 4 {
+		t.Errorf("connections through the URLs: %d and %d, want 5 and 4", a, b)
+	}
+}
