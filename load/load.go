@@ -26,6 +26,11 @@
 // every client saw (each state and update, with fingerprints of what the
 // server wrote) and what became of its connection, for a harness that
 // checks nothing a client saw acknowledged was lost (internal/crash).
+//
+// Config.URL may name several servers, the nodes of a cluster: the rooms
+// are spread over them, and with SpreadPlayers the players of one room
+// too. RunSplit splits a run over several processes, each within its own
+// open-file limit, and merges what they measured into one report.
 package load
 
 import (
