@@ -54,9 +54,12 @@ type client struct {
 	// a client that comes back after a drop moves on to the next server
 	// when its own does not answer (reconnect).
 	target int
-	conn   atomic.Pointer[wsConn] // the connection, replaced when it resumes
-	ctl    chan *message          // ramp-up answers: welcome, joined, errors
-	lost   atomic.Bool            // the connection ended
+	// other says the client joined its room through another server than
+	// the one its room was created on (Config.Spread SpreadPlayers).
+	other bool
+	conn  atomic.Pointer[wsConn] // the connection, replaced when it resumes
+	ctl   chan *message          // ramp-up answers: welcome, joined, errors
+	lost  atomic.Bool            // the connection ended
 
 	mu    sync.Mutex
 	seat  int          // the session seat, from joined
@@ -383,7 +386,15 @@ var ownEvents = []string{rules.EventClaim.String(), rules.EventMove.String(), ru
 func (c *client) settle(now time.Time) {
 	c.pending = false
 	c.r.inFlight.Add(-1)
-	c.r.kinds[c.kind].hist.add(now.Sub(c.sent))
+	d := now.Sub(c.sent)
+	c.r.kinds[c.kind].hist.add(d)
+	if c.r.spread {
+		if c.other {
+			c.r.other.add(d)
+		} else {
+			c.r.same.add(d)
+		}
+	}
 }
 
 // cancel drops the planned action, at the end of the run.

@@ -138,12 +138,16 @@ type Config struct {
 	// seat's token, and plays on from the lobby, state or countdown it is
 	// sent. It tries for ResumeWithin, and gives up when the server
 	// answers the resume with an error that trying again cannot mend
-	// (noRoom, badToken) three times in a row over two seconds at least:
+	// (noRoom, badToken) three times in a row over ResumeGrace at least:
 	// a server on its way down may answer so before the one replacing it
-	// is up. Report.Resume counts
-	// what came of it. Off, a dropped connection is an error and its
+	// is up, and the nodes of a cluster before they have taken the rooms
+	// of a dead node over. Report.Resume counts what came of it. Off, a dropped connection is an error and its
 	// client plays no more.
 	Resume bool
+	// ResumeGrace is how long the servers may answer a resume with an
+	// error that trying again cannot mend before a client gives up; 0
+	// means DefaultResumeGrace, at most ResumeWithin.
+	ResumeGrace time.Duration
 	// Name is what the clients' nicknames begin with: client i says
 	// hello as "Name i" ("load i" when empty), so that the seats of
 	// finished games tell whose they were. At most MaxName characters.
@@ -207,6 +211,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--duration %v: use a duration from 1ms to %v", c.Duration, MaxDuration)
 	case c.ReactionMin < 0 || c.ReactionMax < c.ReactionMin || c.ReactionMax > MaxReaction:
 		return fmt.Errorf("--reaction %v-%v: use MIN-MAX with 0 ≤ MIN ≤ MAX ≤ %v, such as 700ms-2s", c.ReactionMin, c.ReactionMax, MaxReaction)
+	case c.ResumeGrace < 0 || c.ResumeGrace > ResumeWithin:
+		return fmt.Errorf("--resume-grace %v: use a duration from 0 to %v", c.ResumeGrace, ResumeWithin)
 	case c.Dials < 0 || c.Dials > MaxDials:
 		return fmt.Errorf("dials %d: use 1 to %d", c.Dials, MaxDials)
 	case utf8.RuneCountInString(c.Name) > MaxName || strings.ContainsFunc(c.Name, unicode.IsControl) || strings.HasPrefix(c.Name, protocol.BotPrefix):
@@ -335,6 +341,35 @@ type Report struct {
 	// Resume is what came of the clients' dropped connections, with
 	// Config.Resume; nil without.
 	Resume *ResumeReport `json:"resume,omitempty"`
+	// Spread splits the latencies by where the players joined, with the
+	// players of a room on several servers (Config.Spread SpreadPlayers);
+	// nil otherwise.
+	Spread *SpreadReport `json:"spread,omitempty"`
+}
+
+// SpreadReport splits the latency from an action to the message that
+// settles it between the players connected to the server their room was
+// created on (Same), and those connected to another (Other), whose
+// actions and frames travel between the servers: in a cluster, the
+// players of a room on its owner, and on another node.
+type SpreadReport struct {
+	Same  LatencyReport `json:"same"`
+	Other LatencyReport `json:"other"`
+}
+
+// LatencyReport is the number of actions settled and their latency, in
+// milliseconds.
+type LatencyReport struct {
+	Actions int64   `json:"actions"`
+	P50Ms   float64 `json:"p50_ms"`
+	P99Ms   float64 `json:"p99_ms"`
+	MaxMs   float64 `json:"max_ms"`
+}
+
+// latencyOf reports a histogram's count and quantiles.
+func latencyOf(h *histogram) LatencyReport {
+	return LatencyReport{Actions: h.n.Load(), P50Ms: ms(h.quantile(0.50)), P99Ms: ms(h.quantile(0.99)),
+		MaxMs: ms(time.Duration(h.max.Load()) * time.Microsecond)}
 }
 
 // ResumeReport counts the connections that dropped while the rooms

@@ -26,11 +26,12 @@ const (
 	reconnectFirst = 50 * time.Millisecond
 	reconnectMost  = 2 * time.Second
 	// refusalsFinal is how many answers in a row that the seat cannot be
-	// resumed (noRoom, badToken), the first of them refusalsFor ago at
-	// least, end the tries: a server on its way down may still answer so
-	// before the one that replaces it is up.
+	// resumed (noRoom, badToken), the first of them Config.ResumeGrace
+	// ago at least, end the tries: a server on its way down may still
+	// answer so before the one that replaces it is up.
 	refusalsFinal = 3
-	refusalsFor   = 2 * time.Second
+	// DefaultResumeGrace is Config.ResumeGrace when it is 0.
+	DefaultResumeGrace = 2 * time.Second
 )
 
 // resumeStats counts what came of the dropped connections.
@@ -143,7 +144,7 @@ func (c *client) back(now time.Time) {
 // reconnect brings the client back after its connection dropped at
 // dropped: it dials again, with a growing wait between tries, until it
 // has its seat back, the server refuses it for good (refusalsFinal times
-// in a row, over refusalsFor at least), ResumeWithin has passed, or the
+// in a row, over Config.ResumeGrace at least), ResumeWithin has passed, or the
 // run closes. It runs on its own goroutine, counted by
 // r.bg.
 func (c *client) reconnect(dropped time.Time) {
@@ -175,7 +176,7 @@ func (c *client) reconnect(dropped time.Time) {
 			if refusals++; refusals == 1 {
 				firstRefusal = time.Now()
 			}
-			if refusals >= refusalsFinal && time.Since(firstRefusal) >= refusalsFor {
+			if refusals >= refusalsFinal && time.Since(firstRefusal) >= r.cfg.ResumeGrace {
 				c.giveUp(code)
 				return
 			}

@@ -35,9 +35,14 @@ type runner struct {
 	stopping atomic.Bool // the measured phase is over: no new actions
 	closing  atomic.Bool // the clients are being closed: no errors
 
-	kinds    [kindCount]kindStats // by rules.ActionKind
-	games    atomic.Int64
-	inFlight atomic.Int64
+	kinds [kindCount]kindStats // by rules.ActionKind
+	// With the players of a room on several servers (spread), the
+	// latencies of the players on the server their room was created on,
+	// and on another.
+	spread      bool
+	same, other histogram
+	games       atomic.Int64
+	inFlight    atomic.Int64
 
 	errMu  sync.Mutex
 	errors map[string]int64
@@ -96,6 +101,10 @@ type part struct {
 	Filled    int                   `json:"filled"`
 	Hists     map[string]*histogram `json:"hists"`
 	Back      *histogram            `json:"back,omitempty"`
+	// With the players of a room spread over the servers: the latencies
+	// of those on the server their room was created on, and on another.
+	Same  *histogram `json:"same,omitempty"`
+	Other *histogram `json:"other,omitempty"`
 }
 
 // run is Run, which returns the part.
@@ -106,6 +115,9 @@ func run(ctx context.Context, cfg Config) (*part, error) {
 	if cfg.Dials == 0 {
 		cfg.Dials = DefaultDials
 	}
+	if cfg.ResumeGrace == 0 {
+		cfg.ResumeGrace = DefaultResumeGrace
+	}
 	targets, _ := parseTargets(cfg.URL)
 	n := cfg.Rooms * cfg.PlayersPerRoom
 	dial := sourceDialer(targets, n)
@@ -114,7 +126,7 @@ func run(ctx context.Context, cfg Config) (*part, error) {
 	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopRun()
 	r := &runner{
-		cfg: cfg, targets: targets, http: &http.Client{Transport: tr}, dial: dial,
+		cfg: cfg, targets: targets, spread: cfg.Spread == SpreadPlayers && len(targets) > 1, http: &http.Client{Transport: tr}, dial: dial,
 		errors: map[string]int64{}, ctx: runCtx, quit: make(chan struct{}),
 		res: resumeStats{drops: map[string]int64{}, failed: map[string]int64{}},
 	}
@@ -268,6 +280,9 @@ func run(ctx context.Context, cfg Config) (*part, error) {
 		rep.Resume = r.res.report()
 		p.Back = &r.res.back
 	}
+	if r.spread {
+		p.Same, p.Other = &r.same, &r.other
+	}
 	r.errMu.Lock()
 	for k, v := range r.errors {
 		rep.ErrorKinds[k] = v
@@ -299,6 +314,9 @@ func (p *part) fill(hists map[string]*histogram, back *histogram) {
 	rep.MaxMs = ms(time.Duration(all.max.Load()) * time.Microsecond)
 	rep.ClaimsPerS = float64(rep.Claims) / rep.Seconds
 	rep.GamesPerS = float64(rep.Games) / rep.Seconds
+	if p.Same != nil && p.Other != nil {
+		rep.Spread = &SpreadReport{Same: latencyOf(p.Same), Other: latencyOf(p.Other)}
+	}
 	if res := rep.Resume; res != nil && back != nil {
 		res.BackP50Ms, res.BackP99Ms = ms(back.quantile(0.50)), ms(back.quantile(0.99))
 		res.BackMaxMs = ms(time.Duration(back.max.Load()) * time.Microsecond)
@@ -457,7 +475,7 @@ func (r *runner) connect(ctx context.Context, i int) (*client, string) {
 		msg := err.Error()
 		return nil, "connect:" + msg[strings.LastIndex(msg, ": ")+1:]
 	}
-	c := &client{r: r, n: r.cfg.FirstRoom*r.cfg.PlayersPerRoom + i, target: t, ctl: make(chan *message, 8), seat: -1, table: -1}
+	c := &client{r: r, n: r.cfg.FirstRoom*r.cfg.PlayersPerRoom + i, target: t, other: t != room%len(r.targets), ctl: make(chan *message, 8), seat: -1, table: -1}
 	c.conn.Store(conn)
 	if !r.background() {
 		conn.close()

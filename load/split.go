@@ -303,6 +303,15 @@ func merge(parts []*part) *part {
 			}
 		}
 	}
+	for _, p := range parts {
+		if p.Same != nil && p.Other != nil {
+			if all.Same == nil {
+				all.Same, all.Other = &histogram{}, &histogram{}
+			}
+			all.Same.merge(p.Same)
+			all.Other.merge(p.Other)
+		}
+	}
 	all.fill(all.Hists, back)
 	return all
 }

@@ -96,6 +96,9 @@ func TestRunSpreadRooms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if rep.Spread != nil {
+		t.Errorf("every player on its room's server, yet the latencies are split: %+v", rep.Spread)
+	}
 	if rep.Errors != 0 || rep.Connections != 12 || rep.ServerConnections != 12 {
 		t.Errorf("errors %v, connections %d, the servers count %d; want none, 12 and 12", rep.ErrorKinds, rep.Connections, rep.ServerConnections)
 	}
@@ -144,5 +147,11 @@ func TestRunSpreadPlayers(t *testing.T) {
 	}
 	if a, b := up0.Load(), up1.Load(); a != 5 || b != 4 {
 		t.Errorf("connections through the URLs: %d and %d, want 5 and 4", a, b)
+	}
+	// Six players joined through the URL their room was created on, three
+	// through the other: the latencies are split between them.
+	if s := rep.Spread; s == nil || s.Same.Actions+s.Other.Actions != rep.Claims || s.Same.Actions == 0 || s.Other.Actions == 0 ||
+		s.Same.P99Ms > s.Same.MaxMs || s.Other.P50Ms > s.Other.P99Ms {
+		t.Errorf("spread %+v of %d claims", rep.Spread, rep.Claims)
 	}
 }

@@ -22,7 +22,8 @@ import (
 const loadSynopsis = `dobble load --url ws://127.0.0.1:PORT/ws[,URL…] [--spread rooms|players]
            [--procs N] [--rooms R] [--players-per-room P]
            [--game NAME] [--option NAME=VALUE]… [--deck DECK] [--duration D]
-           [--reaction MIN-MAX] [--dials N] [--resume] [--format text|json]
+           [--reaction MIN-MAX] [--dials N] [--resume] [--resume-grace D]
+           [--format text|json]
            [--cpuprofile FILE]
 
 Measures a dobble server on this machine under R×P players: opens R×P
@@ -51,8 +52,8 @@ connection drops while the rooms play (or is closed with 1012 or 1001)
 dials again with a back-off (50 ms doubling to 2 s, with jitter), says
 hello and resumes its seat with its room's code and token, for up to a
 minute (or until the server has answered noRoom or badToken three times
-in a row, over two seconds), and plays on. The report then adds the connections dropped, the
-reconnections, the resumes that worked and failed (by error code), the
+in a row, over --resume-grace, 2 s by default), and plays on. The report
+then adds the connections dropped, the reconnections, the resumes that worked and failed (by error code), the
 resumes at a table behind what the client had seen acknowledged, and
 the time from a drop to being back in play (p50, p99, max); in JSON
 "resume":{"drops":…,"reconnects":…,"resumed":…,"failed":…,"fail_kinds":{…},
@@ -63,7 +64,10 @@ Several servers, the nodes of a cluster: give --url several URLs,
 comma-separated or the flag repeated. The rooms are created on them in
 turn (room k on server k modulo their number), and with --spread players
 player s of room k joins through server k+s, so that the players of one
-room reach it through different nodes. A client that comes back with
+room reach it through different nodes, and the report splits the
+latencies between the players on the server their room was created on
+and those on another (in JSON "spread":{"same":{"actions":…,"p50_ms":…,
+"p99_ms":…,"max_ms":…},"other":{…}}). A client that comes back with
 --resume tries the next server when its own does not answer. The
 servers' figures are the sums over all of them.
 
@@ -102,6 +106,7 @@ func runLoad(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	reaction := fs.String("reaction", (load.DefaultReactionMin).String()+"-"+load.DefaultReactionMax.String(), "a client's reaction time after each view, MIN-MAX (uniform)")
 	dials := fs.Int("dials", load.DefaultDials, fmt.Sprintf("connections and joins in flight at once during the ramp-up (1 to %d)", load.MaxDials))
 	resume := fs.Bool("resume", false, "reconnect and resume the seat when the server drops a connection (a restart), and report it")
+	grace := fs.Duration("resume-grace", load.DefaultResumeGrace, "with --resume, how long the servers may answer that they know no such room or seat before a client gives up (longer for a cluster taking a dead node's rooms over)")
 	format := fs.String("format", "text", "output format: text or json")
 	profile := fs.String("cpuprofile", "", "write a CPU profile of the load itself (all its clients) to this file, for go tool pprof")
 	if err := fs.parse(args); err != nil {
@@ -129,7 +134,7 @@ func runLoad(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	cfg := load.Config{URL: url, Spread: *spread, Rooms: *rooms, PlayersPerRoom: *players, Game: *game, Deck: *deck, Options: opts, Duration: *duration,
-		ReactionMin: lo, ReactionMax: hi, Dials: *dials, Resume: *resume,
+		ReactionMin: lo, ReactionMax: hi, Dials: *dials, Resume: *resume, ResumeGrace: *grace,
 		Progress: func(line string) { fmt.Fprintln(stderr, "dobble: load: "+line) }}
 	if err := cfg.Validate(); err != nil {
 		return usagef("load: %v", err)
@@ -161,7 +166,7 @@ func runLoad(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			args := []string{"load", "--url", share.URL, "--spread", share.Spread, "--rooms", strconv.Itoa(share.Rooms),
 				"--players-per-room", strconv.Itoa(share.PlayersPerRoom), "--game", share.Game, "--deck", share.Deck,
 				"--duration", share.Duration.String(), "--reaction", share.ReactionMin.String() + "-" + share.ReactionMax.String(),
-				"--dials", strconv.Itoa(max(1, share.Dials / *procs)), "--resume=" + strconv.FormatBool(share.Resume)}
+				"--dials", strconv.Itoa(max(1, share.Dials / *procs)), "--resume=" + strconv.FormatBool(share.Resume), "--resume-grace", share.ResumeGrace.String()}
 			for _, o := range options {
 				args = append(args, "--option", o)
 			}
@@ -255,6 +260,10 @@ func writeLoadReport(w io.Writer, r *load.Report) {
 		fmt.Fprintf(w, "             %d back in play, %d failed%s; %d behind what they had seen; %d actions unsettled at a drop\n",
 			res.Resumed, res.Failed, kindList(res.FailKinds), res.Behind, res.Unsettled)
 		fmt.Fprintf(w, "             drop → back in play p50 %.0f ms, p99 %.0f ms, max %.0f ms\n", res.BackP50Ms, res.BackP99Ms, res.BackMaxMs)
+	}
+	if s := r.Spread; s != nil {
+		fmt.Fprintf(w, "spread       on the room's server: %d actions, p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", s.Same.Actions, s.Same.P50Ms, s.Same.P99Ms, s.Same.MaxMs)
+		fmt.Fprintf(w, "             on another server:    %d actions, p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", s.Other.Actions, s.Other.P50Ms, s.Other.P99Ms, s.Other.MaxMs)
 	}
 }
 
