@@ -52,7 +52,7 @@ type client struct {
 	n int // the client's number, from 0
 	// target is the server of Config.URL the client dials, by its index;
 	// a client that comes back after a drop moves on to the next server
-	// when its own does not answer (reconnect).
+	// when its own does not answer, or does not know its room (rejoin).
 	target int
 	// other says the client joined its room through another server than
 	// the one its room was created on (Config.Spread SpreadPlayers).

@@ -132,7 +132,8 @@ type Config struct {
 	// Resume makes the clients survive a restart of the server: a client
 	// whose connection drops while the rooms play (or that the server
 	// closes, with 1012 for a restart or 1001 for a shutdown) dials its
-	// server again (the next of several when its own does not answer)
+	// server again (the next of several when its own does not answer,
+	// or does not know the room)
 	// with a back-off of 50 ms doubling to 2 s, with
 	// jitter, says hello, sends resume with its room's code and its
 	// seat's token, and plays on from the lobby, state or countdown it is

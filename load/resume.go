@@ -252,6 +252,9 @@ func (c *client) rejoin() (conn *wsConn, code string, final bool) {
 			case protocol.CodeBusy, protocol.CodeRateLimited, protocol.CodeFull:
 				return nil, m.Code, false
 			}
+			// Another server may know the room: a node of a cluster
+			// that has taken it over.
+			c.target = (c.target + 1) % len(r.targets)
 			return nil, m.Code, true
 		}
 	}

@@ -155,3 +155,44 @@ func TestRunSpreadPlayers(t *testing.T) {
 		t.Errorf("spread %+v of %d claims", rep.Spread, rep.Claims)
 	}
 }
+
+// TestResumeNextServer runs rooms on two URLs of one server, each through
+// a proxy, and takes the first away for good, as a node of a cluster
+// killed: its clients cannot dial it again, move on to the second URL,
+// resume their seats there and play on; no acknowledged action is lost.
+func TestResumeNextServer(t *testing.T) {
+	srv := startServer(t)
+	host := srv.ws[len("ws://") : len(srv.ws)-len("/ws")]
+	pxA, pxB := newProxy(t, host), newProxy(t, host)
+	var seen sights
+	cfg := Config{URL: pxA.url() + "," + pxB.url(), Rooms: 2, PlayersPerRoom: 2, Game: "tower", Deck: "order-3", Duration: time.Hour,
+		ReactionMin: 2 * time.Millisecond, ReactionMax: 10 * time.Millisecond, Resume: true, Watch: seen.watch}
+	run := start(cfg)
+	defer run.cancel()
+	run.waitFor(t, "play", seen.playing.Load)
+	run.waitFor(t, "updates", func() bool { return seen.updates.Load() >= 20 })
+	// Room 0's two players came through the first proxy.
+	addrA := pxA.ln.Addr().String()
+	pxA.ln.Close()
+	pxA.cut()
+	run.waitFor(t, "two clients back", func() bool { return seen.backs.Load()+seen.failures.Load() >= 2 })
+	from := seen.updates.Load()
+	run.waitFor(t, "updates after the move", func() bool { return seen.updates.Load() >= from+20 })
+	// The first URL answers again, for the metrics read at the end.
+	ln, err := net.Listen("tcp", addrA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: srv.handler}
+	go hs.Serve(ln)
+	defer hs.Close()
+	rep := run.stop(t)
+	res := rep.Resume
+	if res.Drops != 2 || res.Resumed != 2 || res.Failed != 0 || res.Behind != 0 {
+		t.Errorf("%d drops, %d resumed, %d failed (%v), %d behind; want 2 drops, both resumed", res.Drops, res.Resumed, res.Failed, res.FailKinds, res.Behind)
+	}
+	if rep.Errors != 0 || rep.Connections != 4 {
+		t.Errorf("%d errors %v, %d connections held; want none and 4", rep.Errors, rep.ErrorKinds, rep.Connections)
+	}
+	checkSights(t, seen.list, 4)
+}

@@ -68,7 +68,8 @@ room reach it through different nodes, and the report splits the
 latencies between the players on the server their room was created on
 and those on another (in JSON "spread":{"same":{"actions":…,"p50_ms":…,
 "p99_ms":…,"max_ms":…},"other":{…}}). A client that comes back with
---resume tries the next server when its own does not answer. The
+--resume tries the next server when its own does not answer or does not
+know its room. The
 servers' figures are the sums over all of them.
 
 One process holds no more sockets than its open-file limit (ulimit -n;
