@@ -393,7 +393,8 @@ func (r *runner) scrapeEnd(ctx context.Context) (metrics, error) {
 	return scrapeLenient(ctx, r.http, r.targets, r.fail), nil
 }
 
-// errorSummary lists the errors counted so far, by kind.
+// errorSummary lists the errors counted so far, by kind: the first
+// summaryKinds kinds in order, and how many more.
 func (r *runner) errorSummary() string {
 	r.errMu.Lock()
 	defer r.errMu.Unlock()
@@ -402,8 +403,16 @@ func (r *runner) errorSummary() string {
 		kinds = append(kinds, fmt.Sprintf("%d× %s", n, k))
 	}
 	slices.Sort(kinds)
+	if len(kinds) > summaryKinds {
+		kinds = append(kinds[:summaryKinds], fmt.Sprintf("and %d kinds more", len(kinds)-summaryKinds))
+	}
 	return strings.Join(kinds, ", ")
 }
+
+// summaryKinds is the most kinds of error errorSummary lists: the errors
+// of a room name its code, and a run of thousands of rooms makes as many
+// kinds.
+const summaryKinds = 5
 
 // ms converts a duration to milliseconds.
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -195,4 +196,20 @@ func TestResumeNextServer(t *testing.T) {
 		t.Errorf("%d errors %v, %d connections held; want none and 4", rep.Errors, rep.ErrorKinds, rep.Connections)
 	}
 	checkSights(t, seen.list, 4)
+}
+
+// TestErrorSummary lists the first kinds of error and counts the rest.
+func TestErrorSummary(t *testing.T) {
+	r := &runner{errors: map[string]int64{}}
+	for i := range 8 {
+		r.fail(fmt.Sprintf("joined: error noRoom (no open room has the code \"R%d\")", i))
+	}
+	r.fail(`joined: error noRoom (no open room has the code "R0")`)
+	got := r.errorSummary()
+	want := `2× joined: error noRoom (no open room has the code "R0"), 1× joined: error noRoom (no open room has the code "R1"), ` +
+		`1× joined: error noRoom (no open room has the code "R2"), 1× joined: error noRoom (no open room has the code "R3"), ` +
+		`1× joined: error noRoom (no open room has the code "R4"), and 3 kinds more`
+	if got != want {
+		t.Errorf("summary\n%s\nwant\n%s", got, want)
+	}
 }
