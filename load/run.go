@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"slices"
@@ -398,13 +399,13 @@ func (r *runner) scrapeEnd(ctx context.Context) (metrics, error) {
 func (r *runner) errorSummary() string {
 	r.errMu.Lock()
 	defer r.errMu.Unlock()
-	kinds := make([]string, 0, len(r.errors))
-	for k, n := range r.errors {
-		kinds = append(kinds, fmt.Sprintf("%d× %s", n, k))
-	}
-	slices.Sort(kinds)
-	if len(kinds) > summaryKinds {
-		kinds = append(kinds[:summaryKinds], fmt.Sprintf("and %d kinds more", len(kinds)-summaryKinds))
+	var kinds []string
+	for _, k := range slices.Sorted(maps.Keys(r.errors)) {
+		if len(kinds) == summaryKinds {
+			kinds = append(kinds, fmt.Sprintf("and %d kinds more", len(r.errors)-summaryKinds))
+			break
+		}
+		kinds = append(kinds, fmt.Sprintf("%d× %s", r.errors[k], k))
 	}
 	return strings.Join(kinds, ", ")
 }
