@@ -291,20 +291,20 @@ func run(ctx context.Context, cfg Config) (*part, error) {
 	}
 	r.errMu.Unlock()
 	p.Report = rep
-	p.fill(p.Hists, p.Back)
+	p.fill()
 	p.server(base, idle, lobby, end)
 	return p, nil
 }
 
 // fill sets the report's totals and latencies from its counts by kind of
-// action and the histograms hists of their latencies, and the time back
-// in play of its resumes from back (with Config.Resume).
-func (p *part) fill(hists map[string]*histogram, back *histogram) {
+// action and the histograms of their latencies, and the times back in
+// play of its resumes (with Config.Resume).
+func (p *part) fill() {
 	rep := p.Report
 	rep.Claims, rep.Accepted, rep.Late = 0, 0, 0
 	var all histogram
 	for name, a := range rep.Actions {
-		h := hists[name]
+		h := p.Hists[name]
 		all.merge(h)
 		a.P50Ms, a.P99Ms, a.MaxMs = ms(h.quantile(0.50)), ms(h.quantile(0.99)), ms(time.Duration(h.max.Load())*time.Microsecond)
 		rep.Claims += a.Sent
@@ -318,7 +318,7 @@ func (p *part) fill(hists map[string]*histogram, back *histogram) {
 	if p.Same != nil && p.Other != nil {
 		rep.Spread = &SpreadReport{Same: latencyOf(p.Same), Other: latencyOf(p.Other)}
 	}
-	if res := rep.Resume; res != nil && back != nil {
+	if res, back := rep.Resume, p.Back; res != nil && back != nil {
 		res.BackP50Ms, res.BackP99Ms = ms(back.quantile(0.50)), ms(back.quantile(0.99))
 		res.BackMaxMs = ms(time.Duration(back.max.Load()) * time.Microsecond)
 	}

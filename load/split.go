@@ -312,7 +312,8 @@ func merge(parts []*part) *part {
 			all.Other.merge(p.Other)
 		}
 	}
-	all.fill(all.Hists, back)
+	all.Back = back
+	all.fill()
 	return all
 }
 

@@ -213,3 +213,58 @@ func TestErrorSummary(t *testing.T) {
 		t.Errorf("summary\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestMerge adds up the parts of a split run: every count is the sum of
+// the parts', every latency that of the histograms merged, the measured
+// time the longest.
+func TestMerge(t *testing.T) {
+	mk := func(seconds float64, claims []time.Duration, flips []time.Duration, backs []time.Duration) *part {
+		p := &part{Connected: 8, Filled: 2, Hists: map[string]*histogram{}, Back: &histogram{},
+			Report: &Report{Rooms: 2, PlayersPerRoom: 4, Game: "tower", Seconds: seconds, Connections: 7, Games: 3, ClientCPU: 1.5,
+				Errors: 2, ErrorKinds: map[string]int64{"unsettled": 1, "write": 1}, Actions: map[string]*ActionReport{},
+				Resume: &ResumeReport{Drops: 2, DropKinds: map[string]int64{"connection lost": 2}, Reconnects: 3, Attempts: 4, Resumed: 2,
+					FailKinds: map[string]int64{}}}}
+		for name, ds := range map[string][]time.Duration{"claim": claims, "flip": flips} {
+			if len(ds) == 0 {
+				continue
+			}
+			h := &histogram{}
+			for _, d := range ds {
+				h.add(d)
+			}
+			p.Hists[name] = h
+			p.Report.Actions[name] = &ActionReport{Sent: int64(len(ds)), Accepted: int64(len(ds)) - 1, Late: 1}
+		}
+		for _, d := range backs {
+			p.Back.add(d)
+		}
+		return p
+	}
+	const ms = time.Millisecond
+	a := mk(10, []time.Duration{1 * ms, 2 * ms, 90 * ms}, nil, []time.Duration{300 * ms})
+	b := mk(10.5, []time.Duration{3 * ms, 4 * ms}, []time.Duration{5 * ms, 7 * ms}, []time.Duration{900 * ms, 100 * ms})
+	m := merge([]*part{a, b}).Report
+	if m.Rooms != 4 || m.Connections != 14 || m.Games != 6 || m.ClientCPU != 3 || m.Seconds != 10.5 || m.Errors != 4 ||
+		m.ErrorKinds["unsettled"] != 2 || m.ErrorKinds["write"] != 2 {
+		t.Errorf("merged %+v", m)
+	}
+	if c, f := m.Actions["claim"], m.Actions["flip"]; c.Sent != 5 || c.Accepted != 3 || c.Late != 2 || f.Sent != 2 || m.Claims != 7 || m.Accepted != 4 || m.Late != 3 {
+		t.Errorf("actions %+v %+v, claims %d (%d accepted, %d late)", c, f, m.Claims, m.Accepted, m.Late)
+	}
+	// The quantiles are those of one histogram of every duration.
+	toMs := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	var whole, back histogram
+	for _, d := range []time.Duration{1 * ms, 2 * ms, 90 * ms, 3 * ms, 4 * ms, 5 * ms, 7 * ms} {
+		whole.add(d)
+	}
+	for _, d := range []time.Duration{300 * ms, 900 * ms, 100 * ms} {
+		back.add(d)
+	}
+	if m.MaxMs != 90 || m.Actions["claim"].MaxMs != 90 || m.Actions["flip"].MaxMs != 7 || m.P50Ms != toMs(whole.quantile(0.5)) || m.P99Ms != 90 {
+		t.Errorf("latencies: max %v (claims %v, flips %v), p50 %v, p99 %v", m.MaxMs, m.Actions["claim"].MaxMs, m.Actions["flip"].MaxMs, m.P50Ms, m.P99Ms)
+	}
+	if res := m.Resume; res.Drops != 4 || res.DropKinds["connection lost"] != 4 || res.Reconnects != 6 || res.Attempts != 8 || res.Resumed != 4 ||
+		res.BackMaxMs != 900 || res.BackP50Ms != toMs(back.quantile(0.5)) {
+		t.Errorf("resume %+v", res)
+	}
+}
