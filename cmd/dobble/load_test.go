@@ -18,15 +18,16 @@ import (
 )
 
 // startServe runs dobble serve in the test on a free loopback port with a
-// real SQLite file and short countdowns, and returns its WebSocket URL and
-// a function reading one metric.
-func startServe(t *testing.T) (string, func(name string) float64) {
+// real SQLite file, short countdowns and flags, and returns its WebSocket
+// URL and a function reading one metric.
+func startServe(t *testing.T, flags ...string) (string, func(name string) float64) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := parseServe([]string{"--db", filepath.Join(t.TempDir(), "dobble.db"), "--countdown", "5ms", "--rate", "1000", "--burst", "1000"}, io.Discard)
+	args := append([]string{"--db", filepath.Join(t.TempDir(), "dobble.db"), "--countdown", "5ms", "--rate", "1000", "--burst", "1000"}, flags...)
+	cfg, err := parseServe(args, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
