@@ -156,7 +156,10 @@ func RunSplit(ctx context.Context, cfg Config, procs int, command func(share Con
 		if err := cmd.Start(); err != nil {
 			return fail(fmt.Errorf("process %d of %d: %w", i+1, procs, err))
 		}
-		c := &child{cmd: cmd, in: in, lines: make(chan partLine), err: make(chan error, 1)}
+		// A child writes a line for each phase and its part: room for
+		// all of them, so that its reader never waits on a run that
+		// has failed.
+		c := &child{cmd: cmd, in: in, lines: make(chan partLine, len(phases)+1), err: make(chan error, 1)}
 		children[i] = c
 		go func() {
 			dec := json.NewDecoder(out)
