@@ -148,8 +148,12 @@ func runLoad(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if cfg.FirstRoom, err = strconv.Atoi(part); err != nil {
 			return fmt.Errorf("load: %s=%q: not a room number", loadPartEnv, part)
 		}
-		last := cfg.FirstRoom + cfg.Rooms - 1
-		cfg.Progress = func(line string) { fmt.Fprintf(stderr, "dobble: load: rooms %d-%d: %s\n", cfg.FirstRoom, last, line) }
+	}
+	// A process of a split run names its rooms in what it says.
+	whose := ""
+	if isPart {
+		whose = fmt.Sprintf("rooms %d-%d: ", cfg.FirstRoom, cfg.FirstRoom+cfg.Rooms-1)
+		cfg.Progress = func(line string) { fmt.Fprintf(stderr, "dobble: load: %s%s\n", whose, line) }
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -201,7 +205,7 @@ func runLoad(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	if isPart {
 		if err := load.RunPart(ctx, cfg, stdin, stdout); err != nil {
-			return fmt.Errorf("load: %w", err)
+			return fmt.Errorf("load: %s%w", whose, err)
 		}
 		return nil
 	}

@@ -190,6 +190,18 @@ func TestLoadProcs(t *testing.T) {
 	}
 }
 
+// TestLoadProcsFail splits a load over two processes against a server
+// that lets in too few players to fill a room: the processes fail, and so
+// does the run, saying which and why.
+func TestLoadProcsFail(t *testing.T) {
+	url, _ := startServe(t, "--max-conns", "2")
+	code, out, errOut := runCLI(t, "", "load", "--url", url, "--procs", "2", "--rooms", "2", "--players-per-room", "3",
+		"--duration", "1s", "--format", "json")
+	if code != 1 || out != "" || !strings.Contains(errOut, "dobble: load: process ") || !strings.Contains(errOut, "dobble: load: rooms 0-0: no room could be filled") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
 // TestLoadResume runs the load with --resume against a server that stays
 // up: the report, as JSON and as text, says that no connection dropped
 // and none came back.
