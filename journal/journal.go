@@ -5,7 +5,9 @@
 // tells each room once its entries are durable, so that the room tells its
 // clients only what a crash cannot take back. When a room ends, its entries
 // are dropped. At start, Load returns the entries of every room that had not
-// ended, in order, for the server to rebuild them.
+// ended, in order, for the server to rebuild them; a room whose entries end
+// in some that cannot be replayed has them deleted (Truncate) and goes on
+// from the last good one.
 //
 // Durability. The journal shares the SQLite file of finished games (package
 // store), in write-ahead-log mode. With SyncNormal (the default) a batch is
@@ -104,13 +106,18 @@ type Journal struct {
 	dead      int
 }
 
-// request is one write for the journal's writer: an entry to append, or a
-// room to drop (data nil and drop set).
+// request is one write for the journal's writer: an entry to append, a
+// room to drop (data nil and drop set), or a room's entries after seq to
+// delete (truncate set).
 type request struct {
-	room string
-	seq  int64
-	data []byte
-	drop bool
+	room     string
+	seq      int64
+	data     []byte
+	drop     bool
+	truncate bool
+	// cut is set by the writer to the number of entries a truncate
+	// deleted.
+	cut int
 	// flush is set for a Flush: the batch it joins is written at once.
 	flush bool
 	done  func(error)
@@ -245,6 +252,16 @@ func (j *Journal) Drop(room string, done func(error)) {
 	j.send(request{room: room, drop: true, done: done})
 }
 
+// Truncate keeps the first seq entries of room, in the order they were
+// written (entries 1 to seq, as Load returned them), deletes the others,
+// and calls done as Append does. A server uses it at start on a room whose
+// journal ends in entries it cannot replay (a write cut short, bytes
+// changed on the disk, a number missing or repeated): the room goes on
+// from its last good entry, and its next entry is numbered seq+1.
+func (j *Journal) Truncate(room string, seq int64, done func(error)) {
+	j.send(request{room: room, seq: seq, truncate: true, done: done})
+}
+
 // send queues r for the writer, or fails it once the journal is closed.
 func (j *Journal) send(r request) {
 	j.mu.Lock()
@@ -359,6 +376,9 @@ func (j *Journal) count(batch []request) {
 			j.dead += j.live[r.room]
 			j.liveTotal -= j.live[r.room]
 			delete(j.live, r.room)
+		case r.truncate:
+			j.live[r.room] -= r.cut
+			j.liveTotal -= r.cut
 		case r.data != nil:
 			j.live[r.room]++
 			j.liveTotal++
@@ -406,8 +426,20 @@ func (j *Journal) commit(batch []request) error {
 		return fmt.Errorf("journal: %s: %w", j.path, err)
 	}
 	var ins, del *sql.Stmt // the statements, prepared once a batch needs them
-	for _, r := range batch {
+	for i := range batch {
+		r := &batch[i]
 		switch {
+		case r.truncate:
+			var res sql.Result
+			q, args := `DELETE FROM journal WHERE room = ?1`, []any{r.room}
+			if r.seq > 0 {
+				q += ` AND id > (SELECT id FROM journal WHERE room = ?1 ORDER BY id LIMIT 1 OFFSET ?2)`
+				args = append(args, r.seq-1)
+			}
+			if res, err = tx.ExecContext(ctx, q, args...); err == nil {
+				n, _ := res.RowsAffected()
+				r.cut = int(n)
+			}
 		case r.drop:
 			if del == nil {
 				if del, err = tx.PrepareContext(ctx, `INSERT OR IGNORE INTO journal_ended (room) VALUES (?)`); err != nil {

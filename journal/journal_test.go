@@ -164,6 +164,64 @@ func TestCompaction(t *testing.T) {
 	}
 }
 
+// TestTruncate keeps the first entries of a room and deletes the others,
+// even those numbered out of order, leaves the other rooms alone, and lets
+// the room go on from the entry it kept.
+func TestTruncate(t *testing.T) {
+	j, path := open(t, Options{})
+	for s := int64(1); s <= 5; s++ {
+		appendWait(t, j, "a", s, fmt.Sprint("a", s))
+		appendWait(t, j, "b", s, fmt.Sprint("b", s))
+	}
+	// A number repeated after entry 5, as a journal gone wrong may hold.
+	appendWait(t, j, "a", 2, "a2 again")
+	truncate := func(room string, seq int64) {
+		t.Helper()
+		ch := make(chan error, 1)
+		j.Truncate(room, seq, func(err error) { ch <- err })
+		if err := <-ch; err != nil {
+			t.Fatal(err)
+		}
+	}
+	truncate("a", 3)
+	truncate("b", 9) // beyond the last entry: nothing is deleted
+	appendWait(t, j, "a", 4, "a4 anew")
+	j.Close()
+	j2, err := Open(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j2.Close()
+	got := j2.Load()
+	var a, b []string
+	for _, e := range got["a"] {
+		a = append(a, fmt.Sprintf("%d:%s", e.Seq, e.Data))
+	}
+	for _, e := range got["b"] {
+		b = append(b, fmt.Sprintf("%d:%s", e.Seq, e.Data))
+	}
+	if fmt.Sprint(a) != "[1:a1 2:a2 3:a3 4:a4 anew]" || len(b) != 5 {
+		t.Fatalf("after truncating a to 3 entries: a %v, b %v", a, b)
+	}
+	if j2.live["a"] != 4 || j2.liveTotal != 9 {
+		t.Fatalf("the journal counts %d entries of a, %d in all", j2.live["a"], j2.liveTotal)
+	}
+	// Truncating to no entry deletes them all.
+	ch := make(chan error, 1)
+	j2.Truncate("a", 0, func(err error) { ch <- err })
+	if err := <-ch; err != nil {
+		t.Fatal(err)
+	}
+	// The writer counts a batch after telling its writes; a Flush comes
+	// after.
+	if err := j2.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if j2.live["a"] != 0 || j2.liveTotal != 5 {
+		t.Fatalf("after truncating a to nothing the journal counts %d entries of a, %d in all", j2.live["a"], j2.liveTotal)
+	}
+}
+
 // TestAfterClose fails the writes asked for after Close with ErrClosed.
 func TestAfterClose(t *testing.T) {
 	j, _ := open(t, Options{})

@@ -122,10 +122,14 @@ type (
 		Code    string `json:"code"`
 		Message string `json:"message"`
 	}
-	// Pong answers ping.
+	// Pong answers ping. RTT is the connection's round trip as the
+	// server last estimated it, in milliseconds rounded up, which it
+	// credits to the claims when it ranks them by reaction
+	// (docs/PROTOCOL.md); absent until measured.
 	Pong struct {
 		ID    string          `json:"id,omitempty"`
 		Nonce json.RawMessage `json:"nonce"`
+		RTT   int64           `json:"rtt,omitempty"`
 	}
 )
 

@@ -14,9 +14,10 @@ import (
 // builds the projective plane), the table from the start line, and every
 // change to it from the events and the shuffle outcomes the record states.
 // It reads only what the games declare about themselves (rules.Info: the
-// claim shape, the options and their defaults, the unit) and knows how
-// each game scores and keeps time, as docs/RECORD.md tells it; it never
-// runs the rules, and no random source is drawn from.
+// claim shape, the options and their defaults, the unit, and the record
+// rules each game's file declares: how it scores, when its clock ticks and
+// what its own events say, as docs/RECORD.md tells it); it never runs the
+// rules, and no random source is drawn from.
 
 // CheckError says where a record is not consistent with itself.
 type CheckError struct {
@@ -42,12 +43,14 @@ func (e *CheckError) Error() string {
 // zone holding the same cards, that each accepted claim's symbol is on the
 // cards the game's claim shape (rules.ClaimShape) says, that versions,
 // times, lock-outs, deadlines and turns follow the game's rules, what each
-// game's own events say (Memory's flips, Guess's secret, Reflection's
-// answers, False Poker's row), and that the result, in the last event and
+// game's own events say (as its record rules, rules.Info.Record, declare),
+// and that the result, in the last event and
 // the result line, is the one the table and the events give. It returns
 // the first inconsistency as a *CheckError. A format 1 record, which does
 // not state the table as set up nor the shuffles' outcomes, cannot be
-// checked so: Replay it.
+// checked so: Replay it. A table played in a session has its session line
+// checked too (the mini-game it settled and the standings after it; see
+// Session).
 func (rec *Record) Check() error {
 	c, err := newChecker(rec)
 	if err != nil {
@@ -61,7 +64,12 @@ func (rec *Record) Check() error {
 	}
 	if rec.End != nil {
 		c.line = rec.endLine()
-		return c.end(rec.End)
+		if err := c.end(rec.End); err != nil {
+			return err
+		}
+	}
+	if rec.Session != nil {
+		return c.checkSession(rec.Session)
 	}
 	return nil
 }
@@ -79,7 +87,9 @@ type checker struct {
 	rec        *Record
 	game       string
 	info       rules.Info
-	known      bool              // Check knows the game's own rules (Knows)
+	known      bool // the game declares its record rules (Knows)
+	hooks      *rules.RecordHooks
+	own        []rules.EventKind // the game's own kinds of event
 	anyVersion bool              // a lenient game Check does not know: its seats may name any version up to the table's
 	opts       map[string]string // every option, set or default
 	p          int
@@ -101,39 +111,8 @@ type checker struct {
 	claims  []int // the accepted claims of each seat
 	actions int
 	refused int
+	phase   int // the phase the last phase event began
 
-	// The clock of a timed game: when its turn, phase or card began, and
-	// the oldest version a lenient action may name.
-	start int64
-	since uint64
-	phase int // Reflection's phase
-
-	writes [][]int // Reflection: the symbols each seat wrote this round
-
-	// Guess: the flips and guesses of the round, checked when the secret
-	// is shown; the eliminated symbols; the secret the host was shown;
-	// the seats out or waiting.
-	flips      []checkFlip
-	guesses    []checkGuess
-	eliminated []int
-	hostSecret int
-	out        []bool
-
-	layers  []int    // False Poker: who laid each card of the row; -1 for the dealt one
-	emptied []int    // the Well: the place of each seat in the order of emptying, 0 for none
-	pats    []int    // Anarchy Pancakes: butter pats
-	tokens  []uint64 // Collect the Symbols: the tokens left in the centre, a bit per symbol
-}
-
-// checkFlip is a card Guess turned: its card, what the host said of it and
-// the symbol eliminated.
-type checkFlip struct {
-	card, on, eliminated, line int
-}
-
-// checkGuess is a guess in Guess and whether it was said to be right.
-type checkGuess struct {
-	symbol, right, line int
 }
 
 // newChecker sets up the check of rec: its header, its cards and its start
@@ -154,8 +133,8 @@ func newChecker(rec *Record) (*checker, error) {
 	if info.Name != h.Game {
 		return nil, bad(1, "the game is named %q, not by its canonical name %q", h.Game, info.Name)
 	}
-	c := &checker{rec: rec, game: info.Name, info: info, p: h.Config.Players, opts: map[string]string{}, turn: -1, hostSecret: -1,
-		known: Knows(info.Name)}
+	c := &checker{rec: rec, game: info.Name, info: info, p: h.Config.Players, opts: map[string]string{}, turn: -1,
+		known: info.Record != nil}
 	_, c.anyVersion = g.(rules.Lenient)
 	if c.p < info.MinPlayers || c.p > info.MaxPlayers {
 		return nil, bad(1, "%d players; %s takes %d to %d", c.p, info.Name, info.MinPlayers, info.MaxPlayers)
@@ -181,12 +160,17 @@ func newChecker(rec *Record) (*checker, error) {
 		return nil, bad(1, "%v", err)
 	}
 	c.locked, c.tally, c.claims = make([]int64, c.p), make([]int, c.p), make([]int, c.p)
-	c.out, c.emptied, c.pats, c.writes = make([]bool, c.p), make([]int, c.p), make([]int, c.p), make([][]int, c.p)
 	c.line = rec.startLine
 	if c.line == 0 {
 		c.line = 2
 	}
-	return c, c.setUp(rec.Start)
+	if err := c.setUp(rec.Start); err != nil {
+		return nil, err
+	}
+	if c.known {
+		c.hooks, c.own = info.Record.New(c), info.Record.Events
+	}
+	return c, nil
 }
 
 // buildCards builds the cards the header's deck describes with package
@@ -282,24 +266,11 @@ func (c *checker) setUp(st *Start) error {
 		return c.fail("the turn of seat %d", st.Turn)
 	}
 	c.round, c.turn = st.Round, st.Turn
-	if c.game == "collect-symbols" {
-		c.tokens = make([]uint64, c.words)
-		for card := range n {
-			for w := range c.words {
-				c.tokens[w] |= c.bits[card*c.words+w]
-			}
-		}
-	}
-	if z := c.zoneOf("row"); z >= 0 {
-		for range c.zones[z].cards {
-			c.layers = append(c.layers, -1)
-		}
-	}
 	return nil
 }
 
-// zoneOf returns the first zone of kind, or -1.
-func (c *checker) zoneOf(kind rules.ZoneKind) int {
+// ZoneOf returns the first zone of kind, or -1.
+func (c *checker) ZoneOf(kind rules.ZoneKind) int {
 	return slices.IndexFunc(c.zones, func(z checkZone) bool { return z.kind == kind })
 }
 
@@ -310,16 +281,6 @@ func (c *checker) top(z int) int {
 	}
 	return -1
 }
-
-// opt returns the value of the option name as an integer; for an option
-// with choices, the caller compares the text with optIs.
-func (c *checker) opt(name string) int {
-	v, _ := strconv.Atoi(c.opts[name])
-	return v
-}
-
-// optIs reports whether option name is set to value.
-func (c *checker) optIs(name, value string) bool { return c.opts[name] == value }
 
 // cardsOf returns the cards in the zones of seat of the given kinds.
 func (c *checker) cardsOf(seat int, kinds ...rules.ZoneKind) int {
@@ -335,28 +296,19 @@ func (c *checker) cardsOf(seat int, kinds ...rules.ZoneKind) int {
 // deadline returns the time at which the game's clock next ticks, and
 // false for a game without a clock (or once it is over).
 func (c *checker) deadline() (int64, bool) {
-	if c.over || !c.info.Timed {
+	if c.over || !c.info.Timed || c.hooks == nil || c.hooks.Deadline == nil {
 		return 0, false
 	}
-	switch c.game {
-	case "memory", "false-poker":
-		return c.start + int64(c.opt("turn-time")), true
-	case "guess":
-		return c.start + int64(c.opt("interval")), true
-	case "reflection":
-		return c.start + int64(c.opt([]string{"look", "study", "answer"}[c.phase])), true
-	}
-	return 0, false
+	return c.hooks.Deadline(), true
 }
 
 // lenient reports whether action a, of a seat, may name a version older
-// than the table's and still count: Reflection's writes since the phase
-// began, Guess's guesses since the round began.
+// than the table's and still count, as the game declares.
 func (c *checker) lenient(a *rules.Action) bool {
 	if !c.known {
 		return c.anyVersion
 	}
-	return (a.Kind == rules.ActionWrite || a.Kind == rules.ActionGuess) && a.Version >= c.since && a.Version < c.version
+	return c.hooks.Lenient != nil && c.hooks.Lenient(a)
 }
 
 // accepts reports whether the game takes actions of kind k from a seat.
@@ -398,6 +350,20 @@ func (c *checker) entry(e *Entry) error {
 			return c.fail("a tick names version %d, the table is at %d", a.Version, c.version)
 		}
 	} else {
+		if r := e.Refusal; r != nil && r.Code == rules.CodeTooLate {
+			// A claim that came too late, which changed nothing: kept
+			// by a server that ranks claims by reaction, for its timing.
+			switch {
+			case a.Seat < 0 || a.Seat >= c.p:
+				return c.fail("seat %d at a table of %d", a.Seat, c.p)
+			case a.Version >= c.version || c.lenient(a):
+				return c.fail("an action against version %d refused as too late, the table being at %d", a.Version, c.version)
+			case r.Current != c.version:
+				return c.fail("a refusal naming version %d as the table's, which is at %d", r.Current, c.version)
+			}
+			c.refused++
+			return nil
+		}
 		switch {
 		case a.Seat < 0 || a.Seat >= c.p:
 			return c.fail("seat %d at a table of %d", a.Seat, c.p)
@@ -470,7 +436,6 @@ func (c *checker) accepted(e *Entry) error {
 	}
 	before := c.snapshot(a)
 	shuffled := e.Shuffled
-	scored := false
 	for i := range ev {
 		x := &ev[i]
 		if x.Version != c.version+1 {
@@ -493,10 +458,7 @@ func (c *checker) accepted(e *Entry) error {
 		case rules.EventClaim:
 			err = c.claim(a, x)
 		case rules.EventMove:
-			err = c.move(i, x)
-			if err == nil && i == 1 && a.Kind == rules.ActionClaim {
-				c.afterClaim(a)
-			}
+			err = c.move(x)
 		case rules.EventShuffle:
 			if len(shuffled) == 0 {
 				return c.fail("event %d shuffles zone %d and the line states no outcome for it", i, x.From)
@@ -508,30 +470,29 @@ func (c *checker) accepted(e *Entry) error {
 				return c.fail("round %d begins after round %d", x.Round, c.round)
 			}
 			c.round = x.Round
-			c.newRound()
 		case rules.EventTurn:
 			c.turn = x.Seat
 		case rules.EventStop:
 		case rules.EventFlip, rules.EventMark, rules.EventWrite, rules.EventGuess, rules.EventSecret:
-			if c.known {
-				err = c.ownEvent(a, x)
+			if c.known && !slices.Contains(c.own, x.Kind) {
+				return c.fail("%s has no %s events", c.game, x.Kind)
 			}
 		case rules.EventScore:
-			if x.Seat < 0 {
+			switch {
+			case x.Seat < 0:
 				return c.fail("a score event of no seat")
-			}
-			if c.known {
-				err = c.score(a, ev[:i], x)
+			case c.known && !slices.Contains(c.own, x.Kind):
+				return c.fail("%s has no %s events", c.game, x.Kind)
+			case c.known && x.Round != c.round:
+				return c.fail("a score of round %d in round %d", x.Round, c.round)
 			}
 			c.tally[x.Seat] += x.Count
-			scored = true
 		case rules.EventOut:
 			if x.Seat < 0 {
 				return c.fail("an out event of no seat")
 			}
-			c.out[x.Seat] = true
 		case rules.EventPhase:
-			if x.Count < 0 || (c.known && x.Count > 2) || x.Round != c.round {
+			if x.Count < 0 || x.Round != c.round {
 				return c.fail("phase %d of round %d, in round %d", x.Count, x.Round, c.round)
 			}
 			c.phase = x.Count
@@ -543,15 +504,15 @@ func (c *checker) accepted(e *Entry) error {
 		default:
 			return c.fail("event %d is of an unknown kind %q", i, x.Kind)
 		}
+		if err == nil && c.known && c.hooks.Event != nil && x.Kind != rules.EventOver {
+			err = c.hooks.Event(a, ev, i)
+		}
 		if err != nil {
 			return fmt.Errorf("%w (event %d, %s)", err, i, x.Kind)
 		}
 	}
 	if len(shuffled) > 0 {
 		return c.fail("the line states %d shuffle outcomes more than it has shuffle events", len(shuffled))
-	}
-	if scored && c.game == "reflection" {
-		clear(c.writes)
 	}
 	if c.known {
 		if err := c.after(a, ev, before); err != nil {
@@ -563,7 +524,9 @@ func (c *checker) accepted(e *Entry) error {
 	if a.Kind == rules.ActionClaim {
 		c.claims[a.Seat]++
 	}
-	c.clock(a, ev)
+	if c.known && c.hooks.Accepted != nil {
+		c.hooks.Accepted(a, ev)
+	}
 	if c.over {
 		return c.checkResult(c.result, "the over event")
 	}
@@ -634,8 +597,8 @@ type snapshot struct {
 	target     int // the first target's zone, or -1
 	targetTop  int // its top card
 	targetLen  int
-	seatCards  int // the acting seat's cards in its piles (Collect the Symbols: its pile)
-	emptyPlace int // Anarchy Pancakes: the seat's lowest empty place (the zones opened included), or -1
+	seatCards  int // the acting seat's cards in its piles
+	emptyPlace int // in a game with draws: the seat's lowest empty pile (the zones opened included), or -1
 	turn       int // whose turn it was
 }
 
@@ -650,7 +613,7 @@ func (c *checker) snapshot(a *rules.Action) snapshot {
 	if a.Seat >= 0 {
 		sn.seatCards = c.cardsOf(a.Seat, rules.ZonePile)
 		for z, zone := range c.zones {
-			if zone.kind == rules.ZonePile && zone.seat == a.Seat && len(zone.cards) == 0 && c.game == "anarchy-pancakes" {
+			if zone.kind == rules.ZonePile && zone.seat == a.Seat && len(zone.cards) == 0 && c.info.Draw {
 				sn.emptyPlace = z
 				break
 			}
@@ -660,7 +623,7 @@ func (c *checker) snapshot(a *rules.Action) snapshot {
 }
 
 // after checks what an action of a seat did to the table as a whole,
-// beyond each event: the card a Memory flip took or left, the place a draw
+// beyond each event: the card a flip took or left, the place a draw
 // filled, the pile a take emptied.
 func (c *checker) after(a *rules.Action, ev []rules.Event, sn snapshot) error {
 	switch a.Kind {
@@ -671,7 +634,7 @@ func (c *checker) after(a *rules.Action, ev []rules.Event, sn snapshot) error {
 		}
 	case rules.ActionDraw:
 		m := ev[0]
-		if m.Kind != rules.EventMove || m.From != c.zoneOf(rules.ZoneStock) || m.Seat != a.Seat {
+		if m.Kind != rules.EventMove || m.From != c.ZoneOf(rules.ZoneStock) || m.Seat != a.Seat {
 			return c.fail("a draw's first event is %s from zone %d, not the draw pile's move", m.Kind, m.From)
 		}
 		if m.To != sn.emptyPlace {
@@ -680,19 +643,19 @@ func (c *checker) after(a *rules.Action, ev []rules.Event, sn snapshot) error {
 	case rules.ActionDiscard:
 		m := ev[0]
 		if m.Kind != rules.EventMove || c.zones[m.From].seat != a.Seat || c.zones[m.From].kind != rules.ZonePile ||
-			c.zones[m.To].seat != a.Seat || c.zones[m.To].kind != "discard" {
+			c.zones[m.To].seat != a.Seat || c.zones[m.To].kind != rules.ZoneDiscard {
 			return c.fail("a discard moves from zone %d to zone %d, not from the seat's pile to its discard pile", m.From, m.To)
 		}
 	case rules.ActionTake:
 		z := c.zones[sn.target]
-		if sn.seatCards != 0 || z.kind != "discard" || z.seat == a.Seat || sn.targetLen == 0 || len(z.cards) != 0 {
+		if sn.seatCards != 0 || z.kind != rules.ZoneDiscard || z.seat == a.Seat || sn.targetLen == 0 || len(z.cards) != 0 {
 			return c.fail("seat %d, with %d cards, took zone %d, a %s of seat %d with %d cards, leaving %d",
 				a.Seat, sn.seatCards, sn.target, z.kind, z.seat, sn.targetLen, len(z.cards))
 		}
 	case rules.ActionLay:
 		m := ev[0]
 		z := c.zones[sn.target]
-		if z.kind != "hand" || z.seat != a.Seat || m.Kind != rules.EventMove || m.From != sn.target || c.zones[m.To].kind != "row" {
+		if z.kind != rules.ZoneHand || z.seat != a.Seat || m.Kind != rules.EventMove || m.From != sn.target || c.zones[m.To].kind != rules.ZoneRow {
 			return c.fail("a lay of zone %d, a %s of seat %d, moves from zone %d to zone %d", sn.target, z.kind, z.seat, m.From, m.To)
 		}
 	}
@@ -756,18 +719,12 @@ func (c *checker) claim(a *rules.Action, x *rules.Event) error {
 			return c.fail("symbol %d is not on the cards of any %v (%s) zone of seat %d", sym, p.Kinds, p.Whose, seat)
 		}
 	}
-	if c.tokens != nil {
-		if c.tokens[sym/64]>>(sym%64)&1 == 0 {
-			return c.fail("symbol %d's token was taken before", sym)
-		}
-		c.tokens[sym/64] &^= 1 << (sym % 64)
-	}
 	return nil
 }
 
 // move checks a move and carries it out: Count cards, Card on top, from
 // the top of zone From to the top of zone To (its bottom when Under).
-func (c *checker) move(i int, x *rules.Event) error {
+func (c *checker) move(x *rules.Event) error {
 	f, t := x.From, x.To
 	if f < 0 || f >= len(c.zones) || t < 0 || t >= len(c.zones) || f == t {
 		return c.fail("a move from zone %d to zone %d, at a table of %d zones", f, t, len(c.zones))
@@ -786,15 +743,6 @@ func (c *checker) move(i int, x *rules.Event) error {
 	} else {
 		c.zones[t].cards = append(c.zones[t].cards, moved...)
 	}
-	if c.game == "false-poker" {
-		row := c.zoneOf("row")
-		switch {
-		case t == row:
-			c.layers = append(c.layers, x.Seat)
-		case f == row && len(c.layers) > 0:
-			c.layers = c.layers[:len(c.layers)-1]
-		}
-	}
 	return nil
 }
 
@@ -811,324 +759,6 @@ func (c *checker) shuffle(x *rules.Event, order []int) error {
 	}
 	c.zones[z].cards = slices.Clone(order)
 	return nil
-}
-
-// newRound clears what a game keeps for one round.
-func (c *checker) newRound() {
-	clear(c.out)
-	c.eliminated = c.eliminated[:0]
-	c.hostSecret = -1
-}
-
-// afterClaim follows up the move of an accepted claim: the Well's order of
-// emptying, Anarchy Pancakes' butter pats.
-func (c *checker) afterClaim(a *rules.Action) {
-	switch c.game {
-	case "well":
-		if c.cardsOf(a.Seat, rules.ZonePile) == 0 {
-			n := 0
-			for s := range c.p {
-				if c.cardsOf(s, rules.ZonePile) == 0 {
-					n++
-				}
-			}
-			c.emptied[a.Seat] = n
-		}
-	case "anarchy-pancakes":
-		if c.cardsOf(a.Seat, rules.ZonePile) == 0 {
-			out := 0
-			for s := range c.p {
-				if c.cardsOf(s, rules.ZonePile) == 0 {
-					out++
-				}
-			}
-			if c.optIs("round-end", "first") || out == 1 {
-				c.pats[a.Seat]++
-			}
-		}
-	}
-}
-
-// ownEvent checks an event of a game's own: a flip, a marker, a write, a
-// guess or a secret.
-func (c *checker) ownEvent(a *rules.Action, x *rules.Event) error {
-	switch x.Kind {
-	case rules.EventFlip:
-		return c.flip(a, x)
-	case rules.EventMark:
-		return c.mark(a, x)
-	case rules.EventWrite:
-		return c.write(a, x)
-	case rules.EventGuess:
-		return c.guessed(a, x)
-	}
-	return c.secret(x)
-}
-
-// flip checks a flip: Memory's, by the seat, of a face-down card, naming a
-// symbol of the face-up card; Guess's, of the card just turned, with the
-// symbol the host eliminates.
-func (c *checker) flip(a *rules.Action, x *rules.Event) error {
-	if x.From < 0 || x.From >= len(c.zones) || x.Card != c.top(x.From) || x.Card < 0 {
-		return c.fail("a flip of card %d in zone %d, whose top card is %d", x.Card, x.From, c.topOr(x.From))
-	}
-	switch c.game {
-	case "memory":
-		up := c.topOr(c.zoneOf(rules.ZoneCentre))
-		if x.Seat != a.Seat || x.Symbol != a.Symbol || a.Target.At(0) != x.From || c.zones[x.From].kind != "facedown" || x.Count != 0 {
-			return c.fail("the flip event names seat %d, symbol %d, zone %d; the action %d, %d, %v", x.Seat, x.Symbol, x.From, a.Seat, a.Symbol, a.Target)
-		}
-		if !c.has(up, x.Symbol) {
-			return c.fail("symbol %d is not on the face-up card %d", x.Symbol, up)
-		}
-	case "guess":
-		if x.Seat != rules.NoSeat || (x.Count != 0 && x.Count != 1) || c.zones[x.From].kind != "turned" {
-			return c.fail("a Guess flip by seat %d, count %d, in zone %d", x.Seat, x.Count, x.From)
-		}
-		if s := x.Symbol; s >= 0 {
-			if s >= c.symbols || c.has(x.Card, s) || slices.Contains(c.eliminated, s) {
-				return c.fail("symbol %d, eliminated, is on card %d or was eliminated before", s, x.Card)
-			}
-			c.eliminated = append(c.eliminated, s)
-		}
-		c.flips = append(c.flips, checkFlip{card: x.Card, on: x.Count, eliminated: x.Symbol, line: c.line})
-	default:
-		return c.fail("%s has no flips", c.game)
-	}
-	return nil
-}
-
-// mark checks a Memory marker: on the card the seat just flipped, which it
-// did not take, or every marker taken off (from -1) at once.
-func (c *checker) mark(a *rules.Action, x *rules.Event) error {
-	switch {
-	case c.game != "memory":
-		return c.fail("%s has no markers", c.game)
-	case x.From >= 0 && (a.Kind != rules.ActionFlip || x.From != a.Target.At(0) || x.Seat != a.Seat || x.Count != 1):
-		return c.fail("a marker on zone %d by seat %d, count %d, after a %s of %v by seat %d", x.From, x.Seat, x.Count, a.Kind, a.Target, a.Seat)
-	case x.From < 0 && (x.Seat != rules.NoSeat || x.Count < 1 || x.From != -1):
-		return c.fail("the markers taken off: from %d, by seat %d, count %d", x.From, x.Seat, x.Count)
-	}
-	return nil
-}
-
-// topOr returns the top card of zone z, or -1 for a zone that does not
-// exist.
-func (c *checker) topOr(z int) int {
-	if z < 0 || z >= len(c.zones) {
-		return -1
-	}
-	return c.top(z)
-}
-
-// write checks a Reflection write: in the answer phase, a symbol of the
-// fifth card, at most four a round.
-func (c *checker) write(a *rules.Action, x *rules.Event) error {
-	fifth := c.topOr(reflectionFifth)
-	switch {
-	case x.Seat != a.Seat || x.Symbol != a.Symbol || a.Seat < 0:
-		return c.fail("the write event names seat %d, symbol %d; the action %d, %d", x.Seat, x.Symbol, a.Seat, a.Symbol)
-	case c.phase != 2:
-		return c.fail("a write in phase %d", c.phase)
-	case len(c.writes[a.Seat]) >= 4:
-		return c.fail("a fifth write of seat %d in the round", a.Seat)
-	case fifth < 0 || !c.has(fifth, a.Symbol):
-		return c.fail("symbol %d is not on the fifth card %d", a.Symbol, fifth)
-	}
-	c.writes[a.Seat] = append(c.writes[a.Seat], a.Symbol)
-	return nil
-}
-
-// The zones of Reflection the checker reads: the four places face down,
-// and the fifth card face up.
-const (
-	reflectionFour  = 2
-	reflectionFifth = 11
-)
-
-// score checks a score event against what each game scores, and adds it
-// up: Reflection's answers, False Poker's row, Guess's guess, Memory's card
-// taken. earlier are the events of the action before it.
-func (c *checker) score(a *rules.Action, earlier []rules.Event, x *rules.Event) error {
-	if x.Round != c.round {
-		return c.fail("a score of round %d in round %d", x.Round, c.round)
-	}
-	want, ok := 0, true
-	switch c.game {
-	case "memory":
-		want = 5
-	case "guess":
-		if len(earlier) == 0 {
-			return c.fail("a Guess score not after the seat's guess")
-		}
-		g := earlier[len(earlier)-1]
-		switch {
-		case g.Kind != rules.EventGuess || g.Seat != x.Seat:
-			return c.fail("a Guess score not after the seat's guess")
-		case g.Count == 1:
-			want = 5
-		case c.optIs("wrong", "out"):
-			want = -1
-		default:
-			want = -2
-		}
-	case "reflection":
-		want = c.reflectionPoints(c.writes[x.Seat])
-	case "false-poker":
-		want, ok = c.falsePokerLoss(earlier, x)
-	}
-	if !ok || x.Count != want {
-		return c.fail("seat %d scores %d; the rules give %d", x.Seat, x.Count, want)
-	}
-	return nil
-}
-
-// reflectionPoints returns what answers score on Reflection's table: each
-// symbol as many times as written, up to the number of the four cards
-// that share it with the fifth.
-func (c *checker) reflectionPoints(answers []int) int {
-	fifth := c.topOr(reflectionFifth)
-	points := 0
-	for i, sym := range answers {
-		if slices.Contains(answers[:i], sym) {
-			continue
-		}
-		n, m := 0, 0
-		for _, t := range answers[i:] {
-			if t == sym {
-				n++
-			}
-		}
-		if fifth >= 0 && c.has(fifth, sym) {
-			for z := reflectionFour; z < reflectionFour+4; z++ {
-				if t := c.topOr(z); t >= 0 && c.has(t, sym) {
-					m++
-				}
-			}
-		}
-		points += min(n, m)
-	}
-	return points
-}
-
-// falsePokerLoss returns the markers False Poker's row check takes, as a
-// negative score, and whether x names the seat that loses them: the layer
-// of the first card whose shared symbol repeats an earlier one loses 2;
-// with no repeat, the caller (the seat that said STOP, or the seat whose
-// time ran out last) loses 1; never more than it has.
-func (c *checker) falsePokerLoss(earlier []rules.Event, x *rules.Event) (int, bool) {
-	z := c.zoneOf("row")
-	if z < 0 {
-		return 0, false
-	}
-	row := c.zones[z].cards
-	loser, loss := -1, 1
-	if k := len(earlier); k > 0 && (earlier[k-1].Kind == rules.EventStop || earlier[k-1].Kind == rules.EventOut) {
-		loser = earlier[k-1].Seat
-	}
-	seen := map[int]bool{}
-	for i := 1; i < len(row); i++ {
-		sym := c.common(row[i-1], row[i])
-		if seen[sym] {
-			if i >= len(c.layers) {
-				return 0, false
-			}
-			loser, loss = c.layers[i], 2
-			break
-		}
-		seen[sym] = true
-	}
-	loss = min(loss, 6+c.tally[x.Seat])
-	return -loss, loser == x.Seat
-}
-
-// common returns the first symbol cards a and b share, or -1.
-func (c *checker) common(a, b int) int {
-	for w := range c.words {
-		if m := c.bits[a*c.words+w] & c.bits[b*c.words+w]; m != 0 {
-			for s := 0; s < 64; s++ {
-				if m>>s&1 != 0 {
-					return w*64 + s
-				}
-			}
-		}
-	}
-	return -1
-}
-
-// guessed checks a guess event: the action's seat and symbol, a seat that
-// may guess.
-func (c *checker) guessed(a *rules.Action, x *rules.Event) error {
-	host := -1
-	if c.optIs("host", "player") {
-		host = c.round - 1
-	}
-	switch {
-	case x.Seat != a.Seat || x.Symbol != a.Symbol || (x.Count != 0 && x.Count != 1) || a.Seat < 0:
-		return c.fail("the guess event names seat %d, symbol %d, count %d; the action %d, %d", x.Seat, x.Symbol, x.Count, a.Seat, a.Symbol)
-	case a.Seat == host:
-		return c.fail("seat %d guessed in the round it hosts", a.Seat)
-	case c.out[a.Seat]:
-		return c.fail("seat %d guessed while out or waiting", a.Seat)
-	}
-	if x.Count == 0 && c.optIs("wrong", "wait") {
-		clear(c.out) // another seat has guessed: those waiting may guess again
-	}
-	c.guesses = append(c.guesses, checkGuess{symbol: x.Symbol, right: x.Count, line: c.line})
-	return nil
-}
-
-// secret checks a secret event: shown to the host at the start of a round,
-// or to everyone at its end, when every card turned in the round and every
-// guess must agree with it.
-func (c *checker) secret(x *rules.Event) error {
-	s := x.Symbol
-	if s < 0 || s >= c.symbols {
-		return c.fail("the secret %d is not a symbol of the deck", s)
-	}
-	if x.Seat != rules.NoSeat {
-		c.hostSecret = s
-		return nil
-	}
-	if c.hostSecret >= 0 && c.hostSecret != s {
-		return c.fail("the secret shown is %d, the host was shown %d", s, c.hostSecret)
-	}
-	for _, f := range c.flips {
-		if on := c.has(f.card, s); on != (f.on == 1) || f.eliminated == s {
-			return &CheckError{f.line, fmt.Sprintf("card %d was said to show the secret %d: %v, wrongly; or the secret was eliminated", f.card, s, f.on == 1)}
-		}
-	}
-	for _, g := range c.guesses {
-		if (g.symbol == s) != (g.right == 1) {
-			return &CheckError{g.line, fmt.Sprintf("the guess of %d was said to be right: %v; the secret is %d", g.symbol, g.right == 1, s)}
-		}
-	}
-	c.flips, c.guesses = c.flips[:0], c.guesses[:0]
-	return nil
-}
-
-// clock follows the game's clock after accepted action a with events ev:
-// when the turn, phase or card it times began, and since which version a
-// lenient action counts.
-func (c *checker) clock(a *rules.Action, ev []rules.Event) {
-	kinds := func(k rules.EventKind) bool {
-		return slices.ContainsFunc(ev, func(e rules.Event) bool { return e.Kind == k })
-	}
-	switch c.game {
-	case "memory", "false-poker":
-		c.start = a.At
-	case "guess":
-		if a.Kind == rules.ActionTick || kinds(rules.EventRound) {
-			c.start = a.At
-		}
-		if kinds(rules.EventRound) {
-			c.since = c.version
-		}
-	case "reflection":
-		if kinds(rules.EventPhase) {
-			c.start, c.since = a.At, c.version
-		}
-	}
 }
 
 // end checks the result line against the table.
@@ -1153,7 +783,7 @@ func (c *checker) checkResult(r *rules.Result, what string) error {
 		return c.fail("%s holds %d scores for %d seats", what, len(r.Scores), c.p)
 	}
 	if c.known {
-		scores, unit := scorers[c.game](c)
+		scores, unit := c.hooks.Scores()
 		if unit == "" {
 			unit = c.info.Unit
 		}
@@ -1197,68 +827,82 @@ func rank(scores []int, higherWins bool) rules.Result {
 	return r
 }
 
-// Knows reports whether Check knows the own rules of game (by canonical
-// name): how it scores, when its clock ticks, which versions its seats may
-// name, and what its own events must say. It knows every game of this
-// repository. Of another game, one just added to the rules, Check checks
-// what every game shares (the table through moves, shuffles and zones
-// opened; claims against the game's claim shape; versions, arrival times
-// and lock-outs; the fields of each event; the result's ranking against its
-// scores), not its scores, its clock nor its own events.
-func Knows(game string) bool { return scorers[game] != nil }
-
-// scorers holds, by game, the scores the table and the events give each
-// seat, as the game's file in rules/ says it scores (docs/RECORD.md lists
-// them), and the unit when it is not the game's usual one.
-var scorers = map[string]func(c *checker) ([]int, string){
-	"tower":          cardsIn(1, rules.ZonePile),
-	"duel":           cardsIn(1, rules.ZonePile),
-	"subway-rescue":  cardsIn(1, rules.ZonePile),
-	"poisoned-gift":  cardsIn(1, rules.ZonePile),
-	"catch-them-all": cardsIn(1, rules.ZoneWon),
-	"triplets":       cardsIn(1, rules.ZoneWon),
-	"hot-potato":     cardsIn(1, "lost", "out"),
-	"tower-7":        cardsIn(-1, rules.ZonePile),
-	"learning": func(c *checker) ([]int, string) {
-		return per(c, func(s int) int { return c.cardsOf(s, rules.ZoneWon) / 2 }), ""
-	},
-	"memory":           func(c *checker) ([]int, string) { return slices.Clone(c.tally), "" },
-	"guess":            func(c *checker) ([]int, string) { return slices.Clone(c.tally), "" },
-	"reflection":       func(c *checker) ([]int, string) { return slices.Clone(c.tally), "" },
-	"false-poker":      func(c *checker) ([]int, string) { return per(c, func(s int) int { return 6 + c.tally[s] }), "" },
-	"collect-symbols":  func(c *checker) ([]int, string) { return slices.Clone(c.claims), "" },
-	"anarchy-pancakes": func(c *checker) ([]int, string) { return slices.Clone(c.pats), "" },
-	"well": func(c *checker) ([]int, string) {
-		if c.optIs("end", "first-empty") {
-			return cardsIn(1, rules.ZonePile)(c)
-		}
-		next := 1
-		for _, t := range c.emptied {
-			if t > 0 {
-				next++
-			}
-		}
-		return per(c, func(s int) int {
-			if t := c.emptied[s]; t > 0 {
-				return t
-			}
-			return next
-		}), "place"
-	},
+// Knows reports whether Check knows the own rules of game (by any name
+// rules.Lookup accepts): how it scores, when its clock ticks, which
+// versions its seats may name and what its own events must say, as the
+// game declares them (rules.Info.Record). Every game of this repository
+// declares them. Of another, Check checks what every game shares (the
+// table through moves, shuffles and zones opened; claims against the
+// game's claim shape; versions, arrival times and lock-outs; the fields of
+// each event; the result's ranking against its scores), not its scores,
+// its clock nor its own events.
+func Knows(game string) bool {
+	g, err := rules.Lookup(game)
+	return err == nil && g.Info().Record != nil
 }
 
-// per returns f of every seat.
-func per(c *checker, f func(seat int) int) []int {
-	out := make([]int, c.p)
-	for s := range out {
-		out[s] = f(s)
-	}
-	return out
+// The checker is the table a game's record rules read (rules.RecordTable).
+
+// Players returns the number of seats.
+func (c *checker) Players() int { return c.p }
+
+// Symbols returns the number of symbols of the deck.
+func (c *checker) Symbols() int { return c.symbols }
+
+// Zones returns the number of zones.
+func (c *checker) Zones() int { return len(c.zones) }
+
+// Zone returns the kind, the owner and the cards of zone z.
+func (c *checker) Zone(z int) (rules.ZoneKind, int, []int) {
+	return c.zones[z].kind, c.zones[z].seat, c.zones[z].cards
 }
 
-// cardsIn scores each seat sign times the cards in its zones of kinds.
-func cardsIn(sign int, kinds ...rules.ZoneKind) func(c *checker) ([]int, string) {
-	return func(c *checker) ([]int, string) {
-		return per(c, func(s int) int { return sign * c.cardsOf(s, kinds...) }), ""
+// Top returns the top card of zone z, or -1 for an empty zone or one that
+// does not exist.
+func (c *checker) Top(z int) int {
+	if z < 0 || z >= len(c.zones) {
+		return -1
 	}
+	return c.top(z)
+}
+
+// Has reports whether card shows symbol.
+func (c *checker) Has(card, symbol int) bool { return c.has(card, symbol) }
+
+// CardsOf returns the cards in the zones of seat of the given kinds.
+func (c *checker) CardsOf(seat int, kinds ...rules.ZoneKind) int { return c.cardsOf(seat, kinds...) }
+
+// Option returns the value of option name, set or default.
+func (c *checker) Option(name string) string { return c.opts[name] }
+
+// OptionInt returns the value of option name as an integer.
+func (c *checker) OptionInt(name string) int {
+	v, _ := strconv.Atoi(c.opts[name])
+	return v
+}
+
+// Round returns the round the table is in.
+func (c *checker) Round() int { return c.round }
+
+// Phase returns the phase the last phase event began.
+func (c *checker) Phase() int { return c.phase }
+
+// Version returns the table's version.
+func (c *checker) Version() uint64 { return c.version }
+
+// Tally returns the sum of the score events of seat.
+func (c *checker) Tally(seat int) int { return c.tally[seat] }
+
+// Claims returns the accepted claims of seat.
+func (c *checker) Claims(seat int) int { return c.claims[seat] }
+
+// Line returns the line being checked.
+func (c *checker) Line() int { return c.line }
+
+// Fail returns a CheckError of the line being checked.
+func (c *checker) Fail(format string, args ...any) error { return c.fail(format, args...) }
+
+// FailAt returns a CheckError of line.
+func (c *checker) FailAt(line int, format string, args ...any) error {
+	return &CheckError{line, fmt.Sprintf(format, args...)}
 }

@@ -523,3 +523,14 @@ func TestCheckMutated(t *testing.T) {
 		t.Fatalf("only %d of %d changed records found inconsistent", found, changed)
 	}
 }
+
+// TestEveryGameDeclaresItsRecordRules checks that Check knows the own
+// rules of every game of this repository, as each declares them in its
+// file (rules.Info.Record): its scores, its clock and its own events.
+func TestEveryGameDeclaresItsRecordRules(t *testing.T) {
+	for _, g := range rules.Games() {
+		if info := g.Info(); !record.Knows(info.Name) {
+			t.Errorf("%s declares no record rules (rules.Info.Record): its records are checked for what every game shares only", info.Name)
+		}
+	}
+}

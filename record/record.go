@@ -192,8 +192,32 @@ type Entry struct {
 	Opened []Zone `json:"opened,omitempty"`
 	// Refusal is why the action was refused, or nil if it was accepted.
 	Refusal *rules.Refusal `json:"refusal,omitempty"`
+	// Timing is how a server that compares claims by reaction (a room
+	// with a fair cap) timed a person's action, or nil. It plays no part
+	// in a replay: the action's At already is the time it was ranked at.
+	Timing *Timing `json:"timing,omitempty"`
 
 	line int // line number in the input, for messages
+}
+
+// Timing is how a server timed a person's action to rank it by reaction
+// rather than by arrival (docs/PROTOCOL.md, "A fair race"): every field is
+// in milliseconds since the game began, or in milliseconds.
+type Timing struct {
+	// Arrival is when the action reached the server.
+	Arrival int64 `json:"arrival"`
+	// Shown is when the server sent the seat the view the action answers
+	// (the last change of the table it was sent).
+	Shown int64 `json:"shown"`
+	// RTT is the seat's round trip as estimated when that view was sent.
+	RTT int64 `json:"rtt"`
+	// Credit is the part of the round trip the action was credited with:
+	// the round trip, at most the server's cap and what the seat's quota
+	// held, and none for a reaction under the human floor.
+	Credit int64 `json:"credit"`
+	// Reaction is the estimated reaction, Arrival − Shown − Credit; the
+	// action was ranked at Shown + Reaction (its At).
+	Reaction int64 `json:"reaction"`
 }
 
 // End is the last line of a record: how the game stood when it was
@@ -226,6 +250,9 @@ type Record struct {
 	Entries []Entry
 	// End is the result line, or nil.
 	End *End
+	// Session is the session line after the result line of a table
+	// played in a session, or nil.
+	Session *Session
 
 	startLine int // the start line's number in the input, for messages
 }
@@ -285,6 +312,7 @@ type Writer struct {
 	refused int
 	st      *rules.State // the game being recorded
 	zones   int          // the zones of st already stated
+	timing  *Timing      // the timing of the next action recorded (Time)
 }
 
 // NewWriter returns a Writer writing to w. It writes each line with one
@@ -351,7 +379,7 @@ func (w *Writer) Accepted(a rules.Action, events []rules.Event) error {
 		return w.err
 	}
 	w.actions++
-	e := Entry{Action: a, Events: events, Shuffled: w.st.Shuffled()}
+	e := Entry{Action: a, Events: events, Shuffled: w.st.Shuffled(), Timing: w.take()}
 	for ; w.zones < w.st.Zones(); w.zones++ {
 		z := w.st.Zone(w.zones)
 		e.Opened = append(e.Opened, Zone{Kind: z.Kind, Seat: z.Seat, Show: z.Show, Cards: []int{}})
@@ -370,7 +398,21 @@ func (w *Writer) Refused(a rules.Action, r *rules.Refusal) error {
 		return err
 	}
 	w.refused++
-	return w.write(entryLine{TypeRefused, Entry{Action: a, Refusal: r}})
+	return w.write(entryLine{TypeRefused, Entry{Action: a, Refusal: r, Timing: w.take()}})
+}
+
+// Time gives the next action recorded, accepted or refused, timing t; nil
+// takes back a timing no action took.
+func (w *Writer) Time(t *Timing) { w.timing = t }
+
+// Timed reports whether a timing given to Time waits for its action.
+func (w *Writer) Timed() bool { return w.timing != nil }
+
+// take returns the timing of the action being recorded, and forgets it.
+func (w *Writer) take() *Timing {
+	t := w.timing
+	w.timing = nil
+	return t
 }
 
 // End closes the record with s's standing: over or not, version, counts
@@ -542,13 +584,43 @@ func (r *Reader) Next() (*Record, error) {
 			}
 			e.line = r.line
 			rec.End = &e.End
-			return rec, nil
+			return rec, r.session(rec)
 		case TypeStart:
 			return nil, &SyntaxError{r.line, fmt.Sprintf("a %q line follows the game line of a record of format 2 or later, and only it", TypeStart)}
+		case TypeSession:
+			return nil, &SyntaxError{r.line, fmt.Sprintf("a %q line follows a record's %q line, and only it", TypeSession, TypeResult)}
 		default:
-			return nil, &SyntaxError{r.line, fmt.Sprintf("unknown line type %q; types: game, start, action, refused, result", typ)}
+			return nil, &SyntaxError{r.line, fmt.Sprintf("unknown line type %q; types: game, start, action, refused, result, session", typ)}
 		}
 	}
+}
+
+// session reads the session line after rec's result line, if the next
+// line is one; another line is left for the next record.
+func (r *Reader) session(rec *Record) error {
+	b, err := r.next()
+	if errors.Is(err, io.EOF) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	typ, err := r.lineType(b)
+	if err != nil {
+		return err
+	}
+	if typ != TypeSession {
+		r.peek = b
+		r.line--
+		return nil
+	}
+	var l sessionLine
+	if err := r.decode(b, &l); err != nil {
+		return err
+	}
+	l.line = r.line
+	rec.Session = &l.Session
+	return nil
 }
 
 // ReadAll reads every record of r.

@@ -69,6 +69,14 @@ type Config struct {
 	BotRate float64
 	// BotBurst is how many actions the bots of a room may make at once.
 	BotBurst int
+	// FairCap is the most of a person's round trip a claim is credited
+	// with when claims are ranked by reaction rather than by arrival
+	// (fair.go), or NoFair to rank them by arrival.
+	FairCap time.Duration
+	// BotNetDelay is the network delay the bots' actions go through, a
+	// typical round trip, credited to them as a person's is (at most
+	// FairCap).
+	BotNetDelay time.Duration
 }
 
 // DefaultConfig returns the defaults: a seat held 120 s, 1000 rooms, queues
@@ -78,7 +86,9 @@ type Config struct {
 // 32 decks and 32 MiB of card pictures kept (every edition's pictures take
 // about 4 MiB), and bots that answer a change after 250 ms at the soonest,
 // a quick person's reaction, and make at most 50 actions a second in
-// bursts of 100 in a room.
+// bursts of 100 in a room; claims ranked by reaction with at most 150 ms
+// of a round trip credited, and bots whose actions go through 40 ms of
+// network.
 //
 // With a 250 ms floor each bot acts at most 4 times a second, so the bots
 // of a full table (7 beside one person) make at most 28 actions a second
@@ -91,6 +101,7 @@ func DefaultConfig() Config {
 		Countdown: 3 * time.Second, PickTime: 60 * time.Second, BotPick: 2 * time.Second,
 		Lockout: 1000, Rate: 20, Burst: 40, FloodLimit: 200, SaveBacklog: 1000, MaxRoomsPerAddr: 20, DeckCache: 32, CardCache: 32 << 20,
 		BotDelay: 250 * time.Millisecond, BotRate: 50, BotBurst: 100,
+		FairCap: 150 * time.Millisecond, BotNetDelay: 40 * time.Millisecond,
 	}
 }
 
@@ -118,6 +129,8 @@ func (c Config) withDefaults() Config {
 	c.BotDelay = cmp.Or(c.BotDelay, d.BotDelay)
 	c.BotRate = cmp.Or(c.BotRate, d.BotRate)
 	c.BotBurst = cmp.Or(c.BotBurst, d.BotBurst)
+	c.FairCap = cmp.Or(c.FairCap, d.FairCap)
+	c.BotNetDelay = cmp.Or(c.BotNetDelay, d.BotNetDelay)
 	return c
 }
 
@@ -162,6 +175,14 @@ func (c Config) Validate() error {
 		return fmt.Errorf("bot rate %v actions/s: use a number from 0.1 to 100000", c.BotRate)
 	case c.BotBurst < 1 || c.BotBurst > 1_000_000:
 		return fmt.Errorf("bot burst %d: use 1 to 1000000", c.BotBurst)
+	case (c.FairCap < time.Millisecond && c.FairCap != NoFair) || c.FairCap > time.Second:
+		return fmt.Errorf("fair cap %v: use a duration from 1ms to 1s, or room.NoFair (%d) to rank claims by arrival", c.FairCap, NoFair)
+	case c.BotNetDelay < time.Millisecond || c.BotNetDelay > time.Second:
+		return fmt.Errorf("bot network delay %v: use a duration from 1ms to 1s", c.BotNetDelay)
+	case (c.FairCap < time.Millisecond && c.FairCap != NoFair) || c.FairCap > time.Second:
+		return fmt.Errorf("fair cap %v: use a duration from 1ms to 1s, or room.NoFair (%d) to rank claims by arrival", c.FairCap, NoFair)
+	case c.BotNetDelay < time.Millisecond || c.BotNetDelay > time.Second:
+		return fmt.Errorf("bot network delay %v: use a duration from 1ms to 1s", c.BotNetDelay)
 	}
 	return nil
 }

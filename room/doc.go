@@ -36,10 +36,22 @@
 // of the moments it waits for: the driver's Next, the end of a countdown or
 // of a pick, and the expiry of a disconnected seat's hold.
 //
+// With Config.FairCap (the default) the people's actions are ranked by
+// their estimated reactions rather than by their arrivals (fair.go): each
+// is credited with its sender's round trip (Peer.RTT, which package web
+// measures with WebSocket pings; rtt.go), capped and drawn from a quota,
+// and the driver runs on the time of reactions, up to the horizon past
+// which no earlier reaction can still arrive; the people's actions wait
+// for that horizon, at most the cap.
+//
 // The files follow these jobs: room.go is the room's loop and timer,
 // seats.go membership, seats and tokens, requests.go the requests,
-// tables.go a table's life with its driver and record, broadcast.go the
-// messages and their broadcast.
+// tables.go a table's life with its driver and record, fair.go the
+// ranking by reaction, rtt.go the connections' round trips, broadcast.go
+// the messages and their broadcast, durable.go the journal, route.go the
+// hand-over of a connection to the node of a cluster that holds its room
+// (a Router, package relay) and the remote Peers of the connections other
+// nodes hand over.
 //
 // Each broadcast is encoded once per distinct view: one encoding per seat
 // at the table and one shared by spectators and by seats that sit out a

@@ -1,10 +1,12 @@
 package room
 
 import (
+	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -49,6 +51,12 @@ type entry struct {
 	// Draws are the random values the turn drew, in order: seeds in
 	// decimal, the hashes of new seats' tokens.
 	Draws []string `json:"draws,omitempty"`
+	// Fair, in the entry of a turn that began a table, is how the table
+	// ranks claims (fair.go); RTTs are the round trips, in milliseconds,
+	// the turn read for that ranking, in order. A journal written before
+	// them has neither: its tables did not rank by reaction.
+	Fair *fairSettings `json:"fair,omitempty"`
+	RTTs []int64       `json:"rtts,omitempty"`
 	// Now is the time the room went on to after the input (its tick),
 	// Unix nanoseconds on the room's clock.
 	Now int64 `json:"now"`
@@ -233,6 +241,12 @@ func (r *Room) commit(now time.Time) {
 	// its journal once its games are stored.
 	closing := r.closed && !r.stopping
 	send := func(err error) {
+		if errors.Is(err, ErrFenced) {
+			// Another server acts for the room now: nothing of this
+			// turn may reach anyone.
+			r.m.fenced(r, err)
+			return
+		}
 		if err != nil {
 			r.m.journalFailed(r, err)
 		} else if r.m.journalErr.Load() != nil {
@@ -287,6 +301,7 @@ func (r *Room) replay(e *entry) error {
 	r.replaying = true
 	r.replayNow = time.Unix(0, e.Now)
 	r.draws = e.Draws
+	r.replayFair, r.rtts = e.Fair, e.RTTs
 	switch {
 	case e.Req != nil:
 		in := &input{peer: r.ghost(e.Peer), at: time.Unix(0, e.At), name: e.Name, tokenHash: e.TokenHash}
@@ -387,9 +402,35 @@ func (r *Room) wakeAt() time.Time {
 // people to come back to the table.
 const restartGrace = 5 * time.Second
 
+// Journal keeps the rooms in play: *journal.Journal in the server's
+// SQLite file, or a cluster's stream (package cluster).
+type Journal interface {
+	// Append adds entry seq of room, holding data, and calls done once
+	// the entry is durable, or with the error that kept it from being
+	// written. A room numbers its entries from 1; an Append with data nil
+	// writes nothing, and its done follows the room's entries before it.
+	// done is called in the order of the room's Append calls and must not
+	// block. An error that wraps ErrFenced means that the room is no longer
+	// this server's: the turn's frames are not sent, and the room stops
+	// here.
+	Append(room string, seq int64, data []byte, done func(error))
+	// Drop removes every entry of room, once it has ended, and calls done
+	// as Append does.
+	Drop(room string, done func(error))
+	// Truncate keeps the first seq entries of room, deleting the others
+	// (entries that cannot be replayed), and calls done as Append does;
+	// the room's next entry is numbered seq+1.
+	Truncate(room string, seq int64, done func(error))
+	// Load returns the entries of the rooms to restore at start, by room.
+	Load() map[string][]journal.Entry
+	// Flush waits until every write asked for before it is durable or
+	// failed.
+	Flush(ctx context.Context) error
+}
+
 // UseJournal makes the Manager keep its rooms in play in j, and restore
 // them from it (Restore). It is called before any room opens.
-func (m *Manager) UseJournal(j *journal.Journal) { m.journal = j }
+func (m *Manager) UseJournal(j Journal) { m.journal = j }
 
 // JournalFailure returns when the journal last failed, and how, or a nil
 // error when it never has.
@@ -402,7 +443,10 @@ func (m *Manager) JournalFailure() (time.Time, error) {
 
 // Restore rebuilds the rooms the journal holds, as they were when the last
 // server stopped, and starts them; it returns how many it restored. A
-// room whose entries cannot be replayed is logged, counted and dropped.
+// room's journal that ends in entries that cannot be replayed (a write cut
+// short, bytes changed on the disk, a number missing) is cut after its
+// last good entry, logged and counted, and the room restored up to it; a
+// room whose first entry cannot be read is logged, counted and dropped.
 func (m *Manager) Restore() (int, error) {
 	if m.journal == nil {
 		return 0, nil
@@ -427,34 +471,42 @@ func (m *Manager) Restore() (int, error) {
 }
 
 // restoreRoom replays the entries es of the room jid and starts the room;
-// it returns nil for a room that had closed.
+// it returns nil for a room that had closed. Entries after the last that
+// replays are deleted from the journal.
 func (m *Manager) restoreRoom(jid string, es []journal.Entry) (*Room, error) {
 	var first entry
-	if len(es) == 0 || json.Unmarshal(es[0].Data, &first) != nil || first.Open == nil {
+	if len(es) == 0 || es[0].Seq != 1 || json.Unmarshal(es[0].Data, &first) != nil || first.Open == nil {
 		return nil, fmt.Errorf("its first entry does not open it")
 	}
-	cfg, decks, main, own, perr := m.prepare(first.Open)
-	if perr != nil {
-		return nil, perr
+	r, n, why, err := m.replayRoom(jid, &first, es)
+	if err != nil {
+		return nil, err
 	}
-	r := newRoom(m, first.Code, first.Open, cfg, decks, main, own)
-	r.jid, r.seq, r.last = jid, 1, time.Unix(0, first.Now)
-	for _, je := range es[1:] {
-		var e entry
-		if err := json.Unmarshal(je.Data, &e); err != nil {
-			return nil, fmt.Errorf("entry %d: %v", je.Seq, err)
+	if why != nil {
+		m.cfg.Log.Error("room: the journal of a room ends in entries that cannot be replayed; they are deleted and the room goes on from the entry before",
+			"room", jid, "seq", es[n].Seq, "kept", n, "cut", len(es)-n, "why", why)
+		m.metrics.JournalFailures.Inc()
+		m.metrics.JournalCut.Add(float64(len(es) - n))
+		if r == nil {
+			// The replay broke down in the middle of a turn: the room
+			// is built again from the entries before it.
+			if r, _, why, err = m.replayRoom(jid, &first, es[:n]); r == nil || why != nil || err != nil {
+				return nil, fmt.Errorf("replaying its first %d entries again: %v %v", n, why, err)
+			}
 		}
-		if err := r.replay(&e); err != nil {
-			return nil, err
+		done := make(chan error, 1)
+		m.journal.Truncate(jid, int64(n), func(err error) { done <- err })
+		if err := <-done; err != nil {
+			return nil, fmt.Errorf("deleting its entries after %d: %w", n, err)
 		}
-		if r.closed {
-			// It closed, but the server stopped before its journal
-			// was dropped: its games may not all be stored.
-			r.replaying = false
-			r.storeReplayed()
-			r.dropWhenStored()
-			return nil, nil
-		}
+	}
+	if r.closed {
+		// It closed, but the server stopped before its journal was
+		// dropped: its games may not all be stored.
+		r.replaying = false
+		r.storeReplayed()
+		r.dropWhenStored()
+		return nil, nil
 	}
 	r.resumeAfterReplay()
 	r.storeReplayed()
@@ -468,6 +520,44 @@ func (m *Manager) restoreRoom(jid string, es []journal.Entry) (*Room, error) {
 	m.metrics.Rooms.Inc()
 	m.spawn(r)
 	return r, nil
+}
+
+// replayRoom builds the room jid that the entry first opened and replays
+// its entries es after it, until one is missing (a gap in their numbers),
+// cannot be decoded or cannot be replayed, or the room closes. It returns
+// the room, the number of entries replayed (first included) and why the
+// replay stopped before the end, if it did; the room is nil when the
+// replay broke down in the middle of an entry (a panic, recovered). err is
+// an error of the room's specification.
+func (m *Manager) replayRoom(jid string, first *entry, es []journal.Entry) (r *Room, n int, why, err error) {
+	cfg, decks, main, own, perr := m.prepare(first.Open)
+	if perr != nil {
+		return nil, 0, nil, perr
+	}
+	r = newRoom(m, first.Code, first.Open, cfg, decks, main, own)
+	r.jid, r.seq, r.last = jid, 1, time.Unix(0, first.Now)
+	defer func() {
+		if p := recover(); p != nil {
+			r, why = nil, fmt.Errorf("entry %d: the replay failed: %v", es[n].Seq, p)
+		}
+	}()
+	for n = 1; n < len(es); n++ {
+		je := es[n]
+		if je.Seq != int64(n+1) {
+			return r, n, fmt.Errorf("entry %d is missing: the next entry is numbered %d", n+1, je.Seq), nil
+		}
+		var e entry
+		if err := json.Unmarshal(je.Data, &e); err != nil {
+			return r, n, fmt.Errorf("entry %d: %v", je.Seq, err), nil
+		}
+		if err := r.replay(&e); err != nil {
+			return r, n, err, nil
+		}
+		if r.closed {
+			return r, n + 1, nil, nil
+		}
+	}
+	return r, n, nil, nil
 }
 
 // journalFailed takes note of an entry of room r that could not be

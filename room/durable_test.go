@@ -1,13 +1,20 @@
 package room
 
 import (
+	"bytes"
 	"context"
+	"database/sql"
 	"errors"
+	"fmt"
+	"log/slog"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/dobble-dev/dobble/journal"
+	"github.com/dobble-dev/dobble/record"
 	"github.com/dobble-dev/dobble/store"
 	"github.com/dobble-dev/dobble/store/storetest"
 )
@@ -184,5 +191,223 @@ func restoreStoresUnstoredGames(t *testing.T, kind storetest.Kind) {
 			t.Fatalf("after restart %d, %d games stored; want the 1 that ended", restart, n)
 		}
 		h2.m.Close()
+	}
+}
+
+// TestRestoreCutsABadTail plays five rooms, then damages the journal of
+// four in the SQLite file as a disk or a crash might: the last entry's data
+// cut in half, an entry turned to garbage bytes, one that decodes but holds
+// a request that cannot be replayed, one missing. The next server restores
+// each of the four as its entries before the damage make it (the phase,
+// the version and the record a journal cut there by hand restores), deletes the entries from the damage
+// on, logs and counts what it cut, and numbers the room's next entry after
+// the last it kept; the fifth room is restored whole.
+func TestRestoreCutsABadTail(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "dobble.db")
+	h := newHarness(t, testConfig())
+	j := openJournal(t, path)
+	h.useJournal(j)
+	var codes []string
+	var hosts []*client
+	for range 5 {
+		host := startRoom(h, `{"game": "tower", "seats": 2, "bots": [null, "easy"], "deck": "order-3"}`)[0]
+		hosts = append(hosts, host)
+		codes = append(codes, h.room().code)
+	}
+	for range 6 {
+		h.advance(700 * time.Millisecond)
+		for i, r := range h.rooms {
+			if st := r.tab.State(); !st.Over() {
+				hosts[i].act(st.Moves(0, nil)[0], 0)
+			}
+		}
+	}
+	versions := map[string]uint64{}
+	for _, r := range h.rooms {
+		versions[r.code] = r.tab.State().Version()
+	}
+	h.flush()
+	j.Close()
+
+	// The damage, each to one room, at an entry near its end.
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := func(code string) []int64 {
+		t.Helper()
+		rows, err := db.Query(`SELECT id FROM journal WHERE room LIKE ? ORDER BY id`, code+"/%")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []int64
+		for rows.Next() {
+			var id int64
+			rows.Scan(&id)
+			out = append(out, id)
+		}
+		if len(out) < 8 {
+			t.Fatalf("room %s has %d entries; the test damages one of its last four", code, len(out))
+		}
+		return out
+	}
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := db.Exec(q, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kept := map[string]int{} // by room, the entries restored
+	entries := map[string]int{}
+	for i, code := range codes {
+		es := ids(code)
+		entries[code] = len(es)
+		switch i {
+		case 0: // a write cut in half
+			kept[code] = len(es) - 1
+			exec(`UPDATE journal SET data = substr(data, 1, length(data)/2) WHERE id = ?`, es[kept[code]])
+		case 1: // garbage
+			kept[code] = len(es) - 3
+			exec(`UPDATE journal SET data = x'00ff13fe7b22' WHERE id = ?`, es[kept[code]])
+		case 2: // an entry that decodes, with a request that does not
+			kept[code] = len(es) - 2
+			exec(`UPDATE journal SET data = '{"req":{"type":"fly","to":"moon"},"peer":1,"now":1}' WHERE id = ?`, es[kept[code]])
+		case 3: // a missing entry
+			kept[code] = len(es) - 4
+			exec(`DELETE FROM journal WHERE id = ?`, es[kept[code]])
+		default:
+			kept[code] = len(es)
+		}
+	}
+	// The same journal, cut by hand where each room's damage begins.
+	clean := filepath.Join(dir, "clean.db")
+	exec(`VACUUM INTO ?`, clean)
+	db.Close()
+	cdb, err := sql.Open("sqlite", clean)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, code := range codes {
+		if _, err := cdb.Exec(`DELETE FROM journal WHERE room LIKE ? AND seq > ?`, code+"/%", kept[code]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cdb.Close()
+
+	restore := func(path string, logs *bytes.Buffer) (*harness, map[string]*Room) {
+		t.Helper()
+		cfg := testConfig()
+		cfg.Log = slog.New(slog.NewTextHandler(logs, nil))
+		h2 := newHarness(t, cfg)
+		h2.now = h.now.Add(time.Minute)
+		h2.useJournal(openJournal(t, path))
+		if n, err := h2.m.Restore(); n != 5 || err != nil {
+			t.Fatalf("%s: restored %d rooms (%v), want 5; the log:\n%s", path, n, err, logs)
+		}
+		h2.flush()
+		rooms := map[string]*Room{}
+		for _, r := range h2.rooms {
+			rooms[r.code] = r
+		}
+		return h2, rooms
+	}
+	var logs, cleanLogs bytes.Buffer
+	h2, got := restore(path, &logs)
+	_, want := restore(clean, &cleanLogs)
+	if cleanLogs.Len() != 0 {
+		t.Fatalf("restoring the journal cut by hand logged:\n%s", &cleanLogs)
+	}
+	for i, code := range codes {
+		g, w := got[code], want[code]
+		if g == nil || w == nil {
+			t.Fatalf("room %s: restored %v, from the journal cut by hand %v", code, g != nil, w != nil)
+		}
+		if g.phase != w.phase || g.tab.State().Version() != w.tab.State().Version() || g.rec.buf.String() != w.rec.buf.String() {
+			t.Fatalf("room %s: restored in phase %s at version %d; cut by hand, %s at %d (or another record)", code,
+				g.phase, g.tab.State().Version(), w.phase, w.tab.State().Version())
+		}
+		if i == 4 && g.tab.State().Version() != versions[code] {
+			t.Fatalf("the undamaged room %s is restored at version %d, it was at %d", code, g.tab.State().Version(), versions[code])
+		}
+		if i < 4 && !strings.Contains(logs.String(), "room="+code+"/") {
+			t.Fatalf("nothing logged of room %s:\n%s", code, &logs)
+		}
+	}
+	for _, why := range []string{"unexpected end of JSON input", "invalid character", "fly", "entry " + fmt.Sprint(kept[codes[3]]+1) + " is missing"} {
+		if !strings.Contains(logs.String(), why) {
+			t.Fatalf("the log does not say %q:\n%s", why, &logs)
+		}
+	}
+	cut := 0
+	for _, code := range codes {
+		cut += entries[code] - kept[code]
+	}
+	cut-- // the missing entry was not there to delete
+	if n := h2.metric("dobble_journal_entries_cut_total"); n != float64(cut) {
+		t.Fatalf("dobble_journal_entries_cut_total %v, want %d", n, cut)
+	}
+	if n := h2.metric("dobble_journal_failures_total"); n != 4 {
+		t.Fatalf("dobble_journal_failures_total %v, want 4", n)
+	}
+	// The journal now holds each room's entries up to the damage, then
+	// the restart, numbered on.
+	h2.journal.Close()
+	j3 := openJournal(t, path)
+	for jid, es := range j3.Load() {
+		code := jid[:strings.Index(jid, "/")]
+		if len(es) != kept[code]+1 {
+			t.Fatalf("room %s keeps %d entries, want %d and the restart", code, len(es), kept[code])
+		}
+		for i, e := range es {
+			if e.Seq != int64(i+1) {
+				t.Fatalf("room %s: entry %d is numbered %d", code, i+1, e.Seq)
+			}
+		}
+	}
+}
+
+// TestRoomRecordsSession plays a session of two mini-games in a room of a
+// person and two hard bots on the order-2 deck, one of whose mini-games
+// ends in a tie that a tie-break breaks (as the harness's seeds deal it);
+// the person claims nothing, and lets its time to pick run out should it
+// pick. The three stored games each end with their session line, and
+// together, in the order of their tables, check as a session
+// (record.CheckSession).
+func TestRoomRecordsSession(t *testing.T) {
+	h := newHarness(t, testConfig())
+	startRoom(h, `{"game": "tower", "seats": 3, "bots": [null, "hard", "hard"], "deck": "order-2", "games": 2}`)
+	r := h.room()
+	h.advanceUntil("the session's end", 250*time.Millisecond, 10*time.Minute, func() bool { return r.phase == PhaseOver })
+	h.m.saves.Wait()
+	games, err := h.store.List(context.Background(), 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := make([]*record.Record, len(games))
+	tieBreaks := 0
+	for _, sum := range games {
+		g, err := h.store.Get(context.Background(), sum.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs, err := record.ReadAll(bytesReader(g.Record))
+		if err != nil || len(rs) != 1 || rs[0].Session == nil || sum.Table >= len(recs) {
+			t.Fatalf("the record of table %d: %d records, %v", sum.Table, len(rs), err)
+		}
+		recs[sum.Table] = rs[0]
+		if sum.TieBreak {
+			tieBreaks++
+		}
+	}
+	if len(recs) != 3 || tieBreaks != 1 {
+		t.Fatalf("%d tables stored, %d tie-breaks; the test wants a tie broken", len(recs), tieBreaks)
+	}
+	if err := record.CheckSession(recs); err != nil {
+		t.Fatal(err)
+	}
+	if last := recs[2].Session; !last.Over || !slices.Equal(last.Standings.Winners, r.play.Standings().Winners) {
+		t.Fatalf("the last session line: over %v, winners %v; the room's winners %v", last.Over, last.Standings.Winners, r.play.Standings().Winners)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -11,7 +12,6 @@ import (
 	"time"
 
 	"github.com/dobble-dev/dobble/bot"
-	"github.com/dobble-dev/dobble/journal"
 	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/rules"
 	"github.com/dobble-dev/dobble/session"
@@ -43,8 +43,15 @@ type Manager struct {
 
 	// journal keeps the rooms in play (durable.go); nil keeps them in
 	// memory only. journalErr is its last failure.
-	journal    *journal.Journal
+	journal    Journal
 	journalErr atomic.Pointer[journalError]
+	// dir, in a cluster, is the directory of the rooms the nodes own
+	// (cluster.go); nil for a server on its own.
+	dir Directory
+
+	// router carries the connections of rooms other nodes hold
+	// (route.go); nil answers noRoom for them.
+	router Router
 
 	// now is the rooms' clock, seed draws a session's seed and spawn
 	// starts a new room's goroutine: time.Now, crypto/rand and Room.run,
@@ -253,6 +260,9 @@ func (m *Manager) Gone(p *Peer) {
 	m.mu.Lock()
 	delete(m.peers, p)
 	m.mu.Unlock()
+	if p.routed {
+		m.router.Left(p)
+	}
 	if r := p.Room(); r != nil {
 		r.gone(p)
 	}
@@ -272,6 +282,12 @@ func (m *Manager) Handle(p *Peer, frame []byte, at time.Time) {
 		return
 	}
 	p.strike = 0
+	if p.routed {
+		if m.router.Relay(p, frame) {
+			return
+		}
+		p.routed = false
+	}
 	in := &input{peer: p, at: at, raw: frame}
 	perr := protocol.Decode(frame, &in.Request)
 	switch {
@@ -364,7 +380,10 @@ func (m *Manager) handle(in *input) *protocol.Error {
 		p.Send(protocol.Encode(protocol.Welcome{ID: in.ID, V: protocol.Version, Server: m.server, Name: name}))
 		return nil
 	case protocol.TypePing:
-		p.Send(protocol.Encode(protocol.Pong{ID: in.ID, Nonce: in.Nonce}))
+		// The round trip in whole milliseconds, rounded up: a measured
+		// one is never 0, which stands for none yet.
+		rtt := (p.RTT() + time.Millisecond - 1).Milliseconds()
+		p.Send(protocol.Encode(protocol.Pong{ID: in.ID, Nonce: in.Nonce, RTT: rtt}))
 		return nil
 	case protocol.TypeCreate, protocol.TypeJoin, protocol.TypeWatch, protocol.TypeResume:
 		if r := p.Room(); r != nil {
@@ -378,7 +397,7 @@ func (m *Manager) handle(in *input) *protocol.Error {
 				return perr
 			}
 		} else if r = m.Get(in.Code); r == nil {
-			return protocol.Errorf(protocol.CodeNoRoom, "no open room has the code %q", in.Code)
+			return m.route(in)
 		}
 		return r.submit(m.keep(in))
 	}
@@ -412,24 +431,29 @@ func (m *Manager) create(spec *protocol.RoomSpec, addr string) (*Room, *protocol
 	if perr != nil {
 		return nil, perr
 	}
+	if perr := m.mayOpen(addr); perr != nil {
+		return nil, perr
+	}
+	code, jid, perr := m.drawCode()
+	if perr != nil {
+		return nil, perr
+	}
 	m.mu.Lock()
+	// The bounds are checked again: other rooms may have opened while the
+	// code was claimed.
+	if perr := m.mayOpenLocked(addr); perr != nil || m.rooms[code] != nil {
+		m.mu.Unlock()
+		if m.dir != nil {
+			m.dir.Release(code, jid)
+		}
+		if perr == nil {
+			perr = protocol.Errorf(protocol.CodeBusy, "the room code drawn was taken meanwhile; try again")
+		}
+		return nil, perr
+	}
 	defer m.mu.Unlock()
-	if m.closed {
-		return nil, protocol.Errorf(protocol.CodeNotAllowed, "the server is shutting down")
-	}
-	if len(m.rooms) >= m.cfg.MaxRooms {
-		return nil, protocol.Errorf(protocol.CodeFull, "the server has its most rooms open (%d); try again later", m.cfg.MaxRooms)
-	}
-	if addr != "" && m.byAddr[addr] >= m.cfg.MaxRoomsPerAddr {
-		m.metrics.Refused.WithLabelValues(refusedRoomsPerAddr).Inc()
-		return nil, protocol.Errorf(protocol.CodeFull, "your address has %d rooms open, the most one address may; leave or finish one first", m.cfg.MaxRoomsPerAddr)
-	}
-	code := newCode()
-	for m.rooms[code] != nil {
-		code = newCode()
-	}
 	r := newRoom(m, code, spec, cfg, decks, main, own)
-	r.jid = journalID(code, m.now())
+	r.jid = jid
 	r.open()
 	if addr != "" {
 		r.addr = addr
@@ -439,6 +463,61 @@ func (m *Manager) create(spec *protocol.RoomSpec, addr string) (*Room, *protocol
 	m.metrics.Rooms.Inc()
 	m.spawn(r)
 	return r, nil
+}
+
+// mayOpen checks that a room may open now, for a connection of the
+// client address addr.
+func (m *Manager) mayOpen(addr string) *protocol.Error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.mayOpenLocked(addr)
+}
+
+// mayOpenLocked is mayOpen with m.mu held; a refusal for the address is
+// counted.
+func (m *Manager) mayOpenLocked(addr string) *protocol.Error {
+	if m.closed {
+		return protocol.Errorf(protocol.CodeNotAllowed, "the server is shutting down")
+	}
+	if len(m.rooms) >= m.cfg.MaxRooms {
+		return protocol.Errorf(protocol.CodeFull, "the server has its most rooms open (%d); try again later", m.cfg.MaxRooms)
+	}
+	if addr != "" && m.byAddr[addr] >= m.cfg.MaxRoomsPerAddr {
+		m.metrics.Refused.WithLabelValues(refusedRoomsPerAddr).Inc()
+		return protocol.Errorf(protocol.CodeFull, "your address has %d rooms open, the most one address may; leave or finish one first", m.cfg.MaxRoomsPerAddr)
+	}
+	return nil
+}
+
+// claimTries is how many codes a new room draws, in a cluster, before it
+// gives up: each is taken with a chance of the rooms open over 31^8.
+const claimTries = 8
+
+// drawCode draws the code of a new room, one no open room of this server
+// has and, in a cluster, one the directory lets it claim, and returns it
+// with the room's name in the journal.
+func (m *Manager) drawCode() (code, jid string, perr *protocol.Error) {
+	for range claimTries {
+		m.mu.Lock()
+		code = newCode()
+		for m.rooms[code] != nil {
+			code = newCode()
+		}
+		m.mu.Unlock()
+		jid = journalID(code, m.now())
+		if m.dir == nil {
+			return code, jid, nil
+		}
+		err := m.dir.Claim(code, jid)
+		if err == nil {
+			return code, jid, nil
+		}
+		if !errors.Is(err, ErrCodeTaken) {
+			m.cfg.Log.Error("room: a new room's code could not be claimed in the cluster's directory", "room", code, "err", err)
+			return "", "", protocol.Errorf(protocol.CodeBusy, "the cluster cannot open a room now (%v); try again in a moment", err)
+		}
+	}
+	return "", "", protocol.Errorf(protocol.CodeBusy, "%d room codes drawn in a row were taken; try again", claimTries)
 }
 
 // prepare checks a room specification, filling in its defaults, and

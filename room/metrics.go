@@ -14,6 +14,12 @@ type Metrics struct {
 	Claims *prometheus.CounterVec
 	// ClaimLatency is the time from a claim's arrival to its answer.
 	ClaimLatency prometheus.Histogram
+	// RTT is the connections' round trips as estimated (room.Peer.RTT),
+	// one observation a measure.
+	RTT prometheus.Histogram
+	// FairWait is the time a room held the first valid claim of a card
+	// for claims that reacted earlier (fair.go).
+	FairWait prometheus.Histogram
 	// Busy counts requests dropped because a room's queue was full.
 	Busy prometheus.Counter
 	// SlowConsumers counts connections closed because their queue was full.
@@ -64,8 +70,11 @@ type Metrics struct {
 	// RoomsRestored counts the rooms rebuilt from the journal at start.
 	RoomsRestored prometheus.Counter
 	// JournalFailures counts the journal's failures: entries not written,
-	// rooms that could not be restored.
+	// rooms that could not be restored, rooms whose journal was cut.
 	JournalFailures prometheus.Counter
+	// JournalCut counts the entries deleted at start from the end of a
+	// room's journal because they could not be replayed.
+	JournalCut prometheus.Counter
 
 	accepted    prometheus.Counter // Claims{outcome="accepted"}, looked up once
 	limitedConn prometheus.Counter // RateLimited{scope="connection"}
@@ -82,6 +91,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		ClaimLatency: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "dobble_claim_latency_seconds",
 			Help:    "Time from a claim's arrival at the server to its answer.",
 			Buckets: []float64{.00005, .0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1}}),
+		RTT: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "dobble_rtt_seconds",
+			Help:    "Connections' round trips as estimated from WebSocket pings (--rtt-every), one observation a pong.",
+			Buckets: []float64{.005, .01, .02, .04, .08, .15, .3, .6, 1.2}}),
+		FairWait: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "dobble_fair_wait_seconds",
+			Help:    "Time a room held a card's first valid claim for claims that reacted earlier (--fair-cap).",
+			Buckets: []float64{0, .005, .01, .02, .04, .06, .08, .1, .15, .3}}),
 		Busy:          prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_busy_total", Help: "Requests dropped because a room's input queue was full."}),
 		SlowConsumers: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_slow_consumers_total", Help: "Connections closed because their output queue was full."}),
 		Games:         prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_games_total", Help: "Games played to the end."}),
@@ -112,14 +127,16 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		RoomsRestored: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_rooms_restored_total",
 			Help: "Rooms in play rebuilt from the journal when the server started."}),
 		JournalFailures: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_journal_failures_total",
-			Help: "Failures of the journal of the rooms in play: entries not written, rooms that could not be restored."}),
+			Help: "Failures of the journal of the rooms in play: entries not written, rooms that could not be restored, rooms whose journal was cut."}),
+		JournalCut: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_journal_entries_cut_total",
+			Help: "Entries deleted at start from the end of a room's journal because they could not be replayed (cut short, changed, a number missing)."}),
 	}
 	m.accepted = m.Claims.WithLabelValues("accepted")
 	m.limitedConn = m.RateLimited.WithLabelValues("connection")
 	m.limitedAddr = m.RateLimited.WithLabelValues("address")
-	reg.MustRegister(m.Rooms, m.Connections, m.Claims, m.ClaimLatency, m.Busy, m.SlowConsumers, m.Games,
+	reg.MustRegister(m.Rooms, m.Connections, m.Claims, m.ClaimLatency, m.RTT, m.FairWait, m.Busy, m.SlowConsumers, m.Games,
 		m.DeckCacheDrops, m.DeckNamesRefused, m.GamesStored, m.GamesLost, m.StoreFailures, m.SaveBacklog, m.StoreFailing,
 		m.BotsDeferred, m.Sockets, m.Refused, m.HelloTimeouts, m.RateLimited, m.Addresses, m.AddressesEvicted,
-		m.RoomsRestored, m.JournalFailures)
+		m.RoomsRestored, m.JournalFailures, m.JournalCut)
 	return m
 }

@@ -57,8 +57,12 @@ type Peer struct {
 	strike int
 	budget *Budget // shared with the other connections of the client's address, or nil
 	addr   string  // the client's address as the per-address bounds count it, or "" when exempt
+	routed bool    // a Router carries the connection to another node (route.go)
+	remote bool    // the connection was made to another node (NewRemotePeer)
 
 	onSlow func()
+
+	rtt rttState // the connection's round trips (rtt.go)
 }
 
 // ShareBudget makes the Peer draw each message from b as well as from its

@@ -15,6 +15,7 @@ type play interface {
 	Phase() session.Phase
 	Picker() int
 	Choices() []string
+	AutoPick() string
 	Pick(seat int, game string) error
 	Standings() session.Standings
 	History() []session.Played
@@ -47,6 +48,7 @@ func (s *solo) Phase() session.Phase {
 
 func (s *solo) Picker() int       { return rules.NoSeat }
 func (s *solo) Choices() []string { return nil }
+func (s *solo) AutoPick() string  { return "" }
 
 func (s *solo) Pick(seat int, game string) error {
 	return &session.PickError{Seat: seat, Game: game, Reason: "a one-seat room plays one game"}

@@ -194,6 +194,13 @@ func (r *Room) doAction(seat int, in *input) *protocol.Error {
 		r.refuse(in, rules.CodeNoSeat, fmt.Sprintf("seat %d is not at this table", seat))
 		return nil
 	}
+	if r.fair.on() {
+		// Ranked by its reaction: held until nothing ranked earlier can
+		// arrive, then carried out in its turn (fair.go).
+		r.rank(a.Seat, a, in)
+		r.advance(in.at)
+		return nil
+	}
 	_, err := r.tab.Submit(a)
 	r.countDeferred()
 	if ref, ok := err.(*rules.Refusal); ok {

@@ -83,7 +83,8 @@ type Room struct {
 	at       []int     // the session seats at the table, by seat of its game
 	tableNo  int       // the table's number in the room (table)
 	rec      *tableRecord
-	deferred int // the bots' actions the driver put off, counted in the metrics
+	fair     *fairTable // the ranking of its people's actions by reaction (fair.go)
+	deferred int        // the bots' actions the driver put off, counted in the metrics
 
 	// The room's journal (durable.go): its name there, the number of its
 	// last entry, the entry of the current turn (skip when the turn
@@ -103,14 +104,20 @@ type Room struct {
 	nextPeer int
 	offset   time.Duration
 	stopping bool
+	// evicted is set when the room stops because another server acts for
+	// it (Manager.Evict): its people are sent to reconnect.
+	evicted atomic.Bool
 	// During a replay: the time of the entry, its draws, the ghosts of
 	// the connections and the time of the last entry replayed.
 	replaying bool
 	replayNow time.Time
 	draws     []string
 	ghosts    map[int]*Peer
-	last      time.Time
-	replayed  []*store.Game // the tables that ended during the replay
+	// The ranking's settings and round trips of the entry (fair.go).
+	replayFair *fairSettings
+	rtts       []int64
+	last       time.Time
+	replayed   []*store.Game // the tables that ended during the replay
 }
 
 func newRoom(m *Manager, code string, spec *protocol.RoomSpec, cfg session.Config, decks session.Decks, main *Deck, own map[string]*Deck) *Room {
@@ -261,7 +268,8 @@ func (r *Room) open() {
 	r.commit(r.now())
 }
 
-// shutdown stops the room for the server's shutdown. With a journal the
+// shutdown stops the room for the server's shutdown, or because another
+// server acts for it (evicted). With a journal the
 // room is kept there, to be restored by the next server, and its people
 // are not told it closed (their connections are closed as the server
 // restarts); without one it closes, telling them why.
@@ -271,6 +279,11 @@ func (r *Room) shutdown() {
 		return
 	}
 	r.stopping, r.skip = true, true
+	if r.evicted.Load() {
+		for p := range r.members {
+			p.Close(StatusRestart, "the room moved to another server; reconnect and resume your seat")
+		}
+	}
 	r.close("")
 }
 
@@ -353,7 +366,10 @@ func (r *Room) nextTime() time.Time {
 		earlier(r.deadline)
 	case PhasePlay:
 		if ms, ok := r.tab.Next(); ok {
-			earlier(r.wallTime(ms))
+			earlier(r.wallTime(ms + r.window()))
+		}
+		if t, ok := r.nextHeld(); ok {
+			earlier(t)
 		}
 	}
 	return next

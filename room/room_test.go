@@ -13,7 +13,7 @@ import (
 // testConfig is the Manager configuration of the room tests.
 func testConfig() Config {
 	return Config{Countdown: 3 * time.Second, PickTime: 20 * time.Second, BotPick: 2 * time.Second, SeatHold: 30 * time.Second,
-		Rate: 1000, Burst: 1000}
+		Rate: 1000, Burst: 1000, FairCap: NoFair}
 }
 
 // startRoom has a host create a room of spec (a JSON object), fills its

@@ -24,6 +24,9 @@ type tableRecord struct {
 	seats    []string
 	deck     string
 	tieBreak bool
+	// session is the table's session line, written after its result;
+	// nil in a one-seat room.
+	session *record.Session
 }
 
 // startCountdown announces the table just set up and starts it after the
@@ -62,36 +65,32 @@ func (r *Room) beginTable(now time.Time) {
 	}
 	d := r.deckOf(st.Info().Name)
 	rec := &tableRecord{started: now, seats: names, deck: d.Name, tieBreak: r.play.Phase() == session.PhaseTieBreak}
+	if s, ok := r.play.(*session.Session); ok {
+		rec.session = record.SessionStart(s)
+	}
 	rec.w = record.NewWriter(&rec.buf)
 	r.rec = rec
 	cfg := &r.m.cfg
+	fair := r.fairSettingsNow()
 	r.tab = table.New(table.Config{Bots: bots, Record: rec.w, Deck: d.Desc, Seats: names,
 		Apply: r.applyAtTable, Observer: (*tableObserver)(r),
-		MinDelay: cfg.BotDelay.Milliseconds(), BotRate: cfg.BotRate, BotBurst: cfg.BotBurst})
+		MinDelay: cfg.BotDelay.Milliseconds(), NetDelay: fair.Net, BotRate: cfg.BotRate, BotBurst: cfg.BotBurst})
+	r.beginFair(fair, len(r.at), now)
 	r.deferred = 0
 	if err := r.tab.Reset(st, seed); err != nil {
 		r.close(fmt.Sprintf("the game could not start: %v", err))
 		return
 	}
 	r.broadcastState(now)
+	r.shown()
 }
 
 // advance has the table's driver do everything due by now: the bots'
 // actions and the ticks of the game's clock; it finishes the table when
 // its game ends.
 func (r *Room) advance(now time.Time) {
-	for {
-		err := r.tab.Advance(r.elapsed(now))
-		if err == nil {
-			break
-		}
-		if _, ok := err.(*table.PlanError); !ok {
-			r.close(fmt.Sprintf("the game could not go on: %v", err))
-			return
-		}
-		// A bot's action refused for another reason than a false alarm
-		// or lateness: counted by the observer; the bot has planned
-		// again and the table goes on.
+	if !r.drive(now) {
+		return
 	}
 	r.countDeferred()
 	if r.tab.Over() {
@@ -134,6 +133,7 @@ func (o *tableObserver) Accepted(a *rules.Action, ev []rules.Event) {
 		r.m.metrics.accepted.Inc()
 	}
 	r.broadcastUpdate(a.At, ev)
+	r.shown()
 }
 
 // Refused counts a refused action; the room answers a person's itself.
@@ -141,14 +141,22 @@ func (o *tableObserver) Refused(_ *rules.Action, ref *rules.Refusal) {
 	(*Room)(o).m.metrics.Claims.WithLabelValues(ref.Code.String()).Inc()
 }
 
-// finishTable stores the finished table's record, tells everyone how it
-// ended and moves on to what the session does next.
+// finishTable stores the finished table's record, its session line last,
+// tells everyone how it ended and moves on to what the session does next.
 func (r *Room) finishTable(now time.Time) {
+	r.endFair()
 	st, rec := r.tab.State(), r.rec
 	res := st.Result()
 	if r.deferred > 0 {
 		r.m.cfg.Log.Warn("room: a table ended whose bots were held back by the room's bound on their actions",
 			"room", r.code, "table", r.tableNo, "game", st.Info().Name, "deferred", r.deferred, "actions", st.Version())
+	}
+	// The record of a session's table ends with its session line: the
+	// mini-game it settled, the standings after it. (A one-seat room
+	// plays one game, not a session.)
+	if s, ok := r.play.(*session.Session); ok {
+		rec.session.Finish(s)
+		rec.w.Session(rec.session)
 	}
 	// A live table is stored once the turn that ended it is durable, so
 	// that the history never holds a game a crash took back. A table
@@ -185,23 +193,9 @@ func (r *Room) finishTable(now time.Time) {
 }
 
 // autoPick picks the next mini-game for a bot, or for a person whose time
-// to pick ran out: the first game the session has not played yet among
-// those a session may pick by itself (rules.Info.NoAutoPick), else the
-// first choice.
+// to pick ran out, as the session picks for them (session.AutoPick).
 func (r *Room) autoPick(now time.Time) {
-	choices := r.play.Choices()
-	played := map[string]bool{}
-	for _, h := range r.play.History() {
-		played[h.Game] = true
-	}
-	game := choices[0]
-	for _, c := range choices {
-		if g, err := rules.Lookup(c); err == nil && !g.Info().NoAutoPick && !played[c] {
-			game = c
-			break
-		}
-	}
-	if err := r.play.Pick(r.play.Picker(), game); err != nil {
+	if err := r.play.Pick(r.play.Picker(), r.play.AutoPick()); err != nil {
 		r.close(fmt.Sprintf("the session could not go on: %v", err))
 		return
 	}

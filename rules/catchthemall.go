@@ -61,6 +61,7 @@ var catchInfo = Info{
 	Unit:       "cards",
 	HigherWins: true,
 	Targets:    1,
+	Record:     ScoreCardsIn(1, ZoneWon),
 }
 
 // Info describes Catch Them All: 2 to 8 players, cards won, most wins, one

@@ -67,6 +67,7 @@ var collectInfo = Info{
 	Unit:       "tokens",
 	HigherWins: true,
 	Acts:       []ActionKind{ActionClaim, ActionDiscard, ActionTake},
+	Record:     &RecordRules{New: collectRecord},
 }
 
 // Info describes Collect the Symbols: 2 to 8 players, tokens, most wins;
@@ -403,4 +404,31 @@ func (collectPlayer) Decide(v *View, a *Action) bool {
 		}
 	}
 	return false
+}
+
+// collectRecord is how a record of Collect the Symbols is checked: each
+// symbol's token is taken once, by the claim naming it; each seat scores
+// its claims.
+func collectRecord(t RecordTable) *RecordHooks {
+	tokens := make([]bool, t.Symbols()) // the tokens left in the centre
+	for z := range t.Zones() {
+		_, _, cards := t.Zone(z)
+		for _, c := range cards {
+			for s := range tokens {
+				tokens[s] = tokens[s] || t.Has(c, s)
+			}
+		}
+	}
+	return &RecordHooks{
+		Event: func(_ *Action, ev []Event, i int) error {
+			if x := &ev[i]; x.Kind == EventClaim {
+				if !tokens[x.Symbol] {
+					return t.Fail("symbol %d's token was taken before", x.Symbol)
+				}
+				tokens[x.Symbol] = false
+			}
+			return nil
+		},
+		Scores: func() ([]int, string) { return PerSeat(t, t.Claims), "" },
+	}
 }

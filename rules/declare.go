@@ -10,7 +10,8 @@ import (
 // bots, the load tool and the browser) learns it from the game and never
 // from a switch over game names: what a claim's targets mean (ClaimShape),
 // the cards it is played with when it has its own (DeckSpec), how a session
-// scores it (Points) and whether a session may pick it by itself.
+// scores it (Points), whether a session may pick it by itself, and how its
+// records are checked (RecordRules, in recorded.go).
 
 // Whose says whose zones a Place names, as seen from the seat that acts.
 type Whose string
@@ -207,6 +208,16 @@ func (info *Info) validateDeclarations() error {
 			}
 			if _, err := info.Options[i].parse(value); err != nil {
 				return fmt.Errorf("rules: Register: %s: the new scoring needs option %q to be %v", info.Name, name, err)
+			}
+		}
+	}
+	if r := info.Record; r != nil {
+		if r.New == nil {
+			return fmt.Errorf("rules: Register: %s: Record has no New function", info.Name)
+		}
+		for _, k := range r.Events {
+			if !slices.Contains([]EventKind{EventFlip, EventMark, EventWrite, EventGuess, EventSecret, EventScore}, k) {
+				return fmt.Errorf("rules: Register: %s: Record lists %s among the game's own events; they are flip, mark, write, guess, secret and score", info.Name, k)
 			}
 		}
 	}

@@ -164,7 +164,9 @@
 //     (declare.go): Claim, the ClaimShape saying what each target names
 //     and which cards must show the symbol (every game of claims has
 //     one); Deck when the game has its own cards; Points, its tournament
-//     points; NoAutoPick when a session must not pick it by itself. A
+//     points; NoAutoPick when a session must not pick it by itself;
+//     Record (recorded.go), how its records are checked from the record
+//     alone: its scores, its clock, its own events. A
 //     game whose players decide more than a claim implements DeciderMaker
 //     (NewDecider, Remembers), reading what the seat sees through Seen,
 //     and, with a ViewExtra, ExtraDecoder (NewViewExtra).

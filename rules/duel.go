@@ -41,6 +41,7 @@ var duelInfo = Info{
 	Unit:       "cards",
 	HigherWins: true,
 	Targets:    0,
+	Record:     ScoreCardsIn(1, ZonePile),
 }
 
 // Info describes the duel: exactly two players, cards held, most wins, no

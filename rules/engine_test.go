@@ -633,6 +633,18 @@ func TestRegistry(t *testing.T) {
 			Options: []Option{{Name: "o", Min: 1, Max: 2, Default: "3"}}}})
 	})
 	mustPanic("bad name", func() { Register(badInfo{Info{Name: "Z z", Unit: "u", MinPlayers: 2, MaxPlayers: 2}}) })
+	// Record rules without hooks, or with an event no game owns.
+	shape := &ClaimShape{Match: []Place{{Kinds: []ZoneKind{ZoneCentre}, Whose: Shared}}}
+	for _, rr := range []*RecordRules{{}, {Events: []EventKind{EventMove}, New: towerInfo.Record.New}} {
+		func() {
+			defer func() {
+				if p := recover(); p == nil || !strings.Contains(fmt.Sprint(p), "Record") {
+					t.Errorf("record rules %+v: %v, want a panic about Record", rr, p)
+				}
+			}()
+			Register(badInfo{Info{Name: "r", Unit: "u", MinPlayers: 2, MaxPlayers: 2, Claim: shape, Record: rr}})
+		}()
+	}
 	if _, err := Lookup("x"); err == nil {
 		t.Error("a refused registration left a name behind")
 	}

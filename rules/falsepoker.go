@@ -81,6 +81,7 @@ var falsePokerInfo = Info{
 		{Name: "turn-time", Doc: "Milliseconds a turn lasts; a player out of time is out for the round (the sheet's 5 seconds).",
 			Min: 500, Max: 600000, Default: "5000"},
 	},
+	Record: &RecordRules{Events: []EventKind{EventScore}, New: falsePokerRecord},
 }
 
 // Info describes False Poker: 2 to 8 players, markers, most wins, lays and
@@ -628,4 +629,81 @@ func falsePokerSeenIn(s Seen, buf *[]uint64) (free int, shared []uint64, repeats
 	}
 	*buf = shared
 	return free, shared, repeats
+}
+
+// falsePokerRecord is how a record of False Poker is checked: the row
+// check takes 2 markers from the layer of the first card whose shared
+// symbol repeats an earlier one, else 1 from the caller (the seat that
+// said STOP, or whose time ran out last), never more than it has; each
+// seat scores 6 and its score events; the turn's time runs from the last
+// action.
+func falsePokerRecord(t RecordTable) *RecordHooks {
+	var start int64 // when the turn began
+	// Who laid each card of the row; -1 for the dealt ones.
+	var layers []int
+	if row := t.ZoneOf(ZoneRow); row >= 0 {
+		_, _, cards := t.Zone(row)
+		for range cards {
+			layers = append(layers, -1)
+		}
+	}
+	return &RecordHooks{
+		Event: func(a *Action, ev []Event, i int) error {
+			x := &ev[i]
+			switch x.Kind {
+			case EventMove:
+				row := t.ZoneOf(ZoneRow)
+				switch {
+				case x.To == row:
+					layers = append(layers, x.Seat)
+				case x.From == row && len(layers) > 0:
+					layers = layers[:len(layers)-1]
+				}
+			case EventScore:
+				loser, loss := falsePokerLoss(t, layers, ev[:i])
+				loss = min(loss, 6+t.Tally(x.Seat)-x.Count)
+				if loser != x.Seat {
+					return t.Fail("seat %d scores %d; the rules give %d to seat %d", x.Seat, x.Count, -loss, loser)
+				}
+				return scoreIs(t, x, -loss)
+			}
+			return nil
+		},
+		Accepted: func(a *Action, _ []Event) { start = a.At },
+		Deadline: func() int64 { return start + int64(t.OptionInt("turn-time")) },
+		Scores:   func() ([]int, string) { return PerSeat(t, func(s int) int { return 6 + t.Tally(s) }), "" },
+	}
+}
+
+// falsePokerLoss returns the seat the row check takes markers from and
+// how many, as a record shows the row: earlier are the events of the
+// action before the score; layers who laid each card of the row.
+func falsePokerLoss(t RecordTable, layers []int, earlier []Event) (loser, loss int) {
+	loser, loss = -1, 1
+	if k := len(earlier); k > 0 && (earlier[k-1].Kind == EventStop || earlier[k-1].Kind == EventOut) {
+		loser = earlier[k-1].Seat
+	}
+	z := t.ZoneOf(ZoneRow)
+	if z < 0 {
+		return -1, 1
+	}
+	_, _, row := t.Zone(z)
+	seen := map[int]bool{}
+	for i := 1; i < len(row); i++ {
+		sym := -1
+		for s := range t.Symbols() {
+			if t.Has(row[i-1], s) && t.Has(row[i], s) {
+				sym = s
+				break
+			}
+		}
+		if seen[sym] {
+			if i >= len(layers) {
+				return -1, 2
+			}
+			return layers[i], 2
+		}
+		seen[sym] = true
+	}
+	return loser, loss
 }

@@ -195,6 +195,11 @@ type Info struct {
 	// Practice is set for the game a person plays to practise, alone or
 	// with bots, from the home page: learning mode (RULES.md §2.2).
 	Practice bool `json:"practice,omitzero"`
+	// Record is how the game's records are checked from the record
+	// alone: its scores, its clock, its own events (package record's
+	// Check); nil for a game whose records are checked for what every
+	// game shares only.
+	Record *RecordRules `json:"-"`
 }
 
 // Option is one variant setting of a game, where a disagreement between the

@@ -81,6 +81,7 @@ var guessInfo = Info{
 		{Name: "wrong", Doc: "A wrong guess: \"out\", −1 and out for the round; or \"wait\" (the sheet's variant), −2 and no guess again until another player has guessed.",
 			Choices: []string{"out", "wait"}, Default: "out"},
 	},
+	Record: &RecordRules{Events: []EventKind{EventFlip, EventGuess, EventSecret, EventScore}, New: guessRecord},
 }
 
 // Info describes Guess: 3 to 8 players, points, most wins, guesses, timed,
@@ -586,4 +587,117 @@ func guessCardIn(s Seen, f *GuessFlip, i int) Card {
 		return Card{x: s.st.cards, id: f.Card}
 	}
 	return s.Card(guessTurned, i)
+}
+
+// guessRecord is how a record of Guess is checked: each card turned in a
+// round and each guess must agree with the secret shown at its end (and
+// shown to the host at its start); the symbol the host eliminates is not
+// on the card turned nor eliminated before; a seat guesses neither in the
+// round it hosts nor while out or waiting; a guess scores 5 when right,
+// else -1 (wrong=out) or -2 (wrong=wait); the clock turns a card every
+// interval from the round's start or the last tick, and a guess counts
+// against any version since the round began.
+func guessRecord(t RecordTable) *RecordHooks {
+	type flip struct{ card, on, eliminated, line int }
+	type guess struct{ symbol, right, line int }
+	var (
+		start      int64  // when the card on show was turned
+		since      uint64 // the version the round began with
+		flips      []flip
+		guesses    []guess
+		eliminated []int
+		hostSecret = -1
+		out        = make([]bool, t.Players())
+	)
+	return &RecordHooks{
+		Event: func(a *Action, ev []Event, i int) error {
+			x := &ev[i]
+			switch x.Kind {
+			case EventRound:
+				clear(out)
+				eliminated, hostSecret = eliminated[:0], -1
+			case EventOut:
+				out[x.Seat] = true
+			case EventFlip:
+				if err := flipOfTop(t, x); err != nil {
+					return err
+				}
+				if kind, _, _ := t.Zone(x.From); x.Seat != NoSeat || (x.Count != 0 && x.Count != 1) || kind != ZoneTurned {
+					return t.Fail("a Guess flip by seat %d, count %d, in zone %d", x.Seat, x.Count, x.From)
+				}
+				if s := x.Symbol; s >= 0 {
+					if s >= t.Symbols() || t.Has(x.Card, s) || slices.Contains(eliminated, s) {
+						return t.Fail("symbol %d, eliminated, is on card %d or was eliminated before", s, x.Card)
+					}
+					eliminated = append(eliminated, s)
+				}
+				flips = append(flips, flip{card: x.Card, on: x.Count, eliminated: x.Symbol, line: t.Line()})
+			case EventGuess:
+				host := -1
+				if t.Option("host") == "player" {
+					host = t.Round() - 1
+				}
+				switch {
+				case x.Seat != a.Seat || x.Symbol != a.Symbol || (x.Count != 0 && x.Count != 1) || a.Seat < 0:
+					return t.Fail("the guess event names seat %d, symbol %d, count %d; the action %d, %d", x.Seat, x.Symbol, x.Count, a.Seat, a.Symbol)
+				case a.Seat == host:
+					return t.Fail("seat %d guessed in the round it hosts", a.Seat)
+				case out[a.Seat]:
+					return t.Fail("seat %d guessed while out or waiting", a.Seat)
+				}
+				if x.Count == 0 && t.Option("wrong") == "wait" {
+					clear(out) // another seat has guessed: those waiting may guess again
+				}
+				guesses = append(guesses, guess{symbol: x.Symbol, right: x.Count, line: t.Line()})
+			case EventSecret:
+				s := x.Symbol
+				if s < 0 || s >= t.Symbols() {
+					return t.Fail("the secret %d is not a symbol of the deck", s)
+				}
+				if x.Seat != NoSeat {
+					hostSecret = s
+					return nil
+				}
+				if hostSecret >= 0 && hostSecret != s {
+					return t.Fail("the secret shown is %d, the host was shown %d", s, hostSecret)
+				}
+				for _, f := range flips {
+					if on := t.Has(f.card, s); on != (f.on == 1) || f.eliminated == s {
+						return t.FailAt(f.line, "card %d was said to show the secret %d: %v, wrongly; or the secret was eliminated", f.card, s, f.on == 1)
+					}
+				}
+				for _, g := range guesses {
+					if (g.symbol == s) != (g.right == 1) {
+						return t.FailAt(g.line, "the guess of %d was said to be right: %v; the secret is %d", g.symbol, g.right == 1, s)
+					}
+				}
+				flips, guesses = flips[:0], guesses[:0]
+			case EventScore:
+				if i == 0 || ev[i-1].Kind != EventGuess || ev[i-1].Seat != x.Seat {
+					return t.Fail("a Guess score not after the seat's guess")
+				}
+				want := -2
+				switch {
+				case ev[i-1].Count == 1:
+					want = 5
+				case t.Option("wrong") == "out":
+					want = -1
+				}
+				return scoreIs(t, x, want)
+			}
+			return nil
+		},
+		Accepted: func(a *Action, ev []Event) {
+			round := slices.ContainsFunc(ev, func(e Event) bool { return e.Kind == EventRound })
+			if a.Kind == ActionTick || round {
+				start = a.At
+			}
+			if round {
+				since = t.Version()
+			}
+		},
+		Deadline: func() int64 { return start + int64(t.OptionInt("interval")) },
+		Lenient:  func(a *Action) bool { return a.Kind == ActionGuess && a.Version >= since && a.Version < t.Version() },
+		Scores:   func() ([]int, string) { return PerSeat(t, t.Tally), "" },
+	}
 }

@@ -134,6 +134,7 @@ var potatoInfo = Info{
 			Default: "cards",
 		},
 	},
+	Record: ScoreCardsIn(1, ZoneLost, ZoneOut),
 }
 
 // Info describes Hot Potato: 2 to 8 players, penalty cards, fewest wins,

@@ -63,6 +63,7 @@ var learningInfo = Info{
 		Max:     1_000_000,
 		Default: "0",
 	}},
+	Record: &RecordRules{New: learningRecord},
 }
 
 // Info describes learning mode: one to eight players (alone is allowed,
@@ -204,3 +205,11 @@ func (learning) PickMove(s *State, seat int, r Rand, a *Action) bool {
 // Movers returns every seat when the two cards share a symbol: all seats
 // have the same claims.
 func (g learning) Movers(s *State) uint64 { return s.everyone(g.CanMove(s, 0)) }
+
+// learningRecord is how a record of learning mode is checked: each seat
+// scores the pairs it found, half the cards it won.
+func learningRecord(t RecordTable) *RecordHooks {
+	return &RecordHooks{Scores: func() ([]int, string) {
+		return PerSeat(t, func(s int) int { return t.CardsOf(s, ZoneWon) / 2 }), ""
+	}}
+}

@@ -99,6 +99,7 @@ var memoryInfo = Info{
 			Default: "yes",
 		},
 	},
+	Record: &RecordRules{Events: []EventKind{EventFlip, EventMark, EventScore}, New: memoryRecord},
 }
 
 // Info describes Memory: 2 to 8 players, points, most wins, flips in turns,
@@ -603,4 +604,45 @@ func memoryLastIn(s Seen) (MemoryFlip, Card, bool) {
 		return MemoryFlip{}, noCard, false
 	}
 	return *x.Last, Card{id: x.Last.Card, syms: &x.Symbols}, true
+}
+
+// memoryRecord is how a record of Memory is checked: a flip, by the seat
+// whose turn it is, of a face-down card names a symbol of the face-up
+// card; a marker goes on the card the seat flipped and did not take, or
+// every marker comes off at once (from -1); a card taken scores 5, and
+// each seat scores its score events; the turn's time runs from the last
+// action.
+func memoryRecord(t RecordTable) *RecordHooks {
+	var start int64 // when the turn began
+	return &RecordHooks{
+		Event: func(a *Action, ev []Event, i int) error {
+			x := &ev[i]
+			switch x.Kind {
+			case EventFlip:
+				if err := flipOfTop(t, x); err != nil {
+					return err
+				}
+				up := t.Top(t.ZoneOf(ZoneCentre))
+				if kind, _, _ := t.Zone(x.From); x.Seat != a.Seat || x.Symbol != a.Symbol || a.Target.At(0) != x.From || kind != ZoneFaceDown || x.Count != 0 {
+					return t.Fail("the flip event names seat %d, symbol %d, zone %d; the action %d, %d, %v", x.Seat, x.Symbol, x.From, a.Seat, a.Symbol, a.Target)
+				}
+				if !t.Has(up, x.Symbol) {
+					return t.Fail("symbol %d is not on the face-up card %d", x.Symbol, up)
+				}
+			case EventMark:
+				switch {
+				case x.From >= 0 && (a.Kind != ActionFlip || x.From != a.Target.At(0) || x.Seat != a.Seat || x.Count != 1):
+					return t.Fail("a marker on zone %d by seat %d, count %d, after a %s of %v by seat %d", x.From, x.Seat, x.Count, a.Kind, a.Target, a.Seat)
+				case x.From < 0 && (x.Seat != NoSeat || x.Count < 1 || x.From != -1):
+					return t.Fail("the markers taken off: from %d, by seat %d, count %d", x.From, x.Seat, x.Count)
+				}
+			case EventScore:
+				return scoreIs(t, x, 5)
+			}
+			return nil
+		},
+		Accepted: func(a *Action, _ []Event) { start = a.At },
+		Deadline: func() int64 { return start + int64(t.OptionInt("turn-time")) },
+		Scores:   func() ([]int, string) { return PerSeat(t, t.Tally), "" },
+	}
 }

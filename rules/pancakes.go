@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"sync/atomic"
 )
 
@@ -143,6 +144,7 @@ var pancakesInfo = Info{
 			Default: "2",
 		},
 	},
+	Record: &RecordRules{New: pancakesRecord},
 }
 
 // Info describes Anarchy Pancakes: 2 to 6 players, butter pats, most wins,
@@ -575,4 +577,29 @@ func (anarchyPancakes) Result(s *State) *Result {
 		scores[i] = s.seats[i].Tally
 	}
 	return Rank(pancakesInfo.Unit, pancakesInfo.HigherWins, scores)
+}
+
+// pancakesRecord is how a record of Anarchy Pancakes is checked: a seat
+// whose claim empties its places earns a butter pat, when the round ends
+// at the first to empty (round-end=first) or it is the first to; each
+// seat scores its pats.
+func pancakesRecord(t RecordTable) *RecordHooks {
+	pats := make([]int, t.Players())
+	return &RecordHooks{
+		Event: func(a *Action, ev []Event, i int) error {
+			if i == 1 && a.Kind == ActionClaim && ev[i].Kind == EventMove && t.CardsOf(a.Seat, ZonePile) == 0 {
+				out := 0
+				for s := range t.Players() {
+					if t.CardsOf(s, ZonePile) == 0 {
+						out++
+					}
+				}
+				if t.Option("round-end") == "first" || out == 1 {
+					pats[a.Seat]++
+				}
+			}
+			return nil
+		},
+		Scores: func() ([]int, string) { return slices.Clone(pats), "" },
+	}
 }

@@ -52,6 +52,7 @@ var giftInfo = Info{
 	Unit:       "cards",
 	HigherWins: false,
 	Targets:    1,
+	Record:     ScoreCardsIn(1, ZonePile),
 }
 
 // Info describes the Poisoned Gift: 2 to 8 players, cards held, fewest

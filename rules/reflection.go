@@ -91,6 +91,7 @@ var reflectionInfo = Info{
 			Min: 1000, Max: 600000, Default: "30000"},
 		{Name: "target", Doc: "Points that end the game (the sheet's 10).", Min: 1, Max: 1000, Default: "10"},
 	},
+	Record: &RecordRules{Events: []EventKind{EventWrite, EventScore}, New: reflectionRecord},
 }
 
 // Info describes Reflection: 2 to 8 players, points, most wins, writes,
@@ -618,4 +619,84 @@ func reflectionSeenIn(s Seen) (phase, written int) {
 	}
 	x, _ := s.v.Extra.(ReflectionView)
 	return slices.Index(reflPhases, x.Phase), len(x.Answers)
+}
+
+// reflectionRecord is how a record of Reflection is checked: three phases
+// a round, each timed by its option; a write, in the answer phase, names a
+// symbol of the fifth card, four at most a round, and counts against any
+// version since the phase began; a seat scores each symbol as many times
+// as written, up to the number of the four cards that share it with the
+// fifth.
+func reflectionRecord(t RecordTable) *RecordHooks {
+	var (
+		start  int64  // when the phase began
+		since  uint64 // the version the phase began with
+		writes = make([][]int, t.Players())
+	)
+	return &RecordHooks{
+		Event: func(a *Action, ev []Event, i int) error {
+			x := &ev[i]
+			switch x.Kind {
+			case EventPhase:
+				if x.Count > reflAnswer {
+					return t.Fail("phase %d of round %d, in round %d", x.Count, x.Round, t.Round())
+				}
+			case EventWrite:
+				fifth := t.Top(reflFifthUp)
+				switch {
+				case x.Seat != a.Seat || x.Symbol != a.Symbol || a.Seat < 0:
+					return t.Fail("the write event names seat %d, symbol %d; the action %d, %d", x.Seat, x.Symbol, a.Seat, a.Symbol)
+				case t.Phase() != reflAnswer:
+					return t.Fail("a write in phase %d", t.Phase())
+				case len(writes[a.Seat]) >= reflFour:
+					return t.Fail("a fifth write of seat %d in the round", a.Seat)
+				case fifth < 0 || !t.Has(fifth, a.Symbol):
+					return t.Fail("symbol %d is not on the fifth card %d", a.Symbol, fifth)
+				}
+				writes[a.Seat] = append(writes[a.Seat], a.Symbol)
+			case EventScore:
+				return scoreIs(t, x, reflectionPoints(t, writes[x.Seat]))
+			}
+			return nil
+		},
+		Accepted: func(a *Action, ev []Event) {
+			if slices.ContainsFunc(ev, func(e Event) bool { return e.Kind == EventScore }) {
+				clear(writes)
+			}
+			if slices.ContainsFunc(ev, func(e Event) bool { return e.Kind == EventPhase }) {
+				start, since = a.At, t.Version()
+			}
+		},
+		Deadline: func() int64 { return start + int64(t.OptionInt(reflPhases[t.Phase()])) },
+		Lenient:  func(a *Action) bool { return a.Kind == ActionWrite && a.Version >= since && a.Version < t.Version() },
+		Scores:   func() ([]int, string) { return PerSeat(t, t.Tally), "" },
+	}
+}
+
+// reflectionPoints returns what answers score on Reflection's table as a
+// record shows it: each symbol as many times as written, up to the number
+// of the four cards that share it with the fifth.
+func reflectionPoints(t RecordTable, answers []int) int {
+	fifth := t.Top(reflFifthUp)
+	points := 0
+	for i, sym := range answers {
+		if slices.Contains(answers[:i], sym) {
+			continue
+		}
+		n, m := 0, 0
+		for _, a := range answers[i:] {
+			if a == sym {
+				n++
+			}
+		}
+		if fifth >= 0 && t.Has(fifth, sym) {
+			for z := reflDown; z < reflDown+reflFour; z++ {
+				if c := t.Top(z); c >= 0 && t.Has(c, sym) {
+					m++
+				}
+			}
+		}
+		points += min(n, m)
+	}
+	return points
 }

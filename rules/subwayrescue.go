@@ -73,6 +73,7 @@ var subwayInfo = Info{
 	Unit:       "cards",
 	HigherWins: true,
 	Targets:    1,
+	Record:     ScoreCardsIn(1, ZonePile),
 }
 
 // Info describes Subway Rescue: 2 to 8 players, cards held, most wins, one

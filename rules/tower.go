@@ -41,6 +41,7 @@ var towerInfo = Info{
 	Unit:       "cards",
 	HigherWins: true,
 	Targets:    0,
+	Record:     ScoreCardsIn(1, ZonePile),
 }
 
 // Info describes the Tower: 2 to 8 players, cards held, most wins, no target.

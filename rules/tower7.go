@@ -53,6 +53,7 @@ var tower7Info = Info{
 	Unit:       "points",
 	HigherWins: true,
 	Targets:    2,
+	Record:     ScoreCardsIn(-1, ZonePile),
 }
 
 // Info describes Tower-7: 2 to 7 players, points (0 and below), most wins,

@@ -81,6 +81,7 @@ var tripletsInfo = Info{
 			"and extra cards are dealt whenever the table holds no triple.",
 		Min: 0, Max: 99, Default: "0",
 	}},
+	Record: ScoreCardsIn(1, ZoneWon),
 }
 
 // Info describes Triplets: 2 to 8 players, cards won, most wins, three

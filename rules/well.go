@@ -94,6 +94,7 @@ var wellInfo = Info{
 			Default: "0",
 		},
 	},
+	Record: &RecordRules{New: wellRecord},
 }
 
 // Info describes the Well: 2 to 8 players, cards left, fewest wins, no
@@ -295,4 +296,42 @@ func wellPoints(o *Outcome, newScoring bool) []int {
 		o.AddAtPlace(last, -20, pts)
 	}
 	return pts
+}
+
+// wellRecord is how a record of the Well is checked: with end=first-empty
+// each seat scores the cards in its pile; otherwise each seat's place is
+// the order in which it emptied its pile, the seats left sharing the next.
+func wellRecord(t RecordTable) *RecordHooks {
+	emptied := make([]int, t.Players()) // the place of each seat in the order of emptying, 0 for none
+	return &RecordHooks{
+		Event: func(a *Action, ev []Event, i int) error {
+			if i == 1 && a.Kind == ActionClaim && ev[i].Kind == EventMove && t.CardsOf(a.Seat, ZonePile) == 0 {
+				n := 0
+				for s := range t.Players() {
+					if t.CardsOf(s, ZonePile) == 0 {
+						n++
+					}
+				}
+				emptied[a.Seat] = n
+			}
+			return nil
+		},
+		Scores: func() ([]int, string) {
+			if t.Option("end") == "first-empty" {
+				return PerSeat(t, func(s int) int { return t.CardsOf(s, ZonePile) }), ""
+			}
+			next := 1
+			for _, p := range emptied {
+				if p > 0 {
+					next++
+				}
+			}
+			return PerSeat(t, func(s int) int {
+				if p := emptied[s]; p > 0 {
+					return p
+				}
+				return next
+			}), "place"
+		},
+	}
 }

@@ -1,8 +1,10 @@
 // Package server assembles a complete dobble server: the store of
-// finished games (a SQLite file or a PostgreSQL database), the room manager with its bots and limits, the
-// Prometheus metrics and the web handler, answering HTTP on a listener
-// until it is told to stop. `dobble serve` runs it, and the end-to-end
-// tests (web/e2e) run the same server in-process.
+// finished games (a SQLite file or a PostgreSQL database), the room
+// manager with its bots and limits, the journal of the rooms in play (a
+// SQLite file, or a cluster's stream with Config.NATS, package cluster),
+// the Prometheus metrics and the web handler, answering HTTP on a
+// listener until it is told to stop. `dobble serve` runs it, and the
+// end-to-end tests (web/e2e) run the same server in-process.
 package server
 
 import (
@@ -18,7 +20,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/dobble-dev/dobble/cluster"
 	"github.com/dobble-dev/dobble/journal"
+	"github.com/dobble-dev/dobble/relay"
 	"github.com/dobble-dev/dobble/room"
 	"github.com/dobble-dev/dobble/store"
 	"github.com/dobble-dev/dobble/web"
@@ -41,6 +45,16 @@ type Config struct {
 	// DefaultJournalFile when DB is PostgreSQL: the journal of one
 	// server's rooms stays on its machine.
 	JournalFile string
+	// NATS, when set, is the URL of the NATS server of a cluster this
+	// server is a node of, named Node (package cluster): its rooms in
+	// play are journaled in the cluster's stream rather than in a SQLite
+	// file, and taken over by another node should it die; a player
+	// connected here plays in the rooms of the other nodes too (package
+	// relay), and this node holds at most MaxRemotePeers connections made
+	// to other nodes.
+	NATS           string
+	Node           string
+	MaxRemotePeers int
 	// Rooms are the rooms' limits and timings.
 	Rooms room.Config
 	// MaxConns is the most WebSocket connections open at once.
@@ -49,6 +63,11 @@ type Config struct {
 	// pings it; one that answers no ping, or takes no data, for twice that
 	// is closed.
 	PingEvery time.Duration
+	// RTTEvery is how often each connection is pinged to measure its
+	// round trip (web.Options.RTTEvery); TCPCheck checks those round
+	// trips against TCP's (web.Options.TCPCheck).
+	RTTEvery time.Duration
+	TCPCheck bool
 	// Limits bound the clients' connections; Limits.MaxSockets 0 means
 	// MaxConns + ExtraSockets.
 	Limits web.Limits
@@ -88,11 +107,13 @@ const ExtraSockets = 1000
 
 // DefaultConfig returns the defaults of dobble serve: games stored in
 // ./dobble.db, the rooms' defaults (room.DefaultConfig), 10,000
-// connections, a ping after 20 s of quiet, the connections' defaults
+// connections, a ping after 20 s of quiet, a round trip measured every
+// 1.5 s and checked against TCP's, the connections' defaults
 // (web.DefaultLimits), and HTTP requests read within 10 s, answered
 // within 30 s and their connections closed after 60 s idle.
 func DefaultConfig() Config {
 	return Config{DB: "./dobble.db", Journal: true, Rooms: room.DefaultConfig(), MaxConns: 10000, PingEvery: 20 * time.Second,
+		RTTEvery: 1500 * time.Millisecond, TCPCheck: true,
 		Limits: web.DefaultLimits(), ReadTimeout: 10 * time.Second, IdleTimeout: 60 * time.Second, WriteTimeout: 30 * time.Second}
 }
 
@@ -126,7 +147,7 @@ func Serve(ctx context.Context, ln net.Listener, cfg Config, ready func(url stri
 		return errors.New("server: the HTTP timeouts must be positive, or 0 for none")
 	}
 	journalPath, err := cfg.JournalPath()
-	if cfg.Journal && err != nil {
+	if cfg.Journal && cfg.NATS == "" && err != nil {
 		return err
 	}
 	st, err := store.Open(ctx, cfg.DB, 2*time.Second)
@@ -144,7 +165,21 @@ func Serve(ctx context.Context, ln net.Listener, cfg Config, ready func(url stri
 	if err != nil {
 		return err
 	}
-	if cfg.Journal {
+	var health func() (map[string]any, error)
+	if cfg.NATS != "" {
+		if cfg.Node == "" {
+			cfg.Node = cluster.DefaultName()
+		}
+		node, err := cluster.Start(ctx, cluster.Options{URL: cfg.NATS, Node: cfg.Node, Manager: m, Log: cfg.Log, Registerer: reg})
+		if err != nil {
+			m.Close()
+			return err
+		}
+		// Deferred, it closes after the Manager (below): the rooms'
+		// last entries are written first.
+		defer node.Close()
+		health = node.Health
+	} else if cfg.Journal {
 		j, err := journal.Open(ctx, journalPath, journal.Options{Sync: cfg.JournalSync})
 		if err != nil {
 			return err
@@ -156,10 +191,27 @@ func Serve(ctx context.Context, ln net.Listener, cfg Config, ready func(url stri
 			cfg.Log.Info("rooms in play restored from the journal", "rooms", n, "took", time.Since(start))
 		}
 	}
+	var checks []func() error
+	if cfg.NATS != "" {
+		rc := relay.DefaultConfig()
+		rc.Node, rc.Log = cfg.Node, cfg.Log
+		if cfg.MaxRemotePeers > 0 {
+			rc.MaxRemote = cfg.MaxRemotePeers
+		}
+		r, err := relay.Dial(cfg.NATS, m, rc, relay.NewMetrics(reg))
+		if err != nil {
+			m.Close()
+			return err
+		}
+		// Deferred, it closes after the Manager (below): the remote
+		// Peers' close frames go out first.
+		defer r.Close()
+		checks = append(checks, r.Health)
+	}
 	limits := cfg.Limits
 	limits.MaxSockets = cfg.Sockets()
 	h, err := web.Handler(web.Options{Manager: m, Store: st, Decks: decks, Gatherer: reg, Metrics: metrics,
-		MaxConns: cfg.MaxConns, PingEvery: cfg.PingEvery, Limits: limits, Log: cfg.Log})
+		MaxConns: cfg.MaxConns, PingEvery: cfg.PingEvery, RTTEvery: cfg.RTTEvery, TCPCheck: cfg.TCPCheck, Limits: limits, Log: cfg.Log, Checks: checks, Cluster: health})
 	if err != nil {
 		m.Close()
 		return err

@@ -8,12 +8,14 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 
+	"github.com/dobble-dev/dobble/internal/natstest"
 	"github.com/dobble-dev/dobble/store"
 	"github.com/dobble-dev/dobble/store/storetest"
 )
@@ -332,5 +334,158 @@ func restartKeepsRooms(t *testing.T, kind storetest.Kind) {
 	json.Unmarshal(again.View, &after)
 	if after.Version < view.Version {
 		t.Fatalf("the table after the restart is at version %d, before it at %d", after.Version, view.Version)
+	}
+}
+
+// TestServeCluster runs the server as a node of a cluster on a NATS
+// server of the test's own: a room created over a WebSocket takes a
+// lease, which /healthz and /metrics show; with NATS stopped /healthz
+// answers 503, saying the node is cut off, and ok again once NATS is
+// back.
+func TestServeCluster(t *testing.T) {
+	ns := natstest.Start(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	cfg := DefaultConfig()
+	cfg.DB = filepath.Join(t.TempDir(), "dobble.db")
+	cfg.NATS, cfg.Node = ns.URL(), "n1"
+	go func() { done <- Serve(ctx, ln, cfg, nil) }()
+	base := "http://" + ln.Addr().String()
+	get := func(path string) (int, string) {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			return 0, err.Error()
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	poll := func(what string, ok func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for !ok() {
+			if time.Now().After(deadline) {
+				t.Fatalf("waited 20s for %s", what)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	poll("the server to answer", func() bool { code, _ := get("/healthz"); return code != 0 })
+
+	ws, _, err := websocket.Dial(t.Context(), "ws://"+ln.Addr().String()+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	for _, req := range []string{`{"type":"hello","v":1,"name":"ann"}`, `{"type":"create","room":{"game":"tower","seats":2}}`} {
+		if err := ws.Write(t.Context(), websocket.MessageText, []byte(req)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for {
+		_, b, err := ws.Read(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), `"joined"`) {
+			break
+		}
+		if strings.Contains(string(b), `"error"`) {
+			t.Fatalf("create: %s", b)
+		}
+	}
+	code, body := get("/healthz")
+	var h map[string]any
+	if code != 200 || json.Unmarshal([]byte(body), &h) != nil || h["status"] != "ok" || h["node"] != "n1" || h["connected"] != true || h["leases"] != 1.0 {
+		t.Fatalf("/healthz of a node holding a room's lease: %d %s", code, body)
+	}
+	if code, body := get("/metrics"); code != 200 || !strings.Contains(body, "dobble_cluster_leases 1") || !strings.Contains(body, "dobble_cluster_nats_connected 1") {
+		t.Fatalf("/metrics: %d\n%s", code, body)
+	}
+	ns.Stop()
+	poll("/healthz to answer 503 with NATS stopped", func() bool {
+		code, body := get("/healthz")
+		return code == 503 && strings.Contains(body, "cut off from NATS")
+	})
+	ns.Restart()
+	poll("/healthz to answer ok with NATS back", func() bool { code, _ := get("/healthz"); return code == 200 })
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Serve returned %v after shutdown", err)
+	}
+}
+
+// TestServeNodeOfACluster runs a server with NATS (the machine's, at
+// 127.0.0.1:4222) as a node of a cluster: its relay's metrics are in
+// /metrics, /healthz checks its NATS connection, and a join of a room no
+// node holds is answered noRoom; a NATS server that cannot be reached is
+// refused at start.
+func TestServeNodeOfACluster(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	cfg := DefaultConfig()
+	cfg.DB = filepath.Join(t.TempDir(), "dobble.db")
+	cfg.NATS, cfg.Node, cfg.MaxRemotePeers = "nats://127.0.0.1:4222", "server-test-"+strconv.FormatInt(time.Now().UnixNano(), 36), 7
+	ready := make(chan struct{})
+	go func() { done <- Serve(ctx, ln, cfg, func(string) { close(ready) }) }()
+	select {
+	case <-ready:
+	case err := <-done:
+		t.Fatalf("Serve with NATS: %v", err)
+	}
+	base := "http://" + ln.Addr().String()
+	get := func(path string) (int, string) {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	if code, body := get("/healthz"); code != 200 {
+		t.Fatalf("/healthz: %d %q", code, body)
+	}
+	if code, body := get("/metrics"); code != 200 || !strings.Contains(body, "dobble_relay_remote_peers 0") {
+		t.Fatalf("/metrics: %d\n%s", code, body)
+	}
+	ws, _, err := websocket.Dial(t.Context(), "ws://"+ln.Addr().String()+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	for _, m := range []string{`{"type":"hello","v":1,"name":"ann"}`, `{"type":"join","room":"ZZZZZZZZ"}`} {
+		if err := ws.Write(t.Context(), websocket.MessageText, []byte(m)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, want := range []string{`"welcome"`, `"noRoom"`} {
+		_, b, err := ws.Read(t.Context())
+		if err != nil || !strings.Contains(string(b), want) {
+			t.Fatalf("got %s (%v), want %s", b, err, want)
+		}
+	}
+	ws.Close(websocket.StatusNormalClosure, "")
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+
+	ln2, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.NATS = "nats://127.0.0.1:1"
+	if err := Serve(context.Background(), ln2, cfg, nil); err == nil || !strings.Contains(err.Error(), "nats://127.0.0.1:1") {
+		t.Fatalf("Serve with a NATS server that is not there: %v", err)
 	}
 }

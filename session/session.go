@@ -546,6 +546,24 @@ func (s *Session) Choices() []string {
 	return names
 }
 
+// AutoPick returns the game a seat that does not pick for itself is
+// given (a bot, or a person whose time to pick ran out): the first of
+// Choices the session has not played yet among the games a session may
+// pick by itself (rules.Info.NoAutoPick), else the first choice.
+func (s *Session) AutoPick() string {
+	choices := s.Choices()
+	played := map[string]bool{}
+	for _, h := range s.history {
+		played[h.Game] = true
+	}
+	for _, c := range choices {
+		if g, err := rules.Lookup(c); err == nil && !g.Info().NoAutoPick && !played[c] {
+			return c
+		}
+	}
+	return choices[0]
+}
+
 // canPlay sets up a trial game of g for the whole table, returning why it
 // cannot be played.
 func (s *Session) canPlay(g rules.Game) error {

@@ -52,6 +52,26 @@ func OpenSQLite(ctx context.Context, path string, busy time.Duration) (*SQLite, 
 	if path == "" {
 		return nil, errors.New("store: no database path given")
 	}
+	// Switching a new file to WAL takes a lock that SQLite does not wait
+	// for: a server opening the file while another one does is told at
+	// once that it is locked. It tries again until busy has passed.
+	deadline := time.Now().Add(busy)
+	for pause := 5 * time.Millisecond; ; pause = min(2*pause, 200*time.Millisecond) {
+		s, err := openSQLite(ctx, path, busy)
+		var e *sqlite.Error
+		if err == nil || !errors.As(err, &e) || e.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().Add(pause).After(deadline) {
+			return s, err
+		}
+		select {
+		case <-time.After(pause):
+		case <-ctx.Done():
+			return nil, err
+		}
+	}
+}
+
+// openSQLite opens the database at path once.
+func openSQLite(ctx context.Context, path string, busy time.Duration) (*SQLite, error) {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
 	q.Add("_pragma", "journal_mode(WAL)")
@@ -102,7 +122,7 @@ func (s *SQLite) explain(err error) error {
 	case strings.Contains(msg, "not a database") || strings.Contains(msg, "malformed") || strings.Contains(msg, "SQLITE_CORRUPT") || strings.Contains(msg, "SQLITE_NOTADB"):
 		return fmt.Errorf("store: %s is not a dobble database or is corrupt (%v); move it away or pick another --db", s.path, err)
 	case strings.Contains(msg, "locked") || strings.Contains(msg, "SQLITE_BUSY"):
-		return fmt.Errorf("store: %s is locked by another process (%v); stop the other server or pick another --db", s.path, err)
+		return fmt.Errorf("store: %s is locked by another process (%w); stop the other server or pick another --db", s.path, err)
 	case strings.Contains(msg, "unable to open") || strings.Contains(msg, "SQLITE_CANTOPEN") || strings.Contains(msg, "readonly"):
 		return fmt.Errorf("store: cannot open %s for writing (%v); check the directory exists and is writable", s.path, err)
 	}

@@ -62,6 +62,12 @@ type Config struct {
 	// server seating bots beside people sets it, so that no bot acts
 	// faster than a person could (see Pace in the package documentation).
 	MinDelay int64
+	// NetDelay is the network delay, in milliseconds, a bot's action
+	// goes through on its way to the table, after the floor of MinDelay:
+	// a room that races bots against people over a network gives them a
+	// typical round trip, so that a person's round trip is not a handicap
+	// against them alone. 0 is none.
+	NetDelay int64
 	// BotRate bounds the bots' actions, their plans refused as too late
 	// included: BotRate a second of the game's time on average, BotBurst
 	// at once. A plan due when the bound is reached arrives later, when
@@ -146,6 +152,7 @@ func New(cfg Config) *Driver {
 		cfg.MaxSteps = DefaultMaxSteps
 	}
 	cfg.MinDelay = max(cfg.MinDelay, 0)
+	cfg.NetDelay = max(cfg.NetDelay, 0)
 	d := &Driver{cfg: cfg, maxSteps: cfg.MaxSteps, bots: cfg.Bots,
 		plans: make([]bot.Plan, len(cfg.Bots)), has: make([]bool, len(cfg.Bots))}
 	if cfg.BotRate > 0 {
@@ -165,7 +172,7 @@ func New(cfg Config) *Driver {
 // every bot.
 //
 // Between instant bots only (every seat a bot of an instant level, no
-// Observer, not Strict, no MinDelay nor BotRate), in a game that is not
+// Observer, not Strict, no MinDelay, NetDelay nor BotRate), in a game that is not
 // rules.Lenient and whose bots
 // do not learn from every version (bot.Remembers), the Driver takes a
 // shortcut. An instant bot plans a correct move arriving at once, drawn
@@ -185,7 +192,7 @@ func (d *Driver) Reset(st *rules.State, seed uint64) error {
 		d.remembers = bot.Remembers(g)
 	}
 	d.fast = d.instant && len(d.bots) == st.Players() && d.cfg.Observer == nil && !d.cfg.Strict &&
-		d.cfg.MinDelay == 0 && d.interval == 0 && !d.lenient && !d.remembers
+		d.cfg.MinDelay == 0 && d.cfg.NetDelay == 0 && d.interval == 0 && !d.lenient && !d.remembers
 	d.st, d.now, d.stats, d.result, d.ended, d.tat = st, 0, Stats{}, nil, false, 0
 	if rec := d.cfg.Record; rec != nil {
 		if err := rec.Begin(record.Header{Game: st.Info().Name, Config: st.Config(), Deck: d.cfg.Deck, Seats: d.cfg.Seats}, st); err != nil {
@@ -663,7 +670,7 @@ func (d *Driver) replan(self int) error {
 
 // plan has the bot of seat plan its next action at time now, and reports
 // whether it made one. The action arrives Config.MinDelay after now at the
-// earliest.
+// earliest, and Config.NetDelay later still.
 func (d *Driver) plan(seat int, now int64) bool {
 	p := &d.plans[seat]
 	if !d.bots[seat].PlanTo(p, d.st, now) {
@@ -672,6 +679,7 @@ func (d *Driver) plan(seat int, now int64) bool {
 	if floor := now + d.cfg.MinDelay; p.Action.At < floor {
 		p.Action.At = floor
 	}
+	p.Action.At += d.cfg.NetDelay
 	return true
 }
 

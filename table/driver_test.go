@@ -621,3 +621,24 @@ func TestBotRate(t *testing.T) {
 		}
 	}
 }
+
+// TestNetDelay seats an instant bot with a MinDelay of 250 ms and a
+// NetDelay of 40 ms: each of its claims arrives 290 ms after the change it
+// answers.
+func TestNetDelay(t *testing.T) {
+	s, _ := setUp(t, "tower", 2, 1, 0)
+	w := &watcher{}
+	d := table.New(table.Config{Bots: botsAt(t, "instant", 2, 1), Observer: w, MinDelay: 250, NetDelay: 40})
+	if err := d.Reset(s, 1); err != nil {
+		t.Fatal(err)
+	}
+	if next, ok := d.Next(); !ok || next != 290 {
+		t.Fatalf("the bot's first claim is due at %d ms (%v), want 290", next, ok)
+	}
+	if err := d.Advance(600); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(w.accepted); got != 2 || w.accepted[0].At != 290 || w.accepted[1].At != 580 {
+		t.Fatalf("by 600 ms: %+v, want claims at 290 and 580", w.accepted)
+	}
+}

@@ -81,6 +81,14 @@ type conn struct {
 	writes  atomic.Uint64 // writes finished
 	pinging atomic.Bool   // a ping is waiting for its pong
 
+	// The round-trip pings (rtt.go): measured once the client has said
+	// hello; the number of the last ping, of the one waiting for its
+	// pong (0 for none) and when it was sent (Unix nanoseconds).
+	measured atomic.Bool
+	rttSeq   atomic.Uint64
+	rttWait  atomic.Uint64
+	rttSent  atomic.Int64
+
 	// Owned by the sweeper.
 	seen     uint64 // writes finished at the last sweep
 	stalled  int    // sweeps that found the same write under way
@@ -240,6 +248,7 @@ func (cn *conn) closing() bool {
 // unless the close frame's deadline has replaced it.
 func (cn *conn) hello() {
 	cn.helloSaid = true
+	cn.measured.Store(true)
 	if cn.s.o.Limits.HelloTimeout <= 0 {
 		return
 	}
@@ -287,6 +296,9 @@ func (cn *conn) control(h ws.Header, r io.Reader) error {
 		}
 	case ws.OpPong:
 		cn.pinging.Store(false)
+		if allowed {
+			cn.rttPong(payload, time.Now())
+		}
 	case ws.OpClose:
 		cn.closeHeard = true
 		code, reason := ws.ParseCloseFrameData(payload)
@@ -479,9 +491,10 @@ func (f *frames) add(op ws.OpCode, payload []byte) {
 
 // sweeper keeps a server's connections for the sweeps.
 type sweeper struct {
-	mu      sync.Mutex
-	live    map[*conn]struct{}
-	running bool
+	mu         sync.Mutex
+	live       map[*conn]struct{}
+	running    bool
+	rttRunning bool // the round-trip pings are running (rtt.go)
 }
 
 // watch adds cn to the connections swept, starting the sweeps with the
@@ -495,9 +508,14 @@ func (s *server) watch(cn *conn) {
 	s.sw.live[cn] = struct{}{}
 	start := !s.sw.running
 	s.sw.running = true
+	rtt := !s.sw.rttRunning && s.o.RTTEvery > 0
+	s.sw.rttRunning = s.sw.rttRunning || rtt
 	s.sw.mu.Unlock()
 	if start {
 		go s.sweepEvery(max(s.o.PingEvery/sweepsPerPing, time.Millisecond))
+	}
+	if rtt {
+		go s.rttEvery(s.o.RTTEvery)
 	}
 }
 

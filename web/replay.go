@@ -36,6 +36,9 @@ type Replay struct {
 	Steps []Step `json:"steps"`
 	// End is the record's result line.
 	End *record.End `json:"end"`
+	// Session is the record's session line, for a table of a session: the
+	// mini-game it settled and the standings after it.
+	Session *record.Session `json:"session,omitempty"`
 }
 
 // Steps replays a stored game's record with package record and rules and
@@ -64,7 +67,7 @@ func Steps(g *store.Game) (*Replay, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Replay{Game: g.Summary, Header: rec.Header, End: rec.End}
+	out := &Replay{Game: g.Summary, Header: rec.Header, End: rec.End, Session: rec.Session}
 	out.Steps = append(out.Steps, Step{Index: 0, View: st.View(rules.Spectator)})
 	for i := range rec.Entries {
 		e := &rec.Entries[i]

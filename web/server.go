@@ -44,12 +44,27 @@ type Options struct {
 	// pings it; one that has not answered a ping, or has taken no data,
 	// within twice that is closed.
 	PingEvery time.Duration
+	// RTTEvery is how often each connection is pinged to measure its
+	// round trip, which the rooms credit to its claims; 0 measures none.
+	RTTEvery time.Duration
+	// TCPCheck checks the round trips measured by pings against the
+	// kernel's measure of the TCP connection's, so that a client holding
+	// back its pongs is not credited for it. Behind a proxy, where the
+	// TCP connection ends at the proxy, it must be off.
+	TCPCheck bool
 	// Limits bound each client's connections (the handler keeps all but
 	// the sockets' bounds, which are Listen's).
 	Limits Limits
 	// Log is where connections refused or closed by a bound are logged;
 	// nil logs nothing.
 	Log *slog.Logger
+	// Checks are more of what /healthz checks: each returns what fails,
+	// or nil (the relay between a cluster's nodes, package relay).
+	Checks []func() error
+	// Cluster, when not nil, is the health of the server's node of a
+	// cluster (cluster.Node.Health), which /healthz shows: what it says
+	// of the node, and an error while the node cannot serve its rooms.
+	Cluster func() (map[string]any, error)
 }
 
 // server is the handler's state.
@@ -112,9 +127,12 @@ func (s *server) page(w http.ResponseWriter, r *http.Request) {
 }
 
 // healthz answers "ok", or 503 while finished games cannot be stored:
-// from a failed save until a save succeeds again (Manager.SaveHealth), or
+// from a failed save until a save succeeds again (Manager.SaveHealth),
 // while the journal of the rooms in play fails (Manager.JournalFailure),
-// with what fails and since when.
+// while one of Options.Checks fails, with what fails and since when. A
+// node of a cluster answers in JSON what its node is (its name, whether
+// it is connected to NATS, the leases it holds), with 503 while it cannot
+// serve its rooms.
 func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
 	if h := s.o.Manager.SaveHealth(); h.Failing {
 		since := h.Since.UTC().Format(time.RFC3339)
@@ -132,6 +150,32 @@ func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
 				since, err),
 			"since": since,
 		})
+		return
+	}
+	var info map[string]any
+	var failing []string
+	if s.o.Cluster != nil {
+		var err error
+		if info, err = s.o.Cluster(); err != nil {
+			failing = append(failing, err.Error())
+		}
+	}
+	for _, check := range s.o.Checks {
+		if err := check(); err != nil {
+			failing = append(failing, err.Error())
+		}
+	}
+	if len(failing) > 0 {
+		if info == nil {
+			info = map[string]any{}
+		}
+		info["error"] = strings.Join(failing, "; ")
+		writeJSON(w, http.StatusServiceUnavailable, info)
+		return
+	}
+	if info != nil {
+		info["status"] = "ok"
+		writeJSON(w, http.StatusOK, info)
 		return
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")

@@ -318,7 +318,7 @@ func TestIndexPage(t *testing.T) {
 	for _, m := range regexp.MustCompile(`<link rel="modulepreload" href="/(.*?)\.[0-9a-f]{12}\.js">`).FindAllSubmatch(body, -1) {
 		preloaded = append(preloaded, string(m[1])+".js")
 	}
-	if want := []string{"cards.js", "dom.js", "extra.js", "games.js", "i18n.js", "net.js", "sound.js", "table.js"}; !slices.Equal(preloaded, want) {
+	if want := []string{"cards.js", "dom.js", "extra.js", "fit.js", "games.js", "i18n.js", "net.js", "sound.js", "table.js"}; !slices.Equal(preloaded, want) {
 		t.Errorf("the page preloads %v, want %v", preloaded, want)
 	}
 }

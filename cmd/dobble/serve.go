@@ -15,7 +15,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/dobble-dev/dobble/cluster"
 	"github.com/dobble-dev/dobble/journal"
+	"github.com/dobble-dev/dobble/relay"
 	"github.com/dobble-dev/dobble/room"
 	"github.com/dobble-dev/dobble/rules"
 	"github.com/dobble-dev/dobble/server"
@@ -23,7 +25,7 @@ import (
 	"github.com/dobble-dev/dobble/web"
 )
 
-const serveSynopsis = `dobble serve [--addr HOST:PORT] [--db FILE|postgres://USER@HOST/DB] [limits]
+const serveSynopsis = `dobble serve [--addr HOST:PORT] [--db FILE|postgres://USER@HOST/DB] [--nats URL [--node NAME]] [limits]
 
 Serves the browser client and referees games on HOST:PORT, storing finished
 games in the SQLite file FILE (a path or a file:// URI), or in the
@@ -43,6 +45,17 @@ reconnects by itself.
 While the database cannot store games (a full disk, PostgreSQL down), the
 finished games wait in memory (--save-backlog) and are stored once it can;
 /healthz and /metrics say so meanwhile.
+
+With --nats the server is one node of a cluster on NATS JetStream (see
+docs/CLUSTER.md): its rooms in play are journaled in the cluster's stream
+instead of a SQLite file, each room is leased to one node in the bucket
+dobble_rooms, and when a node dies another takes its rooms over within
+5 s, replaying them from the stream; their players reconnect and resume.
+A node cut off from NATS stops acting for its rooms once their leases
+lapse.
+A player may connect to any node and play in a room another node holds,
+its messages relayed to that node and back (--max-remote-peers bounds
+the connections a node holds for the others).
 
 The per-address bounds count a client by its IPv4 address, or by the /64
 network of its IPv6 address, and do not bound the addresses of --exempt
@@ -141,9 +154,16 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	botDelay := dur("bot-delay", "DOBBLE_BOT_DELAY", def.BotDelay, "least time from a change of the table to a bot's action answering it; no bot, not even an instant one, acts sooner (1ms to 10s)")
 	botRate := flt("bot-rate", "DOBBLE_BOT_RATE", def.BotRate, "actions a second the bots of a room may make on average; a bot's action beyond it is put off (counted in dobble_bot_actions_deferred_total)")
 	botBurst := num("bot-burst", "DOBBLE_BOT_BURST", def.BotBurst, "actions the bots of a room may make at once")
+	fairCap := dur("fair-cap", "DOBBLE_FAIR_CAP", def.FairCap, "claims are ranked by estimated reaction (arrival less the player's round trip), crediting at most this much of a round trip; 0 ranks them by arrival, for a LAN (0 to 1s)")
+	botNetDelay := dur("bot-net-delay", "DOBBLE_BOT_NET_DELAY", def.BotNetDelay, "the typical network round trip the bots race through when claims are ranked by reaction (1ms to 1s)")
+	rttEvery := dur("rtt-every", "DOBBLE_RTT_EVERY", defaults.RTTEvery, "how often each connection is pinged to measure its round trip, which --fair-cap credits")
+	fairTCP := str("fair-tcp", "DOBBLE_FAIR_TCP", "on", "check each connection's round trip measured by pings against the kernel's TCP round trip, crediting no more than TCP shows (a client holding back its pongs gains nothing): on, or off behind a reverse proxy, where TCP ends at the proxy")
 	ping := dur("ping", "DOBBLE_PING", defaults.PingEvery, "how long a connection may be quiet before it is pinged; one that answers no ping, or takes no data, for twice that is closed")
 	useJournal := str("journal", "DOBBLE_JOURNAL", "on", "keep the rooms in play in a journal (--journal-file), restored by the next server on it: on, or off (rooms in play are lost when the server stops)")
 	journalSync := str("journal-sync", "DOBBLE_JOURNAL_SYNC", "normal", "how far the journal of the rooms in play is written before players hear of an action: normal (safe against a crash or kill of the server; a power cut may lose the last moments) or full (synced to the disk: safe against a power cut too, at one fsync a batch)")
+	natsURL := str("nats", "DOBBLE_NATS", "", "URL of the NATS server (JetStream enabled) of a cluster to run as a node of, such as nats://127.0.0.1:4222; empty runs a server on its own")
+	node := str("node", "DOBBLE_NODE", "", "the node's name in the cluster, unique among its nodes (empty: this host's name and a random suffix)")
+	maxRemote := num("max-remote-peers", "DOBBLE_MAX_REMOTE_PEERS", relay.DefaultConfig().MaxRemote, "most connections made to other nodes of the cluster that this node holds for its rooms; beyond that a player joining one of its rooms through another node is answered serverFull")
 	pprof := str("pprof", "DOBBLE_PPROF", "", "also serve Go's profiles (/debug/pprof/) on this loopback address, such as 127.0.0.1:6060")
 	if err := fs.parse(args); err != nil {
 		return nil, err
@@ -158,11 +178,41 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	if err != nil {
 		return nil, usagef("serve: --journal-sync: %v", err)
 	}
+	if *fairTCP != "on" && *fairTCP != "off" {
+		return nil, usagef("serve: --fair-tcp %q: use on or off", *fairTCP)
+	}
+	if *fairCap < 0 {
+		return nil, usagef("serve: --fair-cap %v: use 0 (rank claims by arrival) to 1s", *fairCap)
+	}
 	if *useJournal != "on" && *useJournal != "off" {
 		return nil, usagef("serve: --journal %q: use on or off", *useJournal)
 	}
+	nc, nodeName := strings.TrimSpace(*natsURL), strings.TrimSpace(*node)
+	if nc != "" {
+		if !strings.HasPrefix(nc, "nats://") && !strings.HasPrefix(nc, "tls://") {
+			return nil, usagef("serve: --nats %q: give a NATS URL such as nats://127.0.0.1:4222", nc)
+		}
+		if *useJournal == "off" {
+			return nil, usagef("serve: --journal off with --nats: a node of a cluster journals its rooms in the cluster's stream, for another node to take them over; drop --journal off")
+		}
+		if strings.TrimSpace(*journalFile) != "" {
+			return nil, usagef("serve: --journal-file with --nats: a node of a cluster journals its rooms in the cluster's stream, not in a file; drop --journal-file")
+		}
+		if nodeName == "" {
+			nodeName = cluster.DefaultName()
+		}
+		if err := cluster.CheckName(nodeName); err != nil {
+			return nil, usagef("serve: --node: %v", err)
+		}
+		if *maxRemote < 1 {
+			return nil, usagef("serve: --max-remote-peers %d: use 1 or more", *maxRemote)
+		}
+	} else if nodeName != "" {
+		return nil, usagef("serve: --node %q without --nats: a node name is for a node of a cluster; give --nats too", nodeName)
+	}
 	c := &serveConfig{addr: *addr, pprof: *pprof,
-		server: server.Config{DB: strings.TrimSpace(*db), JournalFile: strings.TrimSpace(*journalFile), Journal: *useJournal == "on", JournalSync: sync, MaxConns: *maxConns, PingEvery: *ping,
+		server: server.Config{DB: strings.TrimSpace(*db), JournalFile: strings.TrimSpace(*journalFile), NATS: nc, Node: nodeName, MaxRemotePeers: *maxRemote, Journal: *useJournal == "on", JournalSync: sync, MaxConns: *maxConns, PingEvery: *ping,
+			RTTEvery: *rttEvery, TCPCheck: *fairTCP == "on",
 			ReadTimeout: *readTimeout, WriteTimeout: *writeTimeout, IdleTimeout: *idleTimeout}}
 	if c.pprof != "" {
 		host, _, err := net.SplitHostPort(c.pprof)
@@ -180,7 +230,7 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	for _, f := range []struct {
 		name string
 		d    time.Duration
-	}{{"seat-hold", *hold}, {"countdown", *countdown}, {"pick-time", *pick}, {"ping", *ping}, {"bot-delay", *botDelay},
+	}{{"seat-hold", *hold}, {"countdown", *countdown}, {"pick-time", *pick}, {"ping", *ping}, {"bot-delay", *botDelay}, {"rtt-every", *rttEvery},
 		{"hello-timeout", *helloTimeout}, {"read-timeout", *readTimeout}, {"write-timeout", *writeTimeout}, {"idle-timeout", *idleTimeout}} {
 		if err := positive(f.name, f.d); err != nil {
 			return nil, err
@@ -243,7 +293,13 @@ func parseServe(args []string, stdout io.Writer) (*serveConfig, error) {
 	if lo == 0 {
 		lo = rules.NoLockout
 	}
-	c.server.Rooms = room.Config{SeatHold: *hold, MaxRooms: *maxRooms, RoomQueue: *roomQueue, PeerQueue: *connQueue,
+	// The flag speaks as --lockout does (0 is off); room.Config keeps
+	// Go's zero value for the default and room.NoFair for off.
+	fc := *fairCap
+	if fc == 0 {
+		fc = room.NoFair
+	}
+	c.server.Rooms = room.Config{FairCap: fc, BotNetDelay: *botNetDelay, SeatHold: *hold, MaxRooms: *maxRooms, RoomQueue: *roomQueue, PeerQueue: *connQueue,
 		Countdown: *countdown, PickTime: *pick, Lockout: lo, Rate: *rate, Burst: *burst, SaveBacklog: *saveBacklog, MaxRoomsPerAddr: *maxRoomsPerAddr,
 		BotDelay: *botDelay, BotRate: *botRate, BotBurst: *botBurst,
 		DeckCache: *deckCache, CardCache: int64(*cardCache) << 20}
@@ -300,6 +356,10 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return server.Serve(ctx, ln, cfg.server, func(url string) {
+		if cfg.server.NATS != "" {
+			fmt.Fprintf(stdout, "dobble: serving on %s as node %s of the cluster on %s (games stored in %s; Ctrl-C to stop)\n", url, cfg.server.Node, cfg.server.NATS, store.Redact(cfg.server.DB))
+			return
+		}
 		fmt.Fprintf(stdout, "dobble: serving on %s (games stored in %s; Ctrl-C to stop)\n", url, store.Redact(cfg.server.DB))
 	})
 }

@@ -55,6 +55,12 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"--max-sockets", "50", "--max-conns", "100"}, "dobble: serve: --max-sockets 50 is less than --max-conns 100"},
 		{[]string{"--exempt", "127.0.0.0/8,localhost"}, `dobble: serve: --exempt: "localhost" is neither a network`},
 		{[]string{"--trusted-proxies", "10.0.0.0/33"}, `dobble: serve: --trusted-proxies: "10.0.0.0/33" is neither a network`},
+		{[]string{"--nats", "127.0.0.1:4222"}, `dobble: serve: --nats "127.0.0.1:4222": give a NATS URL such as nats://127.0.0.1:4222`},
+		{[]string{"--node", "n1"}, `dobble: serve: --node "n1" without --nats`},
+		{[]string{"--nats", "nats://127.0.0.1:4222", "--journal", "off"}, "dobble: serve: --journal off with --nats"},
+		{[]string{"--nats", "nats://127.0.0.1:4222", "--journal-file", "j.db"}, "dobble: serve: --journal-file with --nats"},
+		{[]string{"--nats", "nats://127.0.0.1:4222", "--node", "n 1"}, `dobble: serve: --node: node name "n 1": ' ' is not allowed`},
+		{[]string{"--nats", "nats://127.0.0.1:4222", "--node", "n1", "--max-remote-peers", "0"}, "dobble: serve: --max-remote-peers 0: use 1 or more"},
 	} {
 		code, out, errOut := runCLI(t, "", append([]string{"serve"}, tc.args...)...)
 		if code != 2 || out != "" || !strings.HasPrefix(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
@@ -115,7 +121,8 @@ func TestServeHelp(t *testing.T) {
 		"-bot-delay", "DOBBLE_BOT_DELAY", "-bot-rate", "DOBBLE_BOT_RATE", "-bot-burst", "DOBBLE_BOT_BURST",
 		"-max-sockets", "DOBBLE_MAX_SOCKETS", "-max-sockets-per-addr", "-max-conns-per-addr", "-hello-timeout", "DOBBLE_HELLO_TIMEOUT",
 		"-handshake-rate", "-handshake-burst", "-addr-rate", "-addr-burst", "-max-addrs", "-exempt", "-trusted-proxies", "X-Forwarded-For",
-		"-read-timeout", "-write-timeout", "-idle-timeout", "dobble_connections_refused_total"} {
+		"-read-timeout", "-write-timeout", "-idle-timeout", "dobble_connections_refused_total",
+		"-nats", "DOBBLE_NATS", "-node", "DOBBLE_NODE", "docs/CLUSTER.md", "-max-remote-peers", "DOBBLE_MAX_REMOTE_PEERS"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Fatalf("serve --help: exit %d, missing %q:\n%s", code, want, out)
 		}
@@ -240,5 +247,27 @@ func TestFileLimitBoundsTheSockets(t *testing.T) {
 	}
 	if again, err := raiseFileLimit(have); err != nil || again != have {
 		t.Fatalf("raiseFileLimit within the limit: %d, %v", again, err)
+	}
+}
+
+// TestServeClusterFlags checks that --nats and --node (and DOBBLE_NATS,
+// DOBBLE_NODE) reach the server's configuration, and that a node without
+// a name is named after the host, with a random suffix.
+func TestServeClusterFlags(t *testing.T) {
+	c, err := parseServe([]string{"--nats", "nats://127.0.0.1:4222"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, _ := os.Hostname()
+	if c.server.NATS != "nats://127.0.0.1:4222" || !strings.HasPrefix(c.server.Node, host+"-") {
+		t.Fatalf("--nats alone: NATS %q, node %q; want the URL and %s-…", c.server.NATS, c.server.Node, host)
+	}
+	t.Setenv("DOBBLE_NATS", "nats://10.0.0.1:4222")
+	t.Setenv("DOBBLE_NODE", "n2")
+	if c, err = parseServe(nil, io.Discard); err != nil || c.server.NATS != "nats://10.0.0.1:4222" || c.server.Node != "n2" {
+		t.Fatalf("from the environment: %+v, %v", c.server, err)
+	}
+	if c, err = parseServe([]string{"--node", "n3"}, io.Discard); err != nil || c.server.Node != "n3" {
+		t.Fatalf("--node over the environment: %q, %v", c.server.Node, err)
 	}
 }

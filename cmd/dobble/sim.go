@@ -16,12 +16,14 @@ import (
 	"github.com/dobble-dev/dobble/deck"
 	"github.com/dobble-dev/dobble/record"
 	"github.com/dobble-dev/dobble/rules"
+	"github.com/dobble-dev/dobble/session"
 	"github.com/dobble-dev/dobble/sim"
 )
 
 const simSynopsis = `dobble sim --game NAME --players P [--games G] [--seed S]
           [--edition E | --order Q [--cards M]] [--bots LEVEL[,LEVEL…]]
           [--record FILE] [--option NAME=VALUE …]
+          [--session [--scoring wins|points]]
 
 Plays G games of NAME between P bots in virtual time, as fast as the
 processor allows, and prints one JSON object a game on standard output:
@@ -35,7 +37,16 @@ ms the wall time the simulation took. Game i uses seed S+i.
 The deck is the game's default (classic; pancakes for Anarchy Pancakes)
 unless --edition or --order says otherwise. --bots gives one level for
 every seat or one per seat: easy, medium, hard, expert, instant (the
-default). --record writes every game's record (JSON lines, docs/RECORD.md).`
+default). --record writes every game's record (JSON lines, docs/RECORD.md).
+
+With --session, the bots play one session of G mini-games (package
+session, RULES.md §2 and §5) with seed S, NAME first (its options given by
+--option), ties broken by tie-break games, and each next game picked by the
+loser as the server picks for a bot; --scoring names the grand winner by
+mini-games won (the default) or tournament points. A line is printed for
+each table, tie-breaks included, with its "table" number, then one with the
+final "standings"; --record writes each table's record followed by its
+session line.`
 
 // simMaxOrder is the largest plane order sim plays: the rules flatten the
 // deck into bitsets of cards × symbols bits, 34 MB at order 128.
@@ -55,6 +66,8 @@ type simLine struct {
 	Late      int     `json:"late"`
 	VirtualMs int64   `json:"virtualMs"`
 	Ms        float64 `json:"ms"`
+	// Table is the table's number in a session (--session).
+	Table *int `json:"table,omitempty"`
 }
 
 // optionFlags collects repeated --option flags as given.
@@ -106,6 +119,8 @@ func runSim(args []string, _ io.Reader, stdout, _ io.Writer) error {
 	recordPath := fs.String("record", "", "write the games' records to FILE (JSON lines)")
 	var options optionFlags
 	fs.Var(&options, "option", "set a game option, NAME=VALUE (repeatable)")
+	asSession := fs.Bool("session", false, "play one session of --games mini-games, NAME first")
+	scoring := fs.String("scoring", "wins", "with --session, how the grand winner is named: wins or points")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -125,6 +140,12 @@ func runSim(args []string, _ io.Reader, stdout, _ io.Writer) error {
 		return usagef("sim: --seed %s: not a seed; use a whole number from 0 to %d", *seed, uint64(math.MaxUint64))
 	}
 	cfg.Rules.Seed = first
+	if *asSession {
+		return runSimSession(cfg, n, *scoring, *recordPath, stdout)
+	}
+	if *scoring != "wins" {
+		return usagef("sim: --scoring goes with --session")
+	}
 	cfg.ReuseState = true // each game's line is written before the next is played
 	var out *recordFile
 	if *recordPath != "" {
@@ -153,6 +174,65 @@ func runSim(args []string, _ io.Reader, stdout, _ io.Writer) error {
 		if err := enc.Encode(line); err != nil {
 			return fmt.Errorf("sim: writing the results: %w", err)
 		}
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("sim: writing the results: %w", err)
+	}
+	if out != nil {
+		return out.commit()
+	}
+	return nil
+}
+
+// runSimSession plays one session of games mini-games of cfg's game first,
+// printing a line as each table ends and the final standings.
+func runSimSession(cfg sim.Config, games int, scoring, recordPath string, stdout io.Writer) error {
+	sc := session.ByWins
+	if err := sc.UnmarshalText([]byte(scoring)); err != nil {
+		return usagef("sim: --scoring %s: use wins or points", scoring)
+	}
+	if games > session.MaxGames {
+		return usagef("sim: --games %d: a session plays 1 to %d mini-games", games, session.MaxGames)
+	}
+	name := cfg.Game.Info().Name
+	scfg := sim.SessionConfig{Session: session.Config{Players: cfg.Rules.Players, Seed: cfg.Rules.Seed, Games: games, First: name, Scoring: sc},
+		Deck: cfg.Deck, Bots: cfg.Bots}
+	if cfg.Rules.Options != nil {
+		scfg.Session.Options = map[string]map[string]string{name: cfg.Rules.Options}
+	}
+	var out *recordFile
+	if recordPath != "" {
+		var err error
+		if out, err = createRecord(recordPath); err != nil {
+			return err
+		}
+		defer out.discard()
+		scfg.Record = out.w
+	}
+	o, err := sim.PlaySession(scfg)
+	var ce *session.ConfigError
+	if errors.As(err, &ce) {
+		return usagef("sim: --session: %s", ce.Reason)
+	}
+	w := bufio.NewWriter(stdout)
+	enc := json.NewEncoder(w)
+	for i, t := range o.Tables {
+		if t.Result == nil {
+			break
+		}
+		line := simLine{Game: t.Game, Seed: t.Seed, Players: t.Players, Deck: t.State.Cards().Len(),
+			Scores: t.Result.Scores, Unit: t.Result.Unit, Winners: t.Result.Winners, Actions: t.Actions, Wrong: t.Wrong, Late: t.Late,
+			VirtualMs: t.Time, Table: &i}
+		if err := enc.Encode(line); err != nil {
+			return fmt.Errorf("sim: writing the results: %w", err)
+		}
+	}
+	if err != nil {
+		w.Flush()
+		return err
+	}
+	if err := enc.Encode(map[string]any{"standings": o.Standings}); err != nil {
+		return fmt.Errorf("sim: writing the results: %w", err)
 	}
 	if err := w.Flush(); err != nil {
 		return fmt.Errorf("sim: writing the results: %w", err)

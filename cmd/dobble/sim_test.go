@@ -288,3 +288,46 @@ func TestSimHelp(t *testing.T) {
 		t.Fatalf("dobble help does not list sim:\n%s", out)
 	}
 }
+
+// TestSimSession plays a session of two mini-games among three bots whose
+// first game ties (seed 1: a Tower won by seats 0 and 1 together), so that
+// a duel breaks the tie: three tables, each printed with its number, then
+// the final standings; the record holds the three tables, each followed by
+// its session line, and checks as a session (record.CheckSession): the
+// mini-games settled, their places, points and losers, the picks and the
+// standings follow from the tables' results.
+func TestSimSession(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "session.jsonl")
+	code, out, errOut := runCLI(t, "", "sim", "--session", "--game", "tower", "--players", "3", "--games", "2", "--order", "2",
+		"--bots", "easy", "--seed", "1", "--record", path)
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 4 || !strings.HasPrefix(lines[3], `{"standings":`) {
+		t.Fatalf("want three tables and the standings, got:\n%s", out)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := record.ReadAll(f)
+	if err != nil || len(recs) != 3 {
+		t.Fatalf("%d records, %v", len(recs), err)
+	}
+	if err := record.CheckSession(recs); err != nil {
+		t.Fatal(err)
+	}
+	tb := recs[1].Session
+	if recs[0].Session.Settled != nil || tb.TieBreak == nil || *tb.TieBreak != 0 || recs[1].Header.Game != "duel" ||
+		tb.Settled == nil || len(tb.Settled.TieBreaks) != 1 || !recs[2].Session.Over || recs[2].Session.Picker != tb.Settled.Loser {
+		t.Fatalf("the session lines do not tell a tie broken by a duel, then the loser's pick: %+v", tb)
+	}
+	for i, l := range lines[:3] {
+		var v simLine
+		if err := json.Unmarshal([]byte(l), &v); err != nil || v.Table == nil || *v.Table != i || v.Game != recs[i].Header.Game {
+			t.Fatalf("line %d: %s (%v)", i, l, err)
+		}
+	}
+}

@@ -24,6 +24,24 @@ import (
 // twinName is the throwaway game's name.
 const twinName = "twin"
 
+// twinSection returns docs/RECORD.md with a section for the twin after
+// the Tower's: a copy of the Tower's under the twin's name.
+func twinSection(t *testing.T, doc []byte) []byte {
+	t.Helper()
+	s := string(doc)
+	start := strings.Index(s, "### `tower` ")
+	if start < 0 {
+		t.Fatal("docs/RECORD.md has no section for the Tower")
+	}
+	end := strings.Index(s[start+1:], "\n### ")
+	if end < 0 {
+		t.Fatal("docs/RECORD.md has no section after the Tower's")
+	}
+	end += start + 2
+	section := strings.Replace(s[start:end], "### `tower` (The Tower)", "### `"+twinName+"` (The Twin)", 1)
+	return []byte(s[:end] + section + s[end:])
+}
+
 // TestAddingAGame adds the twin of the Tower to a copy of the repository
 // (docs/ADDING-A-GAME.md walks through the same steps) and runs there the
 // tests that play every registered game, `dobble sim --game twin`, the
@@ -53,6 +71,16 @@ func TestAddingAGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "rules", twinName+".text.json"), texts, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Its section of docs/RECORD.md, which the record's tests check
+	// against its setup: the Tower's, renamed.
+	doc := filepath.Join(dir, "docs", "RECORD.md")
+	record, err := os.ReadFile(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(doc, twinSection(t, record), 0o644); err != nil {
 		t.Fatal(err)
 	}
 

@@ -327,9 +327,9 @@ func TestBrowserExtraGames(t *testing.T) {
 		{"false-poker", "", 1, []string{"instant"}, map[string]string{"turn-time": "60000"}, []string{"lay", "stop"}, false, `document.querySelectorAll('#row li').length >= 3`,
 			"move act stop sound", "Keys: Tab move between your cards · Enter/Space lay the card · S say STOP · M sound on/off"},
 		{"collect-symbols", "order-3", 2, nil, nil, []string{"claim", "discard"}, false, `document.querySelectorAll('#tokens .chip').length < 10`,
-			"move act sound", "Keys: Tab/←→ move between symbols · Enter/Space claim the symbol · M sound on/off"},
+			"move act number sound", "Keys: Tab/←→ move between symbols · Enter/Space claim the symbol · 1–9 name a symbol of your card · M sound on/off"},
 		{"tower-7", "order-4", 2, nil, nil, []string{"claim"}, false, "",
-			"move act choose cancel sound", "Keys: Tab/←→ move between symbols · Enter/Space claim the symbol · 1–9 choose a card · Esc cancel · M sound on/off"},
+			"move act number choose cancel sound", "Keys: Tab/←→ move between symbols · Enter/Space claim the symbol · 1–9 name a symbol of your card · 1–9 choose a card · Esc cancel · M sound on/off"},
 	} {
 		// The person whose page is shot and whose actions are checked
 		// sits in seat 0, on the desktop and the phone in turn.

@@ -34,8 +34,8 @@ func TestBrowserPancakes(t *testing.T) {
 	var stock int
 	b.eval(`Number(document.querySelector('[data-kind="stock"]').dataset.count)`, &stock)
 	// Pancakes has a draw, and a claim may ask which stack or card is meant.
-	b.checkKeys("move act choose cancel draw sound",
-		"Keys: Tab/←→ move between symbols · Enter/Space claim the symbol · 1–9 choose a card · Esc cancel · D draw a card · M sound on/off")
+	b.checkKeys("move act number choose cancel draw sound",
+		"Keys: Tab/←→ move between symbols · Enter/Space claim the symbol · 1–9 name a symbol of your card · 1–9 choose a card · Esc cancel · D draw a card · M sound on/off")
 	b.shotBoth("1-deal")
 	p := newPlayer(b)
 	p.drawNext = true

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/dobble-dev/dobble/room"
 	"github.com/dobble-dev/dobble/server"
@@ -498,7 +499,10 @@ func TestBrowserTower(t *testing.T) {
 			if p.claims == 4 && !checked[i] {
 				checked[i] = true
 				// The Tower has no draw and no choice of card.
-				p.checkKeys("move act sound", "Keys: Tab/←→ move between symbols · Enter/Space claim the symbol · M sound on/off")
+				p.checkKeys("move act number sound", "Keys: Tab/←→ move between symbols · Enter/Space claim the symbol · 1–9 name a symbol of your card · M sound on/off")
+				// The round trip the server measured with its pings,
+				// which it credits to the claims, is shown on the table.
+				p.waitFor(`/^Round trip \d+ ms$/.test(document.querySelector('#latency')?.textContent)`, 15*time.Second)
 				p.shot("3-play")
 				p.noHorizontalScroll("play")
 			}
@@ -798,4 +802,18 @@ func TestBrowserHistory(t *testing.T) {
 		t.Errorf("the replay's last step says %q, want %q", got, want)
 	}
 	b.shot("5-replay-last")
+
+	// The keys step through the replay as the page says: ← back a step,
+	// → on a step, from the last step's button still in focus or from
+	// the page.
+	stepIs := func(back int) string {
+		return fmt.Sprintf(`(() => { const m = /Step (\d+) of (\d+)/.exec(document.querySelector('#r-step').textContent); return m && Number(m[2]) - Number(m[1]) === %d; })()`, back)
+	}
+	b.run(chromedp.KeyEvent(kb.ArrowLeft))
+	b.waitFor(stepIs(1), 15*time.Second)
+	b.run(chromedp.KeyEvent(kb.ArrowLeft))
+	b.waitFor(stepIs(2), 15*time.Second)
+	b.eval(`document.activeElement?.blur(), true`, nil)
+	b.run(chromedp.KeyEvent(kb.ArrowRight))
+	b.waitFor(stepIs(1), 15*time.Second)
 }

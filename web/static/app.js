@@ -8,6 +8,7 @@ import { Conn } from "./net.js";
 import { sounds, soundOn, setSound } from "./sound.js";
 import { useDeck, symbolName, rename } from "./cards.js";
 import { Table, planClaim, claimShows, offClaim, asksTarget, preload, ready } from "./table.js";
+import { fitTable, fitOwn } from "./fit.js";
 import { drawOwn, enterKeys } from "./extra.js";
 import { loadGame, gameModule, gameLoaded } from "./games.js";
 
@@ -21,6 +22,7 @@ const S = {
   name: localStorage.getItem("dobble.name") || "",
   conn: null,
   status: "idle",
+  rtt: 0, // the round trip the server last measured, in ms (pong), 0 before
   games: null, // GET /api/games, once loaded
   gamesReq: null, // the promise of GET /api/games (loadGames)
   gamesError: null, // why the last GET /api/games failed
@@ -117,7 +119,64 @@ function gameRule(name) {
   return gameText(gameInfo(name), (x) => x.rule) || "";
 }
 
+// A seat's token is kept in localStorage under its room's code, so that
+// the share link opened again (in another tab, after the browser was
+// closed) can offer the seat back: {token, seat, tab}, tab naming the tab
+// that holds the seat now (its id lives in the tab's sessionStorage). A
+// reload of that tab takes the seat back at once; another tab asks first,
+// as taking the seat closes it in the tab that held it.
 function tokenKey(code) { return `dobble.seat.${code}`; }
+
+const TAB = sessionStorage.getItem("dobble.tab") || Math.random().toString(36).slice(2);
+sessionStorage.setItem("dobble.tab", TAB);
+
+// heldSeat returns the stored seat of room code ({token, seat, tab}), or
+// null.
+function heldSeat(code) {
+  try {
+    const v = JSON.parse(localStorage.getItem(tokenKey(code)) || "null");
+    return v && typeof v.token === "string" ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+function keepSeat(code, token, seat) {
+  localStorage.setItem(tokenKey(code), JSON.stringify({ token, seat, tab: TAB, at: Date.now() }));
+}
+
+// SEAT_KEEP is how long a stored seat is kept, in milliseconds: far longer
+// than the server holds a seat whose player has gone.
+const SEAT_KEEP = 24 * 60 * 60 * 1000;
+
+// forgetOldSeats removes the stored seats of rooms left long ago.
+function forgetOldSeats() {
+  for (let i = localStorage.length - 1; i >= 0; i--) {
+    const k = localStorage.key(i);
+    if (!k || !k.startsWith("dobble.seat.")) continue;
+    const v = heldSeat(k.slice("dobble.seat.".length));
+    if (!v || !(Date.now() - v.at < SEAT_KEEP)) localStorage.removeItem(k);
+  }
+}
+
+// dropSeat forgets the stored seat of room code, unless another tab holds
+// it now (this tab's seat was resumed there).
+function dropSeat(code) {
+  const v = heldSeat(code);
+  if (v && v.tab !== TAB) return;
+  localStorage.removeItem(tokenKey(code));
+}
+
+// resumeSeat takes the stored seat of room code back in this tab.
+function resumeSeat(code, held) {
+  S.room = newRoom(code);
+  S.room.token = held.token;
+  S.room.seat = held.seat;
+  S.route = { screen: "room", code };
+  keepSeat(code, held.token, held.seat);
+  send({ type: "resume", room: code, token: held.token });
+  render();
+}
 
 function conn() {
   if (!S.conn) {
@@ -193,10 +252,11 @@ function onMessage(m) {
       room.host = typeof m.host === "number" ? m.host === m.seat && m.seat >= 0 : !!m.host;
       if (m.token) {
         room.token = m.token;
-        sessionStorage.setItem(tokenKey(m.room), JSON.stringify({ token: m.token, seat: m.seat }));
+        keepSeat(m.room, m.token, m.seat);
       }
       S.room = room;
       S.notice = "";
+      S.watchOnly = "";
       if (location.pathname !== `/r/${m.room}`) history.replaceState(null, "", `/r/${m.room}`);
       S.route = { screen: "room", code: m.room };
       render();
@@ -256,7 +316,7 @@ function onMessage(m) {
       return;
     }
     case "closed": {
-      if (r) sessionStorage.removeItem(tokenKey(r.code));
+      if (r) dropSeat(r.code);
       S.room = null;
       S.notice = t("err.closed", { reason: m.reason || "" });
       go("/");
@@ -272,8 +332,34 @@ function onMessage(m) {
       return;
     }
     case "error": onError(m); return;
+    case "pong": {
+      // The round trip the server measured and credits to our claims
+      // (docs/PROTOCOL.md, "A fair race").
+      if (typeof m.rtt === "number") { S.rtt = m.rtt; renderLatency(); }
+      return;
+    }
     default:
   }
+}
+
+// The latency indicator: every 5 s at a table, a ping asks the server for
+// the round trip it measured, which the pong carries.
+let latencyTimer = 0;
+function watchLatency() {
+  if (latencyTimer) return;
+  send({ type: "ping", nonce: 0 });
+  latencyTimer = setInterval(() => {
+    if (!S.room || !S.conn || !S.conn.ready) return;
+    S.conn.send({ type: "ping", nonce: 0 });
+  }, 5000);
+}
+
+// renderLatency shows the round trip on the table, when one is there.
+function renderLatency() {
+  const el = document.getElementById("latency");
+  if (!el) return;
+  el.textContent = S.rtt ? t("play.latency", { ms: S.rtt }) : "";
+  el.className = `latency ${S.rtt >= 150 ? "far" : S.rtt >= 60 ? "mid" : "near"}`;
 }
 
 function onError(m) {
@@ -281,7 +367,7 @@ function onError(m) {
   const text = t(key, { message: m.message || "" });
   const r = S.room;
   if (m.code === "badToken" && r) {
-    sessionStorage.removeItem(tokenKey(r.code));
+    dropSeat(r.code);
     const code = r.code;
     S.room = null;
     S.notice = text;
@@ -295,6 +381,12 @@ function onError(m) {
   }
   S.room = null;
   S.notice = text;
+  // A join refused as not allowed now: the game of the link has begun (or
+  // its seats are taken); the page offers to watch it instead.
+  if (m.code === "notAllowed" && r && r.code && !r.token) {
+    S.notice = t("home.inProgress");
+    S.watchOnly = r.code;
+  }
   S.route = { screen: "home", code: S.route.code || "" };
   render();
 }
@@ -339,6 +431,7 @@ async function onState(m) {
   r.feed = [];
   r.stats = { right: 0, wrong: 0, late: 0 };
   r.winner = -1;
+  r.pending = null;
   r.fresh = new Set();
   r.tableUI = null;
   r.sel = {};
@@ -410,6 +503,8 @@ async function onUpdate(m) {
   }
   r.feed = r.feed.slice(0, 6);
   r.choose = null;
+  // A selection belongs to its round: a new round starts with none.
+  if (m.view && m.view.round !== r.view.round) r.sel = {};
   if (m.view) r.view = m.view;
   await preload(r.deck, r.view).catch(() => {});
   if (S.room !== r) return;
@@ -481,6 +576,9 @@ function claim(zone, symbol) {
     toast(t("play.lockedFor", { s: Math.ceil((r.lockUntil - performance.now()) / 1000) }), "miss");
     return;
   }
+  // The same symbol again while the server has not answered its claim (a
+  // double tap) claims nothing more.
+  if (r.pending && r.pending.symbol === symbol) return;
   // A click within AIM_MS of a change of the table was aimed at the table
   // before it: the claim names that version, and the server answers "too
   // late" instead of judging it against cards the player had not seen.
@@ -545,6 +643,9 @@ function gameCtx(r) {
   const view = r.shown || r.view;
   return {
     view, deck: r.deck, me: gameSeatOf(r), sel: r.sel || {}, choose: r.choose,
+    // The symbol of the seat's claim the server has not answered yet, or
+    // -1: Collect the Symbols shows its token taken at once.
+    pending: r.pending ? r.pending.symbol : -1,
     names: (gs) => seatName(r, sessionSeatOf(r, gs)),
     act: sendAct,
     select: (patch) => { r.sel = { ...r.sel, ...patch }; render(); },
@@ -577,14 +678,23 @@ function flashSymbol(symbol, cls, zone) {
   }
 }
 
+// A toast shows for TOAST_MS; the page drawn again meanwhile (render, as
+// the update that brought the news is drawn) shows it still (toastEl).
+const TOAST_MS = 1400;
 let toastTimer = 0;
+let toastShown = { text: "", kind: "", until: 0 };
 function toast(text, kind) {
-  let el = document.getElementById("toast");
-  if (!el) return;
-  el.textContent = text;
-  el.className = `toast show ${kind || ""}`;
+  toastShown = { text, kind: kind || "", until: performance.now() + TOAST_MS };
+  const el = document.getElementById("toast");
+  if (el) el.replaceWith(toastEl());
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { el.className = "toast"; }, 1400);
+  toastTimer = setTimeout(() => { document.getElementById("toast")?.replaceWith(toastEl()); }, TOAST_MS + 20);
+}
+
+// toastEl is the toast as it is now: showing its text, or hidden.
+function toastEl() {
+  const on = performance.now() < toastShown.until;
+  return h("div", { id: "toast", class: on ? `toast show ${toastShown.kind}` : "toast", role: "alert" }, on ? toastShown.text : "");
 }
 
 let countdownTimer = 0;
@@ -664,10 +774,75 @@ function letter(e, l) {
   return e.key === l || e.key === l.toUpperCase() || e.code === `Key${l.toUpperCase()}`;
 }
 
+// NUMBER_KEYS name the symbols of the seat's own card, the first symbol in
+// reading order with 1 (a card has at most ten).
+const NUMBER_KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"];
+
+// keyedCard is the card whose symbols the number keys name: the seat's own
+// top card on a table of claims, else the first card of a game's own table
+// whose symbols can be acted on.
+function keyedCard() {
+  const own = document.querySelector(".table .seat.mine svg.face[data-card]");
+  if (own && own.querySelector("g[data-symbol][tabindex]")) return own;
+  for (const svg of document.querySelectorAll(".xgame svg.face[data-card]")) {
+    if (svg.querySelector("g[data-symbol][tabindex]")) return svg;
+  }
+  return null;
+}
+
+// keyedSymbols lists the symbols of the keyed card in reading order: by
+// rows from the top (a symbol whose centre lies within a sixth of the
+// card's height of the row's first is on that row), each row from the left.
+function keyedSymbols() {
+  const svg = keyedCard();
+  if (!svg) return [];
+  const size = svg.getBoundingClientRect().height || 1;
+  const at = [...svg.querySelectorAll("g[data-symbol]")].map((g) => {
+    const b = g.getBoundingClientRect();
+    return { g, x: b.left + b.width / 2, y: b.top + b.height / 2 };
+  }).sort((a, b) => a.y - b.y);
+  const rows = [];
+  for (const p of at) {
+    const row = rows[rows.length - 1];
+    if (row && p.y - row[0].y < size / 6) row.push(p);
+    else rows.push([p]);
+  }
+  return rows.flatMap((row) => row.sort((a, b) => a.x - b.x)).map((p) => p.g).slice(0, NUMBER_KEYS.length);
+}
+
+// showNumbers puts each number key on its symbol of the keyed card, once
+// the keyboard has been used on the play screen (body.keyboard).
+function showNumbers() {
+  for (const el of document.querySelectorAll(".knum")) el.remove();
+  if (!document.body.classList.contains("keyboard")) return;
+  const svg = keyedCard();
+  const box = svg && svg.parentElement;
+  if (!box) return;
+  const b = box.getBoundingClientRect();
+  if (!b.width) return;
+  keyedSymbols().forEach((g, i) => {
+    const s = g.getBoundingClientRect();
+    box.append(h("span", {
+      class: "knum", "aria-hidden": "true", "data-key": NUMBER_KEYS[i],
+      style: `left: ${((s.left + s.width / 2 - b.left) / b.width) * 100}%; top: ${((s.top + s.height / 2 - b.top) / b.height) * 100}%`,
+    }, NUMBER_KEYS[i]));
+  });
+}
+
 document.addEventListener("keydown", (e) => {
   if (e.target.matches && e.target.matches("input, select, textarea")) return;
+  if (!document.body.classList.contains("keyboard") && S.route.screen === "room" && S.room && S.room.phase === "play" && !e.ctrlKey && !e.metaKey && !e.altKey) {
+    document.body.classList.add("keyboard");
+    showNumbers();
+  }
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   const r = S.room;
+  // A replay's keys step through it; Enter and Space on one of its
+  // buttons press that button.
+  if (S.route.screen === "replay") {
+    if (!(e.target.matches && e.target.matches("button") && (e.key === "Enter" || e.key === " "))) replayKey(e);
+    return;
+  }
   const g = e.target.closest && e.target.closest("g[data-symbol]");
   if (g && (e.key === "Enter" || e.key === " ")) {
     e.preventDefault();
@@ -693,6 +868,18 @@ document.addEventListener("keydown", (e) => {
     if (z !== undefined) { e.preventDefault(); chooseZone(z); }
     return;
   }
+  // The number keys name the symbols of the seat's own card, in reading
+  // order (NUMBER_KEYS), as a click on them does.
+  const n = NUMBER_KEYS.indexOf(e.key);
+  if (n >= 0 && r && r.phase === "play" && S.route.screen === "room") {
+    const syms = keyedSymbols();
+    if (syms[n]) {
+      e.preventDefault();
+      const z = syms[n].closest("[data-zone]");
+      if (z) claim(Number(z.dataset.zone), Number(syms[n].getAttribute("data-symbol")));
+    }
+    return;
+  }
   if (e.key === "Escape" && r && r.choose) { r.choose = null; render(); return; }
   if (letter(e, "d") && r && r.phase === "play" && gameInfo(r.view?.game).draw) { draw(); return; }
   // A game's module may give letters their own actions (S says STOP).
@@ -701,7 +888,6 @@ document.addEventListener("keydown", (e) => {
     if (letter(e, l)) { act(gameCtx(r)); return; }
   }
   if (letter(e, "m")) { setSound(!soundOn()); render(); }
-  if (S.route.screen === "replay") replayKey(e);
 });
 
 // Long press on a symbol shows its name instead of claiming it.
@@ -734,6 +920,8 @@ document.addEventListener("mouseover", (e) => {
 // phone turned) takes it away.
 let tipWidth = window.innerWidth;
 window.addEventListener("resize", () => {
+  refit();
+  showNumbers();
   if (window.innerWidth === tipWidth) return;
   tipWidth = window.innerWidth;
   const tip = document.getElementById("tip");
@@ -773,13 +961,14 @@ function render() {
     header(),
     h("div", { id: "status", class: "status", role: "status", hidden: true }),
     main,
-    h("div", { id: "toast", class: "toast", role: "alert" }),
+    toastEl(),
     h("div", { id: "tip", class: "tip", hidden: true }),
     h("div", { id: "countdown", class: "countdown", hidden: true }));
   renderStatus();
   if (S.room && S.room.countdownEnd > performance.now()) runCountdown();
   if (S.room && S.room.lockUntil > performance.now()) runLock();
   if (S.room && S.room.tableEl) mountTable();
+  showNumbers();
   if (focused && !document.activeElement?.id) document.getElementById(focused)?.focus();
   if (symFocus) {
     const g = document.querySelector(`.table [data-zone="${symFocus[0]}"] g[data-symbol="${symFocus[1]}"]`);
@@ -822,7 +1011,7 @@ function leaveToHome() {
 function leave() {
   if (S.room) {
     send({ type: "leave" });
-    sessionStorage.removeItem(tokenKey(S.room.code));
+    dropSeat(S.room.code);
   }
   S.room = null;
   go("/");
@@ -858,11 +1047,7 @@ function homeScreen() {
     h("p", { class: "tagline" }, t("app.tagline")),
     S.notice ? h("p", { class: "notice", role: "alert" }, S.notice) : null,
     h("label", { class: "field nick" }, h("span", null, t("home.nickname")), nick),
-    code ? h("section", { class: "panel join-first" },
-      h("h2", null, t("lobby.title", { code })),
-      h("div", { class: "row" },
-        h("button", { id: "join-room", class: "primary", onclick: () => join(false) }, t("home.joinBtn")),
-        h("button", { id: "watch-room", onclick: () => join(true) }, t("home.watchBtn")))) : null,
+    code ? joinFirst(code, join) : null,
     h("section", { class: "panel practice" },
       h("h2", null, t("home.practice")),
       h("p", null, t("home.practiceHelp")),
@@ -879,6 +1064,23 @@ function homeScreen() {
     roomsPanel(),
   ];
   return h("div", { class: "home" }, els);
+}
+
+// joinFirst is the panel of a share link's room: it offers the seat this
+// browser holds there (stored by another tab, or before it was closed),
+// or to join; and to watch, first when the game has begun without a seat
+// for this person.
+function joinFirst(code, join) {
+  const held = heldSeat(code);
+  const watchFirst = S.watchOnly === code;
+  const watch = h("button", { id: "watch-room", class: watchFirst ? "primary" : "", onclick: () => join(true) }, t("home.watchBtn"));
+  const act = held
+    ? h("button", { id: "resume-room", class: "primary", onclick: () => resumeSeat(code, held) }, t("home.resumeBtn"))
+    : watchFirst ? null : h("button", { id: "join-room", class: "primary", onclick: () => join(false) }, t("home.joinBtn"));
+  return h("section", { class: "panel join-first" },
+    h("h2", null, t("lobby.title", { code })),
+    held ? h("p", { id: "held-seat" }, t("home.held", { n: held.seat + 1 })) : null,
+    h("div", { class: "row" }, act, watch));
 }
 
 // learn starts the server's practice game (GET /api/games' practice) in
@@ -1098,10 +1300,13 @@ function playScreen(r) {
   const tableEl = h("div", { id: "table-root" });
   r.tableEl = tableEl;
   const round = view.round ? ` · ${t("play.round", { n: view.round })}` : "";
+  watchLatency();
+  const far = S.rtt >= 150 ? "far" : S.rtt >= 60 ? "mid" : "near";
   return h("div", { class: `play game-${info.name}` },
     h("div", { class: "playhead" },
       h("h1", null, gameTitle(view.game), r.session && r.session.phase === "tieBreak" ? ` · ${t("results.tieBreak")}` : "", round),
-      h("p", { class: "how" }, gameRule(info.name))),
+      h("p", { class: "how" }, gameRule(info.name)),
+      h("span", { id: "latency", class: `latency ${far}`, title: t("play.latencyHow") }, S.rtt ? t("play.latency", { ms: S.rtt }) : "")),
     h("p", { id: "feed", class: "feed", "aria-live": "polite" }, r.feed.length ? feedText(r, r.feed[0]) : me < 0 ? t("play.spectating") : "\u00a0"),
     r.choose ? h("p", { class: "choose", role: "status" }, r.choose.own ? t("play.pickStack") : t("play.pickTarget")) : null,
     h("div", { id: "lock", class: "lock", hidden: true }),
@@ -1128,6 +1333,10 @@ function keyParts(info, me) {
     parts.push(...mod.keys(me));
   } else if (me >= 0) {
     parts.push(["move", ["Tab", "←→"], "keys.move"], ["act", enterKeys(), "keys.claim"]);
+    // The number keys name the symbols of the seat's own card, in the
+    // games whose claims are made with it.
+    const c = info.claim || {};
+    if ([...(c.match || []), ...(c.targets || [])].some((p) => p.whose === "mine")) parts.push(["number", ["1–9"], "keys.number"]);
     if (asksTarget(info)) parts.push(["choose", ["1–9"], "keys.choose"], ["cancel", ["Esc"], "keys.cancel"]);
     if (info.draw) parts.push(["draw", ["D"], "keys.draw"]);
   }
@@ -1184,7 +1393,16 @@ function mountTable() {
     winner: r.winner,
     scoreLine: gameText(gameInfo(view.game), (x) => x.score) || "",
   });
+  fitTable(r.tableUI.el, gameInfo(view.game).claim);
   r.tableEl = null;
+}
+
+// refit sizes the table on screen for the screen again (a phone turned).
+function refit() {
+  const table = document.querySelector("#table-root > .table");
+  if (table) fitTable(table, S.room && S.room.view ? gameInfo(S.room.view.game).claim : null);
+  const own = document.querySelector(".xgame");
+  if (own) fitOwn(own);
 }
 
 // resultTable is the table of how one game (over message o) ended: each
@@ -1417,8 +1635,8 @@ function replayKey(e) {
   const R = S.replay;
   if (!R || !R.data) return;
   const n = R.data.steps.length;
-  if (e.key === "ArrowRight") replayGo(R.step + 1);
-  else if (e.key === "ArrowLeft") replayGo(R.step - 1);
+  if (e.key === "ArrowRight") { e.preventDefault(); replayGo(R.step + 1); }
+  else if (e.key === "ArrowLeft") { e.preventDefault(); replayGo(R.step - 1); }
   else if (e.key === "Home") replayGo(0);
   else if (e.key === "End") replayGo(n - 1);
   else if (e.key === " ") { e.preventDefault(); replayToggle(); }
@@ -1427,17 +1645,13 @@ function replayKey(e) {
 // ---- start -------------------------------------------------------------
 
 function start() {
+  forgetOldSeats();
   const code = S.route.code;
   if (code) {
-    const saved = sessionStorage.getItem(tokenKey(code));
-    if (saved && S.name) {
-      const { token, seat } = JSON.parse(saved);
-      S.room = newRoom(code);
-      S.room.token = token;
-      S.room.seat = seat;
-      S.route = { screen: "room", code };
-      send({ type: "resume", room: code, token });
-    }
+    // A reload of the tab that holds the seat takes it back; another tab
+    // offers it (joinFirst).
+    const held = heldSeat(code);
+    if (held && held.tab === TAB && S.name) resumeSeat(code, held);
   }
   loadGames().then(render, gamesFailed);
   render();

@@ -9,6 +9,7 @@
 import { h } from "./dom.js";
 import { t, unitName } from "./i18n.js";
 import { cardElement, singleCard, symbolName } from "./cards.js";
+import { fitOwn, hitSymbol } from "./fit.js";
 
 // COLOURS are the colours of the seats' markers and of whose turn it is.
 export const COLOURS = ["#d33a2c", "#1a5fd0", "#1f9d55", "#c77700", "#8e44ad", "#0e8a8a", "#b03a79", "#5b6475"];
@@ -110,9 +111,10 @@ export function drawOwn(root, ctx, mod) {
   el.addEventListener("click", (e) => {
     const choice = e.target.closest(".choice[data-zone]");
     if (choice) { e.preventDefault(); ctx.pick(Number(choice.dataset.zone)); return; }
-    const g = e.target.closest("g[data-symbol]");
+    const g = e.target.closest("g[data-symbol]") || hitSymbol(e.target);
     const z = e.target.closest("[data-zone]");
     if (g && z && g.hasAttribute("tabindex")) ctx.symbol(Number(z.dataset.zone), Number(g.getAttribute("data-symbol")));
   });
   root.replaceChildren(el);
+  if (el.isConnected) fitOwn(el);
 }

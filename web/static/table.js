@@ -7,6 +7,7 @@ import { h } from "./dom.js";
 import { t, fill, unitName } from "./i18n.js";
 import { cardElement, loadCards, loaded } from "./cards.js";
 import { gameModule } from "./games.js";
+import { hitSymbol } from "./fit.js";
 
 const HIDDEN_KINDS = new Set(["stock", "aside", "lost", "out"]);
 const SMALL_KINDS = new Set(["won", "lost", "out", "stock", "aside"]);
@@ -227,7 +228,7 @@ export class Table {
       this.onZone && this.onZone(zone);
       return;
     }
-    const g = e.target.closest("g[data-symbol]") || nearestSymbol(e.target.closest("svg.face"), e.clientX, e.clientY);
+    const g = e.target.closest("g[data-symbol]") || hitSymbol(e.target) || nearestSymbol(e.target.closest("svg.face"), e.clientX, e.clientY);
     if (g && this.interactive && this.onSymbol) {
       if (g.dataset.longpress === "1") { delete g.dataset.longpress; return; }
       this.onSymbol(zone, Number(g.getAttribute("data-symbol")), g);

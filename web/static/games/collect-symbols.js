@@ -15,7 +15,8 @@ export function cards(view, deck) {
 export function panel(ctx) {
   const { view, me, deck } = ctx;
   const x = view.extra || {};
-  const tokens = x.tokens || [];
+  // The token of the seat's own claim in flight is shown taken at once.
+  const tokens = (x.tokens || []).filter((s) => s !== ctx.pending);
   const pile = view.zones.find((z) => z.kind === "pile" && z.seat === me);
   const controls = [];
   if (me >= 0 && !view.over && pile) {

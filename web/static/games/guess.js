@@ -14,9 +14,13 @@ export function cards(view, deck) {
   return singles(deck, [...Array(deckSymbols(deck)).keys()]);
 }
 
-// symbol selects a symbol to guess.
+// symbol selects a symbol to guess. The selection remembers the round and
+// the version it was made in: it holds for that round alone, and the guess
+// names that version, so that a guess aimed at a round that has ended is
+// refused as too late (the game takes a guess made against any version of
+// the round still on), never scored against the next round's secret.
 export function symbol(ctx, zone, s) {
-  ctx.select({ guess: s });
+  ctx.select({ guess: s, at: ctx.view.version, round: ctx.view.round });
 }
 
 // candidates lists the symbols that may still be the secret: on every
@@ -54,7 +58,8 @@ export function draw(el, ctx) {
   const secret = hosting && x.secret >= 0 ? x.secret : -1;
   const out = (x.out || []).includes(me);
   const cands = candidates(view, deck);
-  const sel = ctx.sel.guess !== undefined && cands.includes(ctx.sel.guess) ? ctx.sel.guess : undefined;
+  const sel = ctx.sel.guess !== undefined && ctx.sel.round === view.round && cands.includes(ctx.sel.guess) ? ctx.sel.guess : undefined;
+  const at = ctx.sel.at;
   const can = me >= 0 && !hosting && !out && !view.over;
   const lastFlip = flips.length ? flips[flips.length - 1] : null;
   const lastCard = lastFlip && turned ? turned.cards[flips.length - 1] : null;
@@ -78,7 +83,7 @@ export function draw(el, ctx) {
         });
       }
       return can && candSet.has(s)
-        ? chip(deck, s, { cls, id: `cand-${s}`, onclick: () => ctx.select({ guess: s }) })
+        ? chip(deck, s, { cls, id: `cand-${s}`, onclick: () => symbol(ctx, -1, s) })
         : chip(deck, s, { cls });
     }));
   append(el,
@@ -102,7 +107,7 @@ export function draw(el, ctx) {
     can ? h("div", { class: "row actions" },
       h("button", {
         id: "guess", class: "primary", disabled: sel === undefined,
-        onclick: () => { if (sel !== undefined) ctx.act("guess", { symbol: sel }); },
+        onclick: () => { if (sel !== undefined) ctx.act("guess", { symbol: sel, version: at }); },
       }, sel === undefined ? t("guess.pick") : t("guess.btn", { symbol: symbolName(deck, sel) }))) : null,
     x.last >= 0 ? h("p", { id: "last-secret", class: "xhint" }, t("guess.lastSecret"), " ", chip(deck, x.last)) : null);
 }

@@ -67,6 +67,8 @@ const da = {
   "countdown.ready": "Gør dig klar!",
   "play.you": "dig",
   "play.round": "Runde {n}",
+  "play.latency": "Svartid {ms} ms",
+  "play.latencyHow": "Din svartid til serveren, som den trækker fra din reaktionstid, så spillere langt væk kappes på lige fod",
   "play.locked": "Spærret",
   "play.hit": "Fundet!",
   "play.miss": "Ikke et match",
@@ -166,6 +168,10 @@ const da = {
   "feed.timeUp.you": "Tiden løb ud: din tur",
   "play.discard": "Afkast",
   "results.tied": "delt førsteplads: {names}",
+  "home.held": "Du har plads {n} i dette spil.",
+  "home.resumeBtn": "Tag min plads igen",
+  "home.inProgress": "Dette spil er allerede i gang, eller pladserne er taget: du kan se med.",
+  "keys.number": "udpeg et symbol på dit kort",
 };
 
 export default da;

@@ -67,6 +67,8 @@ const en = {
   "countdown.ready": "Get ready!",
   "play.you": "you",
   "play.round": "Round {n}",
+  "play.latency": "Round trip {ms} ms",
+  "play.latencyHow": "Your round trip to the server, which it takes off your reaction time so that far players race fairly",
   "play.locked": "Locked out",
   "play.hit": "Got it!",
   "play.miss": "Not a match",
@@ -166,6 +168,10 @@ const en = {
   "feed.timeUp.you": "Time ran out: your turn",
   "play.discard": "Discard pile",
   "results.tied": "tied for the win: {names}",
+  "home.held": "You hold seat {n} in this game.",
+  "home.resumeBtn": "Resume my seat",
+  "home.inProgress": "This game has already begun, or its seats are taken: you can watch it.",
+  "keys.number": "name a symbol of your card",
 };
 
 export default en;

@@ -67,6 +67,8 @@ const it = {
   "countdown.ready": "Preparati!",
   "play.you": "tu",
   "play.round": "Round {n}",
+  "play.latency": "Latenza {ms} ms",
+  "play.latencyHow": "Il tuo tempo di andata e ritorno verso il server, che lo sottrae al tuo tempo di reazione perché anche chi è lontano gareggi alla pari",
   "play.locked": "Bloccato",
   "play.hit": "Preso!",
   "play.miss": "Non corrisponde",
@@ -166,6 +168,10 @@ const it = {
   "feed.timeUp.you": "Tempo scaduto: tocca a te",
   "play.discard": "Scarti",
   "results.tied": "pari per la vittoria: {names}",
+  "home.held": "Hai il posto {n} in questa partita.",
+  "home.resumeBtn": "Riprendi il mio posto",
+  "home.inProgress": "Questa partita è già cominciata, o i posti sono occupati: puoi guardarla.",
+  "keys.number": "indica un simbolo della tua carta",
 };
 
 export default it;

@@ -67,6 +67,8 @@ const pl = {
   "countdown.ready": "Przygotuj się!",
   "play.you": "ty",
   "play.round": "Runda {n}",
+  "play.latency": "Opóźnienie {ms} ms",
+  "play.latencyHow": "Czas podróży twoich wiadomości do serwera i z powrotem, który serwer odejmuje od twojego czasu reakcji, by dalecy gracze mieli równe szanse",
   "play.locked": "Zablokowany",
   "play.hit": "Jest!",
   "play.miss": "To nie ten symbol",
@@ -166,6 +168,10 @@ const pl = {
   "feed.timeUp.you": "Czas minął: twoja kolej",
   "play.discard": "Odrzucone",
   "results.tied": "remis o zwycięstwo: {names}",
+  "home.held": "Masz w tej grze miejsce nr {n}.",
+  "home.resumeBtn": "Wróć na swoje miejsce",
+  "home.inProgress": "Ta gra już trwa albo nie ma wolnych miejsc: możesz ją oglądać.",
+  "keys.number": "wskaż symbol swojej karty",
 };
 
 export default pl;

@@ -67,6 +67,8 @@ const zh = {
   "countdown.ready": "准备！",
   "play.you": "你",
   "play.round": "第 {n} 轮",
+  "play.latency": "往返 {ms} 毫秒",
+  "play.latencyHow": "你与服务器之间的往返时间，服务器会从你的反应时间中扣除，让远处的玩家也能公平竞争",
   "play.locked": "已锁定",
   "play.hit": "找到了！",
   "play.miss": "不匹配",
@@ -166,6 +168,10 @@ const zh = {
   "feed.timeUp.you": "时间到：轮到你了",
   "play.discard": "弃牌堆",
   "results.tied": "并列第一：{names}",
+  "home.held": "你在这局游戏中有第 {n} 个座位。",
+  "home.resumeBtn": "回到我的座位",
+  "home.inProgress": "这局游戏已经开始，或座位已满：你可以观战。",
+  "keys.number": "选你牌上的图案",
 };
 
 export default zh;

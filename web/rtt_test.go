@@ -1,0 +1,146 @@
+package web
+
+import (
+	"context"
+	"encoding/binary"
+	"io"
+	"net"
+	"net/http"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/gobwas/ws"
+	"github.com/gobwas/ws/wsutil"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/dobble-dev/dobble/room"
+	"github.com/dobble-dev/dobble/store"
+)
+
+// rttServer starts a server whose round-trip pings the test sends, one
+// call of rttSweep at a time, with TCPCheck as given; it returns the
+// server and its WebSocket URL.
+func rttServer(t *testing.T, tcpCheck bool) (*server, string) {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "dobble.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := prometheus.NewRegistry()
+	metrics := room.NewMetrics(reg)
+	decks := room.NewDecks()
+	m, err := room.NewManager(fastConfig(), st, decks, metrics, "dobble-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, h, err := newServer(Options{Manager: m, Store: st, Decks: decks, Gatherer: reg, Metrics: metrics, MaxConns: 10,
+		PingEvery: time.Hour, TCPCheck: tcpCheck})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: h}
+	go srv.Serve(ln)
+	t.Cleanup(func() {
+		m.Close()
+		srv.Close()
+		st.Close()
+	})
+	return s, "ws://" + ln.Addr().String() + "/ws"
+}
+
+// rawClient dials url, says hello and reads the welcome: a client that
+// answers pings only when the test says so.
+func rawClient(t *testing.T, url string) net.Conn {
+	t.Helper()
+	nc, _, _, err := ws.Dial(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { nc.Close() })
+	if err := wsutil.WriteClientText(nc, []byte(`{"type":"hello","v":1,"name":"rtt"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := readFrame(nc); err != nil {
+		t.Fatal(err)
+	}
+	return nc
+}
+
+// readFrame reads one frame the server sent.
+func readFrame(nc net.Conn) (ws.Header, []byte, error) {
+	nc.SetReadDeadline(time.Now().Add(10 * time.Second))
+	h, err := ws.ReadHeader(nc)
+	if err != nil {
+		return h, nil, err
+	}
+	b := make([]byte, h.Length)
+	_, err = io.ReadFull(nc, b)
+	return h, b, err
+}
+
+// liveConn returns the server's only connection once it has said hello.
+func liveConn(t *testing.T, s *server) *conn {
+	t.Helper()
+	var cn *conn
+	eventually(t, "the connection has said hello", func() bool {
+		s.sw.mu.Lock()
+		defer s.sw.mu.Unlock()
+		for c := range s.sw.live {
+			if c.measured.Load() {
+				cn = c
+			}
+		}
+		return cn != nil
+	})
+	return cn
+}
+
+// pingedPong waits for the server's round-trip ping, holds it for hold,
+// then answers it with payload (the ping's own when nil).
+func pingedPong(t *testing.T, nc net.Conn, hold time.Duration, payload []byte) {
+	t.Helper()
+	h, b, err := readFrame(nc)
+	if err != nil || h.OpCode != ws.OpPing || len(b) != rttPayload {
+		t.Fatalf("read %+v %x (%v); want a ping of %d bytes", h, b, err, rttPayload)
+	}
+	time.Sleep(hold) // the client's lag, which the server measures
+	if payload == nil {
+		payload = b
+	}
+	if err := wsutil.WriteClientMessage(nc, ws.OpPong, payload); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRoundTripMeasuredByPings holds back a pong 80 ms: without the TCP
+// check the round trip is at least that; with it, the loopback's TCP round
+// trip shows that the network did not take it, and the lag is not
+// credited. A pong echoing another number than the ping's measures
+// nothing.
+func TestRoundTripMeasuredByPings(t *testing.T) {
+	const hold = 80 * time.Millisecond
+	for _, check := range []bool{false, true} {
+		s, url := rttServer(t, check)
+		nc := rawClient(t, url)
+		cn := liveConn(t, s)
+
+		s.rttSweep()
+		var wrong [rttPayload]byte
+		binary.BigEndian.PutUint64(wrong[:], 999)
+		pingedPong(t, nc, 0, wrong[:])
+		s.rttSweep()
+		pingedPong(t, nc, hold, nil)
+		eventually(t, "the round trip", func() bool { return cn.p.RTT() != 0 })
+		switch got := cn.p.RTT(); {
+		case !check && got < hold:
+			t.Errorf("without the TCP check: a round trip of %v for a pong held %v", got, hold)
+		case check && got >= hold:
+			t.Errorf("with the TCP check: a round trip of %v credited for a pong held %v on the loopback", got, hold)
+		}
+	}
+}
