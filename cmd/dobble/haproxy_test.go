@@ -125,41 +125,21 @@ func TestHAProxy(t *testing.T) {
 
 // TestHAProxyHeaders checks what deploy/haproxy.cfg sends a node: the
 // player's address appended to X-Forwarded-For, after what the player
-// sent, and a health check on /healthz that takes a 503 for alive.
+// sent.
 func TestHAProxyHeaders(t *testing.T) {
 	var mu sync.Mutex
 	var forwarded []string
-	var health int
 	node := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		defer mu.Unlock()
 		if r.URL.Path == "/healthz" {
-			health++
-			if health > 2 {
-				// Alive, but failing to store games: still in.
-				w.WriteHeader(http.StatusServiceUnavailable)
-			}
+			w.Write([]byte("ok\n"))
 			return
 		}
+		mu.Lock()
 		forwarded = r.Header.Values("X-Forwarded-For")
+		mu.Unlock()
 	}))
 	defer node.Close()
 	front := startHAProxy(t, strings.TrimPrefix(node.URL, "http://"))
-	// The checks come every second; once a few have answered 503 the
-	// node must still be in.
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		mu.Lock()
-		h := health
-		mu.Unlock()
-		if h >= 5 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d health checks in 30 s", h)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 	req, _ := http.NewRequest("GET", "http://"+front+"/rooms", nil)
 	req.Header.Set("X-Forwarded-For", "198.51.100.7")
 	resp, err := http.DefaultClient.Do(req)
@@ -167,12 +147,93 @@ func TestHAProxyHeaders(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("through the proxy, with the node answering 503 to its checks: %s", resp.Status)
-	}
 	mu.Lock()
 	defer mu.Unlock()
-	if got := strings.Join(forwarded, ", "); got != "198.51.100.7, 127.0.0.1" {
-		t.Errorf("X-Forwarded-For %q; want the player's own, then its address as the proxy saw it", got)
+	if got := strings.Join(forwarded, ", "); resp.StatusCode != http.StatusOK || got != "198.51.100.7, 127.0.0.1" {
+		t.Errorf("%s, X-Forwarded-For %q; want the player's own, then its address as the proxy saw it", resp.Status, got)
+	}
+}
+
+// TestHAProxyHealth checks the health checks of deploy/haproxy.cfg on a
+// node answering /healthz as dobble does: a node whose 503 says only that
+// finished games cannot be stored (PostgreSQL away, for every node) stays
+// in; one whose 503 says anything else (cut off from NATS) is taken out.
+// The words matched are those web/server.go writes.
+func TestHAProxyHealth(t *testing.T) {
+	src, err := os.ReadFile("../../web/server.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, words := range []string{`"finished games cannot be stored since`, `info["status"] = "ok"`, `w.Write([]byte("ok\n"))`} {
+		if !strings.Contains(string(src), words) {
+			t.Fatalf("web/server.go no longer writes %s in /healthz, which deploy/haproxy.cfg's health check matches", words)
+		}
+	}
+	var mu sync.Mutex
+	state, checks := "ok", 0
+	node := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		if r.URL.Path != "/healthz" {
+			return
+		}
+		checks++
+		switch state {
+		case "ok":
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"connected":true,"node":"n1","status":"ok"}`))
+		case "store":
+			w.WriteHeader(http.StatusServiceUnavailable)
+			w.Write([]byte(`{"error":"finished games cannot be stored since 2026-01-01T00:00:00Z: connection refused (3 failed tries; 2 games waiting to be stored, 0 lost)","lost":0,"since":"2026-01-01T00:00:00Z","waiting":2}`))
+		case "nats":
+			w.WriteHeader(http.StatusServiceUnavailable)
+			w.Write([]byte(`{"connected":false,"error":"cut off from NATS since 2026-01-01T00:00:00Z","node":"n1"}`))
+		}
+	}))
+	defer node.Close()
+	front := startHAProxy(t, strings.TrimPrefix(node.URL, "http://"))
+	status := func() int {
+		resp, err := http.Get("http://" + front + "/rooms")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	// waitChecks waits until n more checks have been answered.
+	waitChecks := func(n int) {
+		mu.Lock()
+		want := checks + n
+		mu.Unlock()
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			mu.Lock()
+			c := checks
+			mu.Unlock()
+			if c >= want {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%d health checks in 30 s; want %d", c, want)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	mu.Lock()
+	state = "store"
+	mu.Unlock()
+	waitChecks(5)
+	if got := status(); got != http.StatusOK {
+		t.Fatalf("a node failing only to store games was taken out: %d", got)
+	}
+	mu.Lock()
+	state = "nats"
+	mu.Unlock()
+	deadline := time.Now().Add(30 * time.Second)
+	for status() != http.StatusServiceUnavailable {
+		if time.Now().After(deadline) {
+			t.Fatal("a node cut off from NATS is still in after 30 s")
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
