@@ -113,7 +113,7 @@ func (c *client) send(b []byte) {
 }
 
 // await waits for the ramp-up answer of type typ; kind names what went
-// wrong instead.
+// wrong instead, with the server's error message when it answered one.
 func (c *client) await(typ string) (*message, string) {
 	t := time.NewTimer(stepTimeout)
 	defer t.Stop()
@@ -123,7 +123,7 @@ func (c *client) await(typ string) (*message, string) {
 		case !ok:
 			return nil, typ + ": connection closed"
 		case m.Type == protocol.MsgError:
-			return nil, typ + ": error " + m.Code + " (" + m.Message + ")"
+			return m, typ + ": error " + m.Code + " (" + m.Message + ")"
 		case m.Type != typ:
 			return nil, typ + ": got " + m.Type
 		}

@@ -510,9 +510,7 @@ func (r *runner) seat(cs []*client) bool {
 		}
 	}
 	spec := &protocol.RoomSpec{Game: r.cfg.Game, Seats: len(cs), Games: 1, Private: true, Deck: r.cfg.Deck, Options: r.cfg.Options}
-	host := cs[0]
-	host.send(protocol.AppendRequest(nil, &protocol.Request{Type: protocol.TypeCreate, Spec: spec}))
-	m, kind := host.await("joined")
+	m, kind := cs[0].ask(protocol.AppendRequest(nil, &protocol.Request{Type: protocol.TypeCreate, Spec: spec}))
 	if kind != "" {
 		r.fail(kind)
 		return false
@@ -521,13 +519,31 @@ func (r *runner) seat(cs []*client) bool {
 	json.Unmarshal(m.Room, &code)
 	join := protocol.AppendRequest(nil, &protocol.Request{Type: protocol.TypeJoin, Code: code})
 	for _, c := range cs[1:] {
-		c.send(join)
-		if _, kind := c.await("joined"); kind != "" {
+		if _, kind := c.ask(join); kind != "" {
 			r.fail(kind)
 			return false
 		}
 	}
 	return true
+}
+
+// ask sends a create or join and waits for the client to be seated. A
+// server that answers busy (its room's queue full, or a node of a
+// cluster still taking the room over) is asked again, after a wait of
+// 50 ms doubling to a second, for stepTimeout; any other answer is
+// final. kind names what went wrong.
+func (c *client) ask(req []byte) (*message, string) {
+	deadline := time.Now().Add(stepTimeout)
+	wait := 50 * time.Millisecond
+	for {
+		c.send(req)
+		m, kind := c.await("joined")
+		if kind == "" || m == nil || m.Code != protocol.CodeBusy || time.Now().Add(wait).After(deadline) {
+			return m, kind
+		}
+		time.Sleep(wait)
+		wait = min(2*wait, time.Second)
+	}
 }
 
 // startFrame is what a host sends to start, or to start a rematch.

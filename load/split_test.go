@@ -7,9 +7,14 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 )
 
 // TestHistogramMerge checks that merging is exact: durations spread at
@@ -266,5 +271,62 @@ func TestMerge(t *testing.T) {
 	if res := m.Resume; res.Drops != 4 || res.DropKinds["connection lost"] != 4 || res.Reconnects != 6 || res.Attempts != 8 || res.Resumed != 4 ||
 		res.BackMaxMs != 900 || res.BackP50Ms != toMs(back.quantile(0.5)) {
 		t.Errorf("resume %+v", res)
+	}
+}
+
+// TestSeatBusy seats the players of a room on a server that answers the
+// first create and the first join with busy, as a node of a cluster does
+// while it takes a room over: each is asked again, and the room is
+// filled without an error.
+func TestSeatBusy(t *testing.T) {
+	var mu sync.Mutex
+	busy := map[string]bool{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/metrics" {
+			return
+		}
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		ctx := context.Background()
+		for {
+			_, b, err := c.Read(ctx)
+			if err != nil {
+				return
+			}
+			var req struct{ Type string }
+			json.Unmarshal(b, &req)
+			answer := `{"type":"welcome"}`
+			switch req.Type {
+			case "create", "join":
+				mu.Lock()
+				first := !busy[req.Type]
+				busy[req.Type] = true
+				mu.Unlock()
+				answer = `{"type":"joined","room":"ABCD2345","seat":0,"token":"t"}`
+				if first {
+					answer = `{"type":"error","code":"busy","message":"room ABCD2345 is not ready on this server yet; try again in a moment"}`
+				}
+			case "start":
+				continue
+			}
+			if err := c.Write(ctx, websocket.MessageText, []byte(answer)); err != nil {
+				return
+			}
+		}
+	}))
+	defer srv.Close()
+	cfg := Config{URL: "ws" + strings.TrimPrefix(srv.URL, "http") + "/ws", Rooms: 1, PlayersPerRoom: 2, Game: "tower",
+		Duration: 10 * time.Millisecond}
+	var lines []string
+	cfg.Progress = func(l string) { lines = append(lines, l) }
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Errors != 0 || len(lines) < 2 || !strings.Contains(lines[1], "1 of 1 rooms filled") {
+		t.Errorf("errors %v, progress %q", rep.ErrorKinds, lines)
 	}
 }
