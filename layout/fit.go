@@ -209,13 +209,32 @@ type fitter struct {
 	// taken counts the cells of each block of blockSide×blockSide cells
 	// that are not free, so that checks skip free blocks.
 	taken []int32
-	cells [][]int32
-	buf   []int32
+	// blockOf is the block of each cell.
+	blockOf []int32
+	cells   [][]int32
+	buf     []int32
+	// hints are the last cells where fits found a symbol bumping into
+	// something (-1 for none yet), next the one to replace: the tries of
+	// a growth differ little, so these cells are checked first, and
+	// most tries that fail fail on one of them without a scan.
+	hints [fitHints]int32
+	next  int
 }
+
+// fitHints is how many cells a fitter keeps as hints.
+const fitHints = 32
+
+// noHints is a fitter's hints before it has any.
+var noHints = func() (h [fitHints]int32) {
+	for i := range h {
+		h[i] = -1
+	}
+	return h
+}()
 
 func newFitter(shape Shape, n int) *fitter {
 	g := blankGrid(shape, n)
-	return &fitter{n: n, h: 2 / float64(n), owner: slices.Clone(g.owner), taken: slices.Clone(g.taken), cells: make([][]int32, MaxSymbols)}
+	return &fitter{n: n, h: 2 / float64(n), owner: slices.Clone(g.owner), taken: slices.Clone(g.taken), blockOf: g.blockOf, cells: make([][]int32, MaxSymbols), hints: noHints}
 }
 
 // blockSide is the side, in cells, of the blocks whose taken cells a
@@ -225,8 +244,9 @@ const blockSide = 4
 // grid is an empty grid: the cells outside the card marked, the others
 // free, and the count of cells outside the card in each block.
 type grid struct {
-	owner []int16
-	taken []int32
+	owner   []int16
+	taken   []int32
+	blockOf []int32
 }
 
 // blankGrids keeps the empty grids of each shape and size (two of each).
@@ -238,7 +258,7 @@ func blankGrid(shape Shape, n int) grid {
 		return g.(grid)
 	}
 	nb := n / blockSide
-	g := grid{owner: make([]int16, n*n), taken: make([]int32, nb*nb)}
+	g := grid{owner: make([]int16, n*n), taken: make([]int32, nb*nb), blockOf: make([]int32, n*n)}
 	h := 2 / float64(n)
 	// A cell is outside when ink within it could be nearer the edge than
 	// the gap.
@@ -253,6 +273,7 @@ func blankGrid(shape Shape, n int) grid {
 			} else {
 				d = math.Max(math.Abs(cx), math.Abs(cy))
 			}
+			g.blockOf[y*n+x] = int32((y/blockSide)*nb + x/blockSide)
 			if d > lim {
 				g.owner[y*n+x] = -1
 				g.taken[(y/blockSide)*nb+x/blockSide]++
@@ -264,10 +285,7 @@ func blankGrid(shape Shape, n int) grid {
 }
 
 // block returns the block of cell c.
-func (f *fitter) block(c int32) int {
-	x, y := int(c)%f.n, int(c)/f.n
-	return (y/blockSide)*(f.n/blockSide) + x/blockSide
-}
+func (f *fitter) block(c int32) int32 { return f.blockOf[c] }
 
 // footprint calls visit with every cell that symbol o placed at s may
 // reach with its ink, its padding and half the gap, until visit returns
@@ -377,15 +395,43 @@ func (f *fitter) scanTaken(o *Outline, s Spot, visit func(c int32) bool) {
 // fits reports whether symbol i fits at s: its footprint meets neither the
 // card's edge nor another symbol.
 func (f *fitter) fits(o *Outline, s Spot, i int) bool {
-	ok := true
 	me := int16(i + 1)
+	for _, h := range f.hints {
+		if h < 0 {
+			continue
+		}
+		if w := f.owner[h]; w != 0 && w != me && f.reaches(o, s, h) {
+			return false
+		}
+	}
+	ok := true
 	f.scanTaken(o, s, func(c int32) bool {
 		if w := f.owner[c]; w != 0 && w != me {
 			ok = false
+			f.hints[f.next] = c
+			f.next = (f.next + 1) % len(f.hints)
 		}
 		return ok
 	})
 	return ok
+}
+
+// reaches reports whether cell c is in symbol o's footprint at s (see
+// footprint), by the outline's lower bound on the distance to its ink
+// (Outline.distance). fits only ever refuses a spot on its word.
+func (f *fitter) reaches(o *Outline, s Spot, c int32) bool {
+	half := f.h * math.Sqrt2 / 2
+	thr := (half+InkGap/2)/s.R + o.pad
+	reach := s.R * (1 + thr + 2*o.cell)
+	dx := -1 + (float64(int(c)%f.n)+0.5)*f.h - s.X
+	dy := -1 + (float64(int(c)/f.n)+0.5)*f.h - s.Y
+	if dx*dx+dy*dy > reach*reach {
+		return false
+	}
+	sin, cos := math.Sincos(s.Angle * math.Pi / 180)
+	u := (cos*dx + sin*dy) / s.R
+	v := (-sin*dx + cos*dy) / s.R
+	return o.distance(u, v) <= thr
 }
 
 // bumps returns how many cells of symbol i's footprint at s are taken or
