@@ -13,13 +13,13 @@ import (
 // by their outlines (Fit).
 const InkGap = 0.01
 
-// fitCells is the side of the grid of cells over [-1, 1]² on which Fit
-// keeps track of the space the symbols take; fineCells that of the grid
-// of its last growth.
-const (
-	fitCells  = 224
-	fineCells = 384
-)
+// passCells are the sides of the grids of cells over [-1, 1]² on which
+// Fit keeps track of the space the symbols take, one for each growth: the
+// first, from the circles, takes the largest steps on the coarsest grid,
+// where a try costs least; each after a shake takes a finer one; the last
+// takes small steps on the finest, which leaves the least room unused
+// around the ink.
+var passCells = [shakes + 2]int{128, 160, 224, 384}
 
 // SizeRatio is the least ratio of the largest symbol's size (its enclosing
 // circle) to the smallest's on a card that Fit keeps: the smallest never
@@ -30,7 +30,7 @@ const SizeRatio = 2
 // symbol between the two large ones and the smallest grows to.
 const middleCap = 0.95
 
-// Growth: a symbol grows by at most 10 % a step (3 % on the fine grid),
+// Growth: a symbol grows by at most 10 % a step (3 % in the last growth),
 // halves its step when it cannot take it, and stops trying when the step
 // falls under minStep; after the symbols stop growing, they are shaken
 // and grow again, shakes times.
@@ -46,19 +46,18 @@ const (
 // its outline allows, and then the symbols grow in turn — each moving
 // away from what it bumps into and turning a little when that lets it
 // grow more — into the room their outlines leave between them, until none
-// can grow; then they are shaken a little and grow again, and grow a last
-// time on a finer grid. The largest stays the largest, at least
-// SizeRatio times the smallest. The result keeps the spots' order; a
-// spot's circle is the
-// symbol's enclosing circle, and circles may now overlap where the ink
-// does not. No two symbols' ink comes closer than InkGap, nor any ink to
+// can grow; then they are shaken a little and grow again, each time on a
+// finer grid of cells (passCells), and grow a last time on the finest. The
+// largest stays the largest, at least SizeRatio times the smallest. The
+// result keeps the spots' order; a spot's circle is the symbol's enclosing
+// circle, and circles may now overlap where the ink does not. No two symbols' ink comes closer than InkGap, nor any ink to
 // the card's edge, whatever the outlines. The result depends only on the
 // arguments.
 func Fit(spots []Spot, outlines []*Outline, shape Shape, seed uint64) []Spot {
 	if len(spots) != len(outlines) {
 		panic(fmt.Sprintf("layout: Fit: %d spots but %d outlines", len(spots), len(outlines)))
 	}
-	f := newFitter(shape, fitCells)
+	f := newFitter(shape, passCells[0])
 	rng := rand.New(rand.NewPCG(seed, 0x6f75746c696e65))
 	k := len(spots)
 	out := make([]Spot, k)
@@ -89,19 +88,21 @@ func Fit(spots []Spot, outlines []*Outline, shape Shape, seed uint64) []Spot {
 		f.claim(outlines[i], out[i], i)
 	}
 	step := make([]float64, k)
-	for phase := 0; phase < shakes+1; phase++ {
-		if phase > 0 {
+	for pass, n := range passCells {
+		first := 0.1
+		if pass > 0 {
+			f = newFitter(shape, n)
+			for i := range out {
+				f.claim(outlines[i], out[i], i)
+			}
+		}
+		if pass == len(passCells)-1 {
+			first = 0.03
+		} else if pass > 0 {
 			f.shake(outlines, out, rng)
 		}
-		f.growAll(outlines, out, caps, step, 0.1, rng)
+		f.growAll(outlines, out, caps, step, first, rng)
 	}
-	// The finer grid leaves less room unused around the ink: a last
-	// growth on it.
-	fine := newFitter(shape, fineCells)
-	for i := range out {
-		fine.claim(outlines[i], out[i], i)
-	}
-	fine.growAll(outlines, out, caps, step, 0.03, rng)
 	return out
 }
 
@@ -238,7 +239,7 @@ func newFitter(shape Shape, n int) *fitter {
 }
 
 // blockSide is the side, in cells, of the blocks whose taken cells a
-// fitter counts; it divides fitCells and fineCells.
+// fitter counts; it divides every side of passCells.
 const blockSide = 4
 
 // grid is an empty grid: the cells outside the card marked, the others
@@ -304,7 +305,7 @@ func (f *fitter) footprint(o *Outline, s Spot, visit func(c int32) bool) {
 	// A cell is reached when the lower bound on its distance to the ink
 	// (see Outline.distance) is at most thr.
 	lim := uint8(math.Min((thr+o.cell*math.Sqrt2)/(o.cell*distStep), maxDist))
-	on := o.n
+	on, ic := o.n, 1/o.cell
 	du, dv := cos*f.h*inv, -sin*f.h*inv // per cell to the right
 	for y := y0; y <= y1; y++ {
 		cy := -1 + (float64(y)+0.5)*f.h
@@ -320,8 +321,8 @@ func (f *fitter) footprint(o *Outline, s Spot, visit func(c int32) bool) {
 		u := (cos*dx + sin*dy) * inv
 		v := (-sin*dx + cos*dy) * inv
 		for x := x0; x <= x1; x, u, v = x+1, u+du, v+dv {
-			gx := int((u + 1) / o.cell)
-			gy := int((v + 1) / o.cell)
+			gx := int((u + 1) * ic)
+			gy := int((v + 1) * ic)
 			var reached bool
 			if u > -1 && v > -1 && gx < on && gy < on {
 				reached = o.dist[gy*on+gx] <= lim
@@ -346,7 +347,7 @@ func (f *fitter) scanTaken(o *Outline, s Spot, visit func(c int32) bool) {
 	sin, cos := math.Sincos(s.Angle * math.Pi / 180)
 	inv := 1 / s.R
 	lim := uint8(math.Min((thr+o.cell*math.Sqrt2)/(o.cell*distStep), maxDist))
-	on := o.n
+	on, ic := o.n, 1/o.cell
 	du, dv := cos*f.h*inv, -sin*f.h*inv
 	reach2 := reach * reach
 	cellOf := func(p float64) int { return int(math.Floor((p + 1) / f.h)) }
@@ -375,8 +376,8 @@ func (f *fitter) scanTaken(o *Outline, s Spot, visit func(c int32) bool) {
 					if f.owner[c] == 0 || dx*dx+dy*dy > reach2 {
 						continue
 					}
-					gx := int((u + 1) / o.cell)
-					gy := int((v + 1) / o.cell)
+					gx := int((u + 1) * ic)
+					gy := int((v + 1) * ic)
 					var reached bool
 					if u > -1 && v > -1 && gx < on && gy < on {
 						reached = o.dist[gy*on+gx] <= lim
