@@ -288,12 +288,15 @@ func blankGrid(shape Shape, n int) grid {
 // block returns the block of cell c.
 func (f *fitter) block(c int32) int32 { return f.blockOf[c] }
 
-// footprint calls visit with every cell that symbol o placed at s may
-// reach with its ink, its padding and half the gap, until visit returns
-// false. Two symbols whose footprints share no cell keep the gap between
-// their ink: a point halfway between two inked points nearer than the gap
-// lies in a cell whose centre both footprints reach.
-func (f *fitter) footprint(o *Outline, s Spot, visit func(c int32) bool) {
+// claim marks the free cells of symbol i's footprint at s as taken by
+// it. The footprint of symbol o placed at s is every cell that it may
+// reach with its ink, its padding and half the gap. Two symbols whose
+// footprints share no cell keep the gap between their ink: a point
+// halfway between two inked points nearer than the gap lies in a cell
+// whose centre both footprints reach.
+func (f *fitter) claim(o *Outline, s Spot, i int) {
+	me := int16(i + 1)
+	cells := f.cells[i][:0]
 	n := f.n
 	half := f.h * math.Sqrt2 / 2
 	thr := (half+InkGap/2)/s.R + o.pad
@@ -329,15 +332,18 @@ func (f *fitter) footprint(o *Outline, s Spot, visit func(c int32) bool) {
 			} else {
 				reached = o.distance(u, v) <= thr
 			}
-			if reached && !visit(int32(y*n+x)) {
-				return
+			if c := int32(y*n + x); reached && f.owner[c] == 0 {
+				f.owner[c] = me
+				f.taken[f.blockOf[c]]++
+				cells = append(cells, c)
 			}
 		}
 	}
+	f.cells[i] = cells
 }
 
 // scanTaken calls visit with every cell of symbol o's footprint at s (see
-// footprint) that is not free, until visit returns false. It looks only
+// claim) that is not free, until visit returns false. It looks only
 // at blocks that hold such cells.
 func (f *fitter) scanTaken(o *Outline, s Spot, visit func(c int32) bool) {
 	n, nb := f.n, f.n/blockSide
@@ -418,7 +424,7 @@ func (f *fitter) fits(o *Outline, s Spot, i int) bool {
 }
 
 // reaches reports whether cell c is in symbol o's footprint at s (see
-// footprint), by the outline's lower bound on the distance to its ink
+// claim), by the outline's lower bound on the distance to its ink
 // (Outline.distance). fits only ever refuses a spot on its word.
 func (f *fitter) reaches(o *Outline, s Spot, c int32) bool {
 	half := f.h * math.Sqrt2 / 2
@@ -452,21 +458,6 @@ func (f *fitter) bumps(o *Outline, s Spot, i int) (int, float64, float64) {
 		return 0, 0, 0
 	}
 	return count, -1 + (sx/float64(count)+0.5)*f.h, -1 + (sy/float64(count)+0.5)*f.h
-}
-
-// claim marks symbol i's footprint at s as taken by it.
-func (f *fitter) claim(o *Outline, s Spot, i int) {
-	me := int16(i + 1)
-	cells := f.cells[i][:0]
-	f.footprint(o, s, func(c int32) bool {
-		if f.owner[c] == 0 {
-			f.owner[c] = me
-			f.taken[f.block(c)]++
-			cells = append(cells, c)
-		}
-		return true
-	})
-	f.cells[i] = cells
 }
 
 // release frees the cells symbol i takes; restore takes them again, as
