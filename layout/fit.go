@@ -13,13 +13,13 @@ import (
 // by their outlines (Fit).
 const InkGap = 0.01
 
-// fitCells is the side of the grid of cells over [-1, 1]² on which Fit
-// keeps track of the space the symbols take; fineCells that of the grid
-// of its last growth.
-const (
-	fitCells  = 224
-	fineCells = 384
-)
+// passCells are the sides of the grids of cells over [-1, 1]² on which
+// Fit keeps track of the space the symbols take, one for each growth: the
+// first, from the circles, takes the largest steps on the coarsest grid,
+// where a try costs least; each after a shake takes a finer one; the last
+// takes small steps on the finest, which leaves the least room unused
+// around the ink.
+var passCells = [shakes + 2]int{128, 160, 224, 384}
 
 // SizeRatio is the least ratio of the largest symbol's size (its enclosing
 // circle) to the smallest's on a card that Fit keeps: the smallest never
@@ -30,7 +30,7 @@ const SizeRatio = 2
 // symbol between the two large ones and the smallest grows to.
 const middleCap = 0.95
 
-// Growth: a symbol grows by at most 10 % a step (3 % on the fine grid),
+// Growth: a symbol grows by at most 10 % a step (3 % in the last growth),
 // halves its step when it cannot take it, and stops trying when the step
 // falls under minStep; after the symbols stop growing, they are shaken
 // and grow again, shakes times.
@@ -46,19 +46,18 @@ const (
 // its outline allows, and then the symbols grow in turn — each moving
 // away from what it bumps into and turning a little when that lets it
 // grow more — into the room their outlines leave between them, until none
-// can grow; then they are shaken a little and grow again, and grow a last
-// time on a finer grid. The largest stays the largest, at least
-// SizeRatio times the smallest. The result keeps the spots' order; a
-// spot's circle is the
-// symbol's enclosing circle, and circles may now overlap where the ink
-// does not. No two symbols' ink comes closer than InkGap, nor any ink to
+// can grow; then they are shaken a little and grow again, each time on a
+// finer grid of cells (passCells), and grow a last time on the finest. The
+// largest stays the largest, at least SizeRatio times the smallest. The
+// result keeps the spots' order; a spot's circle is the symbol's enclosing
+// circle, and circles may now overlap where the ink does not. No two symbols' ink comes closer than InkGap, nor any ink to
 // the card's edge, whatever the outlines. The result depends only on the
 // arguments.
 func Fit(spots []Spot, outlines []*Outline, shape Shape, seed uint64) []Spot {
 	if len(spots) != len(outlines) {
 		panic(fmt.Sprintf("layout: Fit: %d spots but %d outlines", len(spots), len(outlines)))
 	}
-	f := newFitter(shape, fitCells)
+	f := newFitter(shape, passCells[0])
 	rng := rand.New(rand.NewPCG(seed, 0x6f75746c696e65))
 	k := len(spots)
 	out := make([]Spot, k)
@@ -89,19 +88,21 @@ func Fit(spots []Spot, outlines []*Outline, shape Shape, seed uint64) []Spot {
 		f.claim(outlines[i], out[i], i)
 	}
 	step := make([]float64, k)
-	for phase := 0; phase < shakes+1; phase++ {
-		if phase > 0 {
+	for pass, n := range passCells {
+		first := 0.1
+		if pass > 0 {
+			f = newFitter(shape, n)
+			for i := range out {
+				f.claim(outlines[i], out[i], i)
+			}
+		}
+		if pass == len(passCells)-1 {
+			first = 0.03
+		} else if pass > 0 {
 			f.shake(outlines, out, rng)
 		}
-		f.growAll(outlines, out, caps, step, 0.1, rng)
+		f.growAll(outlines, out, caps, step, first, rng)
 	}
-	// The finer grid leaves less room unused around the ink: a last
-	// growth on it.
-	fine := newFitter(shape, fineCells)
-	for i := range out {
-		fine.claim(outlines[i], out[i], i)
-	}
-	fine.growAll(outlines, out, caps, step, 0.03, rng)
 	return out
 }
 
@@ -209,24 +210,44 @@ type fitter struct {
 	// taken counts the cells of each block of blockSide×blockSide cells
 	// that are not free, so that checks skip free blocks.
 	taken []int32
-	cells [][]int32
-	buf   []int32
+	// blockOf is the block of each cell.
+	blockOf []int32
+	cells   [][]int32
+	buf     []int32
+	// hints are the last cells where fits found a symbol bumping into
+	// something (-1 for none yet), next the one to replace: the tries of
+	// a growth differ little, so these cells are checked first, and
+	// most tries that fail fail on one of them without a scan.
+	hints [fitHints]int32
+	next  int
 }
+
+// fitHints is how many cells a fitter keeps as hints.
+const fitHints = 32
+
+// noHints is a fitter's hints before it has any.
+var noHints = func() (h [fitHints]int32) {
+	for i := range h {
+		h[i] = -1
+	}
+	return h
+}()
 
 func newFitter(shape Shape, n int) *fitter {
 	g := blankGrid(shape, n)
-	return &fitter{n: n, h: 2 / float64(n), owner: slices.Clone(g.owner), taken: slices.Clone(g.taken), cells: make([][]int32, MaxSymbols)}
+	return &fitter{n: n, h: 2 / float64(n), owner: slices.Clone(g.owner), taken: slices.Clone(g.taken), blockOf: g.blockOf, cells: make([][]int32, MaxSymbols), hints: noHints}
 }
 
 // blockSide is the side, in cells, of the blocks whose taken cells a
-// fitter counts; it divides fitCells and fineCells.
+// fitter counts; it divides every side of passCells.
 const blockSide = 4
 
 // grid is an empty grid: the cells outside the card marked, the others
 // free, and the count of cells outside the card in each block.
 type grid struct {
-	owner []int16
-	taken []int32
+	owner   []int16
+	taken   []int32
+	blockOf []int32
 }
 
 // blankGrids keeps the empty grids of each shape and size (two of each).
@@ -238,7 +259,7 @@ func blankGrid(shape Shape, n int) grid {
 		return g.(grid)
 	}
 	nb := n / blockSide
-	g := grid{owner: make([]int16, n*n), taken: make([]int32, nb*nb)}
+	g := grid{owner: make([]int16, n*n), taken: make([]int32, nb*nb), blockOf: make([]int32, n*n)}
 	h := 2 / float64(n)
 	// A cell is outside when ink within it could be nearer the edge than
 	// the gap.
@@ -253,6 +274,7 @@ func blankGrid(shape Shape, n int) grid {
 			} else {
 				d = math.Max(math.Abs(cx), math.Abs(cy))
 			}
+			g.blockOf[y*n+x] = int32((y/blockSide)*nb + x/blockSide)
 			if d > lim {
 				g.owner[y*n+x] = -1
 				g.taken[(y/blockSide)*nb+x/blockSide]++
@@ -264,17 +286,17 @@ func blankGrid(shape Shape, n int) grid {
 }
 
 // block returns the block of cell c.
-func (f *fitter) block(c int32) int {
-	x, y := int(c)%f.n, int(c)/f.n
-	return (y/blockSide)*(f.n/blockSide) + x/blockSide
-}
+func (f *fitter) block(c int32) int32 { return f.blockOf[c] }
 
-// footprint calls visit with every cell that symbol o placed at s may
-// reach with its ink, its padding and half the gap, until visit returns
-// false. Two symbols whose footprints share no cell keep the gap between
-// their ink: a point halfway between two inked points nearer than the gap
-// lies in a cell whose centre both footprints reach.
-func (f *fitter) footprint(o *Outline, s Spot, visit func(c int32) bool) {
+// claim marks the free cells of symbol i's footprint at s as taken by
+// it. The footprint of symbol o placed at s is every cell that it may
+// reach with its ink, its padding and half the gap. Two symbols whose
+// footprints share no cell keep the gap between their ink: a point
+// halfway between two inked points nearer than the gap lies in a cell
+// whose centre both footprints reach.
+func (f *fitter) claim(o *Outline, s Spot, i int) {
+	me := int16(i + 1)
+	cells := f.cells[i][:0]
 	n := f.n
 	half := f.h * math.Sqrt2 / 2
 	thr := (half+InkGap/2)/s.R + o.pad
@@ -286,7 +308,7 @@ func (f *fitter) footprint(o *Outline, s Spot, visit func(c int32) bool) {
 	// A cell is reached when the lower bound on its distance to the ink
 	// (see Outline.distance) is at most thr.
 	lim := uint8(math.Min((thr+o.cell*math.Sqrt2)/(o.cell*distStep), maxDist))
-	on := o.n
+	on, ic := o.n, 1/o.cell
 	du, dv := cos*f.h*inv, -sin*f.h*inv // per cell to the right
 	for y := y0; y <= y1; y++ {
 		cy := -1 + (float64(y)+0.5)*f.h
@@ -302,23 +324,26 @@ func (f *fitter) footprint(o *Outline, s Spot, visit func(c int32) bool) {
 		u := (cos*dx + sin*dy) * inv
 		v := (-sin*dx + cos*dy) * inv
 		for x := x0; x <= x1; x, u, v = x+1, u+du, v+dv {
-			gx := int((u + 1) / o.cell)
-			gy := int((v + 1) / o.cell)
+			gx := int((u + 1) * ic)
+			gy := int((v + 1) * ic)
 			var reached bool
 			if u > -1 && v > -1 && gx < on && gy < on {
 				reached = o.dist[gy*on+gx] <= lim
 			} else {
 				reached = o.distance(u, v) <= thr
 			}
-			if reached && !visit(int32(y*n+x)) {
-				return
+			if c := int32(y*n + x); reached && f.owner[c] == 0 {
+				f.owner[c] = me
+				f.taken[f.blockOf[c]]++
+				cells = append(cells, c)
 			}
 		}
 	}
+	f.cells[i] = cells
 }
 
 // scanTaken calls visit with every cell of symbol o's footprint at s (see
-// footprint) that is not free, until visit returns false. It looks only
+// claim) that is not free, until visit returns false. It looks only
 // at blocks that hold such cells.
 func (f *fitter) scanTaken(o *Outline, s Spot, visit func(c int32) bool) {
 	n, nb := f.n, f.n/blockSide
@@ -328,7 +353,7 @@ func (f *fitter) scanTaken(o *Outline, s Spot, visit func(c int32) bool) {
 	sin, cos := math.Sincos(s.Angle * math.Pi / 180)
 	inv := 1 / s.R
 	lim := uint8(math.Min((thr+o.cell*math.Sqrt2)/(o.cell*distStep), maxDist))
-	on := o.n
+	on, ic := o.n, 1/o.cell
 	du, dv := cos*f.h*inv, -sin*f.h*inv
 	reach2 := reach * reach
 	cellOf := func(p float64) int { return int(math.Floor((p + 1) / f.h)) }
@@ -357,8 +382,8 @@ func (f *fitter) scanTaken(o *Outline, s Spot, visit func(c int32) bool) {
 					if f.owner[c] == 0 || dx*dx+dy*dy > reach2 {
 						continue
 					}
-					gx := int((u + 1) / o.cell)
-					gy := int((v + 1) / o.cell)
+					gx := int((u + 1) * ic)
+					gy := int((v + 1) * ic)
 					var reached bool
 					if u > -1 && v > -1 && gx < on && gy < on {
 						reached = o.dist[gy*on+gx] <= lim
@@ -377,15 +402,43 @@ func (f *fitter) scanTaken(o *Outline, s Spot, visit func(c int32) bool) {
 // fits reports whether symbol i fits at s: its footprint meets neither the
 // card's edge nor another symbol.
 func (f *fitter) fits(o *Outline, s Spot, i int) bool {
-	ok := true
 	me := int16(i + 1)
+	for _, h := range f.hints {
+		if h < 0 {
+			continue
+		}
+		if w := f.owner[h]; w != 0 && w != me && f.reaches(o, s, h) {
+			return false
+		}
+	}
+	ok := true
 	f.scanTaken(o, s, func(c int32) bool {
 		if w := f.owner[c]; w != 0 && w != me {
 			ok = false
+			f.hints[f.next] = c
+			f.next = (f.next + 1) % len(f.hints)
 		}
 		return ok
 	})
 	return ok
+}
+
+// reaches reports whether cell c is in symbol o's footprint at s (see
+// claim), by the outline's lower bound on the distance to its ink
+// (Outline.distance). fits only ever refuses a spot on its word.
+func (f *fitter) reaches(o *Outline, s Spot, c int32) bool {
+	half := f.h * math.Sqrt2 / 2
+	thr := (half+InkGap/2)/s.R + o.pad
+	reach := s.R * (1 + thr + 2*o.cell)
+	dx := -1 + (float64(int(c)%f.n)+0.5)*f.h - s.X
+	dy := -1 + (float64(int(c)/f.n)+0.5)*f.h - s.Y
+	if dx*dx+dy*dy > reach*reach {
+		return false
+	}
+	sin, cos := math.Sincos(s.Angle * math.Pi / 180)
+	u := (cos*dx + sin*dy) / s.R
+	v := (-sin*dx + cos*dy) / s.R
+	return o.distance(u, v) <= thr
 }
 
 // bumps returns how many cells of symbol i's footprint at s are taken or
@@ -405,21 +458,6 @@ func (f *fitter) bumps(o *Outline, s Spot, i int) (int, float64, float64) {
 		return 0, 0, 0
 	}
 	return count, -1 + (sx/float64(count)+0.5)*f.h, -1 + (sy/float64(count)+0.5)*f.h
-}
-
-// claim marks symbol i's footprint at s as taken by it.
-func (f *fitter) claim(o *Outline, s Spot, i int) {
-	me := int16(i + 1)
-	cells := f.cells[i][:0]
-	f.footprint(o, s, func(c int32) bool {
-		if f.owner[c] == 0 {
-			f.owner[c] = me
-			f.taken[f.block(c)]++
-			cells = append(cells, c)
-		}
-		return true
-	})
-	f.cells[i] = cells
 }
 
 // release frees the cells symbol i takes; restore takes them again, as

@@ -109,12 +109,12 @@ func (o *Outline) distance(u, v float64) float64 {
 	if cx != x || cy != y {
 		px := -1 + (float64(cx)+0.5)*o.cell
 		py := -1 + (float64(cy)+0.5)*o.cell
-		out = math.Hypot(u-px, v-py)
+		out = math.Sqrt((u-px)*(u-px) + (v-py)*(v-py))
 	}
 	d := float64(o.dist[cy*n+cx]) * distStep * o.cell
 	// The point is within half a cell's diagonal of its cell's centre, and
 	// ink within a cell may lie anywhere in it.
-	return math.Max(out, d-out) - o.cell*math.Sqrt2
+	return max(out, d-out) - o.cell*math.Sqrt2
 }
 
 // squaredDistances returns, for every cell, the squared distance in cells

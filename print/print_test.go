@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/dobble-dev/dobble/deck"
@@ -163,6 +164,10 @@ func editionJob(t testing.TB, name string, shape layout.Shape, backs bool) *Job 
 	if err != nil {
 		t.Fatal(err)
 	}
+	return jobFor(e, fd, backs)
+}
+
+func jobFor(e *deck.Edition, fd *face.Deck, backs bool) *Job {
 	a4, _ := LookupPaper("a4")
 	j := &Job{Deck: fd, Options: Options{Paper: a4, CardSize: DefaultCardSize, Backs: backs, Title: e.Title}}
 	if e.Singles {
@@ -170,6 +175,26 @@ func editionJob(t testing.TB, name string, shape layout.Shape, backs bool) *Job 
 			j.Singles = append(j.Singles, s)
 		}
 	}
+	return j
+}
+
+// sharedDecks holds the decks that the tests print, by edition and shape,
+// so that a deck printed by several tests is laid out once (a face.Deck
+// keeps its layouts).
+var sharedDecks sync.Map
+
+// sharedJob is editionJob with the deck laid out by an earlier test where
+// there was one.
+func sharedJob(t *testing.T, name string, shape layout.Shape, backs bool) *Job {
+	t.Helper()
+	key := name + "/" + shape.String()
+	if j, ok := sharedDecks.Load(key); ok {
+		first := j.(*Job)
+		e, _ := deck.LookupEdition(name)
+		return jobFor(e, first.Deck, backs)
+	}
+	j := editionJob(t, name, shape, backs)
+	sharedDecks.Store(key, j)
 	return j
 }
 
@@ -205,7 +230,7 @@ func TestGrid(t *testing.T) {
 func TestEditionsPrint(t *testing.T) {
 	want := map[string]int{"classic": 10, "beach": 10, "kids": 5, "pancakes": 11}
 	for _, name := range deck.EditionNames() {
-		j := editionJob(t, name, layout.Round, false)
+		j := sharedJob(t, name, layout.Round, false)
 		out := filepath.Join(t.TempDir(), name+".pdf")
 		if err := j.WriteFile(out); err != nil {
 			t.Fatal(err)
@@ -226,7 +251,7 @@ func TestEditionsPrint(t *testing.T) {
 // cards holds one card, top left, so the last page of backs must show one
 // back, top right.
 func TestBacksAreMirrored(t *testing.T) {
-	j := editionJob(t, "classic", layout.Round, true)
+	j := sharedJob(t, "classic", layout.Round, true)
 	out := filepath.Join(t.TempDir(), "classic.pdf")
 	if err := j.WriteFile(out); err != nil {
 		t.Fatal(err)
@@ -239,7 +264,7 @@ func TestBacksAreMirrored(t *testing.T) {
 }
 
 func TestSquareCardsAndLetterPaper(t *testing.T) {
-	j := editionJob(t, "kids", layout.Square, false)
+	j := sharedJob(t, "kids", layout.Square, false)
 	j.Paper, _ = LookupPaper("letter")
 	j.CardSize = 60
 	out := filepath.Join(t.TempDir(), "kids.pdf")
@@ -271,7 +296,7 @@ func (f *failingWriter) Write(p []byte) (int, error) {
 
 func TestWriteFileLeavesNothingHalfWritten(t *testing.T) {
 	dir := t.TempDir()
-	j := editionJob(t, "kids", layout.Round, false)
+	j := sharedJob(t, "kids", layout.Round, false)
 	// A folder as output.
 	if err := j.WriteFile(dir); err == nil || !strings.Contains(err.Error(), "is a folder") {
 		t.Errorf("folder as output: %v", err)
