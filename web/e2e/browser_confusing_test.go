@@ -277,13 +277,15 @@ func TestBrowserReplaySteps(t *testing.T) {
 
 // TestBrowserChipNames shows Collect the Symbols' tokens, a chip for each
 // of the classic deck's 57 symbols, in Russian, whose names run long, on
-// a phone: every name is shown whole inside its chip, none cut off.
+// a narrow screen (a phone's palette shows the tokens' pictures alone, to
+// keep the cards on screen): every name is shown whole inside its chip,
+// none cut off.
 func TestBrowserChipNames(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
 	}
 	base := browserServer(t, 300*time.Millisecond)
-	b := newBrowser(t, "chipnames-phone", screenshotDir(t), 375, 667)
+	b := newBrowser(t, "chipnames-narrow", screenshotDir(t), 640, 900)
 	b.run(chromedp.Navigate(base + "/"))
 	b.choose("#lang", "ru")
 	b.waitFor(`document.documentElement.lang === 'ru'`, 15*time.Second)

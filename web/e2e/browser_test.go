@@ -209,7 +209,9 @@ func (b *browser) noHorizontalScroll(stage string) {
 	}
 	b.eval(fmt.Sprintf(`(() => {
   const w = %d;
-  const wide = [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > w + 0.5)
+  // A drawing's parts may reach past its svg, which clips them: the svg
+  // itself is what takes room on the page.
+  const wide = [...document.querySelectorAll('body *')].filter(e => !(e.ownerSVGElement) && e.getBoundingClientRect().right > w + 0.5)
     .slice(0, 8).map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && typeof e.className === 'string' ? '.' + e.className.split(' ').join('.') : '') + ' ' + Math.round(e.getBoundingClientRect().right));
   return {scroll: document.documentElement.scrollWidth, wide};
 })()`, b.width), &r)
