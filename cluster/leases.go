@@ -328,11 +328,15 @@ func (n *Node) check() {
 // node's run is gone, its key not renewed for Lease (counted from when
 // the watch received its last revision, so that the nodes' clocks need
 // not agree), or the room's key names a run its node's key does not
-// (a run over, or a room given up) and has not changed for Lease. n.mu
-// is held.
+// (a run over, or a room given up) and has not changed for Lease. A key
+// of this node's run that it does not hold (a write whose answer was
+// lost) is taken back once it has not changed for Lease. n.mu is held.
 func (n *Node) orphaned(s *seen, now time.Time) bool {
 	if s.at.IsZero() {
 		return true
+	}
+	if s.owner.Node == n.o.Node && s.owner.Boot == n.boot {
+		return now.Sub(s.at) > n.o.Lease
 	}
 	if ns := n.nodes[s.owner.Node]; ns != nil && s.owner.Boot != "" && ns.boot == s.owner.Boot {
 		return now.Sub(ns.at) > n.o.Lease
