@@ -154,7 +154,7 @@ func Start(ctx context.Context, o Options) (*Node, error) {
 		o.Renew = time.Second
 	}
 	if o.Renew >= o.Lease/2 {
-		return nil, fmt.Errorf("cluster: renewing leases every %v does not keep leases of %v: renew at most every third of a lease", o.Renew, o.Lease)
+		return nil, fmt.Errorf("cluster: renewing the node's key every %v does not keep a lease of %v: renew at most every third of a lease", o.Renew, o.Lease)
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = 2 * time.Second
