@@ -83,7 +83,7 @@ func TestCodeTaken(t *testing.T) {
 }
 
 // TestCutOff cuts node a off from NATS in the middle of a game: a stops
-// acting for its room once its lease lapses (its players' connections
+// acting for its room once its own key lapses, not renewed (its players' connections
 // close with 1012, and no move it could not journal is answered), and b
 // takes the room over; the players resume there with every move they saw
 // accepted.
@@ -127,6 +127,7 @@ func TestCutOff(t *testing.T) {
 	if got := a.counter("dobble_cluster_lease_losses_total", "reason=lapsed"); got != 1 {
 		t.Errorf("a counts %v leases lapsed, want 1", got)
 	}
+	poll(t, "a to count its key's renewals failed", func() bool { return a.counter("dobble_cluster_node_renew_failures_total", "") > 0 })
 	if h, err := a.n.Health(); err == nil {
 		t.Errorf("a's health while cut off: %v, no error", h)
 	}
@@ -255,7 +256,8 @@ func TestNATSOutage(t *testing.T) {
 // TestFenced writes to the journal of a room of node a as another node
 // would: a's next write for the room is refused by the expected sequence,
 // so the move it was for is never answered, a gives the room up (its
-// players are closed with 1012) and counts a fenced lease.
+// players are closed with 1012), counts a fenced lease, and writes the
+// room's key again without its boot id, for a later takeover.
 func TestFenced(t *testing.T) {
 	ns := startNATS(t)
 	a := startNode(t, ns.URL(), "a")
@@ -303,13 +305,16 @@ func TestFenced(t *testing.T) {
 	if a.m.Get(host.code) != nil {
 		t.Fatal("the room is still open on a")
 	}
+	poll(t, "a to write the key of the room it gave up without its boot id", func() bool {
+		return owner(t, ns.URL(), host.code, "a").Boot == ""
+	})
 }
 
 // TestHandOver stops node a as a deploy does (its Manager, then its
-// node): a tells the other nodes it gives its leases up, and b takes the
-// room over at once, not when the lease lapses (the leases here last a
-// minute, longer than the test waits); the players, closed with 1012,
-// resume there at the version they saw.
+// node): a tells the other nodes it gives its rooms up and deletes its
+// key, and b takes the room over at once, not when a's key lapses (the
+// leases here last a minute, longer than the test waits); the players,
+// closed with 1012, resume there at the version they saw.
 func TestHandOver(t *testing.T) {
 	ns := startNATS(t)
 	a := startNode(t, ns.URL(), "a", time.Minute)
