@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -82,7 +83,7 @@ func TestCodeTaken(t *testing.T) {
 }
 
 // TestCutOff cuts node a off from NATS in the middle of a game: a stops
-// acting for its room once its lease lapses (its players' connections
+// acting for its room once its own key lapses, not renewed (its players' connections
 // close with 1012, and no move it could not journal is answered), and b
 // takes the room over; the players resume there with every move they saw
 // accepted.
@@ -126,6 +127,7 @@ func TestCutOff(t *testing.T) {
 	if got := a.counter("dobble_cluster_lease_losses_total", "reason=lapsed"); got != 1 {
 		t.Errorf("a counts %v leases lapsed, want 1", got)
 	}
+	poll(t, "a to count its key's renewals failed", func() bool { return a.counter("dobble_cluster_node_renew_failures_total", "") > 0 })
 	if h, err := a.n.Health(); err == nil {
 		t.Errorf("a's health while cut off: %v, no error", h)
 	}
@@ -254,7 +256,8 @@ func TestNATSOutage(t *testing.T) {
 // TestFenced writes to the journal of a room of node a as another node
 // would: a's next write for the room is refused by the expected sequence,
 // so the move it was for is never answered, a gives the room up (its
-// players are closed with 1012) and counts a fenced lease.
+// players are closed with 1012), counts a fenced lease, and writes the
+// room's key again without its boot id, for a later takeover.
 func TestFenced(t *testing.T) {
 	ns := startNATS(t)
 	a := startNode(t, ns.URL(), "a")
@@ -302,13 +305,16 @@ func TestFenced(t *testing.T) {
 	if a.m.Get(host.code) != nil {
 		t.Fatal("the room is still open on a")
 	}
+	poll(t, "a to write the key of the room it gave up without its boot id", func() bool {
+		return owner(t, ns.URL(), host.code, "a").Boot == ""
+	})
 }
 
 // TestHandOver stops node a as a deploy does (its Manager, then its
-// node): a tells the other nodes it gives its leases up, and b takes the
-// room over at once, not when the lease lapses (the leases here last a
-// minute, longer than the test waits); the players, closed with 1012,
-// resume there at the version they saw.
+// node): a tells the other nodes it gives its rooms up and deletes its
+// key, and b takes the room over at once, not when a's key lapses (the
+// leases here last a minute, longer than the test waits); the players,
+// closed with 1012, resume there at the version they saw.
 func TestHandOver(t *testing.T) {
 	ns := startNATS(t)
 	a := startNode(t, ns.URL(), "a", time.Minute)
@@ -406,4 +412,136 @@ func TestHealthHidesCredentials(t *testing.T) {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// TestManyRooms claims 2,000 rooms on node a, without players: the rooms'
+// keys are not written again while they are open, and the nodes' keys
+// take one write a node and renewal period, however many the rooms;
+// once a crashes, b takes every room over (a room with an empty journal
+// is taken, then deleted: there is nothing to replay).
+func TestManyRooms(t *testing.T) {
+	ns := startNATS(t)
+	a := startNode(t, ns.URL(), "a")
+	b := startNode(t, ns.URL(), "b")
+	const rooms = 2000
+	codes := make(chan string)
+	errs := make(chan error, rooms)
+	for range 16 {
+		go func() {
+			for code := range codes {
+				errs <- a.n.Claim(code, code+"/1")
+			}
+		}()
+	}
+	for i := range rooms {
+		codes <- fmt.Sprintf("M%04d", i)
+	}
+	close(codes)
+	for range rooms {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := a.counter("dobble_cluster_leases", ""); got != rooms {
+		t.Fatalf("a holds %v rooms, want %d", got, rooms)
+	}
+
+	nc, err := nats.Connect(ns.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	lastSeq := func(bucket string) uint64 {
+		t.Helper()
+		s, err := js.Stream(t.Context(), "KV_"+bucket)
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, err := s.Info(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.State.LastSeq
+	}
+	renewals := func() float64 {
+		return a.counter("dobble_cluster_node_renewals_total", "") + b.counter("dobble_cluster_node_renewals_total", "")
+	}
+	const periods = 3
+	r0, rooms0, nodes0 := renewals(), lastSeq(Bucket), lastSeq(NodeBucket)
+	at := a.counter("dobble_cluster_node_renewals_total", "")
+	poll(t, fmt.Sprintf("a to renew its key %d times", periods), func() bool {
+		return a.counter("dobble_cluster_node_renewals_total", "") >= at+periods
+	})
+	rooms1, nodes1, r1 := lastSeq(Bucket), lastSeq(NodeBucket), renewals()
+	t.Logf("over %d renewal periods of a with %d rooms: %d writes to %s, %d to %s, %v renewals of the two nodes' keys",
+		periods, rooms, rooms1-rooms0, Bucket, nodes1-nodes0, NodeBucket, r1-r0)
+	if rooms1 != rooms0 {
+		t.Errorf("the rooms' keys were written %d times while the rooms went on; want none", rooms1-rooms0)
+	}
+	// A renewal under way as the counts were read may be in one count
+	// and not the other: one a node.
+	if w := float64(nodes1 - nodes0); w > r1-r0+2 || w > 2*(periods+2) {
+		t.Errorf("the nodes' keys were written %v times over %d periods of two nodes (%v renewals counted); want one a node and period", w, periods, r1-r0)
+	}
+	if got := a.counter("dobble_cluster_lease_losses_total", ""); got != 0 {
+		t.Errorf("a lost %v rooms while its key was renewed", got)
+	}
+
+	a.crash()
+	kv, err := js.KeyValue(t.Context(), Bucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	left := func() int {
+		lister, err := kv.ListKeys(t.Context())
+		if err != nil {
+			return -1
+		}
+		count := 0
+		for range lister.Keys() {
+			count++
+		}
+		return count
+	}
+	crashed := time.Now()
+	poll(t, "b to take every room of a over", func() bool { return left() == 0 })
+	t.Logf("b took %d rooms over %v after a crashed; %d writes to %s", rooms, time.Since(crashed).Round(time.Millisecond), lastSeq(Bucket)-rooms1, Bucket)
+	if w := lastSeq(Bucket) - rooms1; w < 2*rooms {
+		t.Errorf("%d writes to the rooms' keys after a crashed; want at least %d, a takeover and a delete a room", w, 2*rooms)
+	}
+}
+
+// TestRestartedUnderSameName crashes node a in the middle of a game and
+// starts it again at once under the same name: the new run renews the
+// key of a, but the room's key names the run that crashed, so the room
+// is taken over (by b or the new a) and its players resume there.
+func TestRestartedUnderSameName(t *testing.T) {
+	ns := startNATS(t)
+	a := startNode(t, ns.URL(), "a")
+	b := startNode(t, ns.URL(), "b")
+	host, guest := game(t, a)
+	old := owner(t, ns.URL(), host.code, "a")
+	if old.Boot == "" {
+		t.Fatalf("the directory's value for room %s names no boot id: %+v", host.code, old)
+	}
+	v := play(t, 4, host, guest)
+
+	a.crash()
+	a2 := startNode(t, ns.URL(), "a")
+	nodes := map[string]*testNode{"a": a2, "b": b}
+	var o Owner
+	poll(t, "the room to be taken from the run that crashed", func() bool {
+		o = owner(t, ns.URL(), host.code, "")
+		return o.Boot != old.Boot
+	})
+	to := nodes[o.Node]
+	poll(t, "the room to open on "+o.Node, func() bool { return to.m.Get(host.code) != nil })
+	for _, pl := range []*player{host, guest} {
+		seen := pl.acked
+		if st := pl.resume(connect(t, to.m, pl.name)); st.View.Version < seen || st.View.Version != v {
+			t.Fatalf("%s resumed on %s at version %d; it had seen %d, the table was at %d", pl.name, o.Node, st.View.Version, seen, v)
+		}
+	}
+	play(t, 2, host, guest)
 }

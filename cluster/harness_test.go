@@ -61,7 +61,7 @@ func roomConfig(t testing.TB) room.Config {
 }
 
 // startNode starts node name of the cluster on url, with a store of its
-// own and leases of lease (0: the default); it is closed when the test
+// own and a lease of lease (0: the default); it is closed when the test
 // ends, unless it was crashed.
 func startNode(t testing.TB, url, name string, lease ...time.Duration) *testNode {
 	t.Helper()
@@ -94,7 +94,7 @@ func startNode(t testing.TB, url, name string, lease ...time.Duration) *testNode
 	return tn
 }
 
-// crash ends the node as a crash does: its leases are no longer renewed,
+// crash ends the node as a crash does: its key is no longer renewed,
 // its connection to NATS is dropped with whatever it had in flight, and
 // nothing of its rooms reaches anyone any more.
 func (tn *testNode) crash() {

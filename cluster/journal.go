@@ -61,7 +61,8 @@ func (n *Node) Append(jid string, seq int64, data []byte, done func(error)) {
 }
 
 // Drop purges the journal of room jid, once it has ended, up to its last
-// message, then deletes its lease, and calls done (room.Journal).
+// message, then deletes its key in the directory, and calls done
+// (room.Journal).
 func (n *Node) Drop(jid string, done func(error)) {
 	n.enqueue(jid, op{drop: true, done: done})
 }
@@ -76,7 +77,7 @@ func (n *Node) Truncate(jid string, seq int64, done func(error)) {
 }
 
 // Load returns no room: in a cluster, a node takes over the rooms of the
-// directory whose leases lapse, its own of an earlier run among them.
+// directory whose node is gone, its own of an earlier run among them.
 func (n *Node) Load() map[string][]journal.Entry { return map[string][]journal.Entry{} }
 
 // Flush waits until every write asked for before it is done.
@@ -272,7 +273,7 @@ func (n *Node) published(l *roomLog, ops []op, msg *nats.Msg, expect, seq uint64
 }
 
 // drop purges the journal of room l, up to its last message last, then
-// deletes its lease and calls o's done; a purge that fails is tried again
+// deletes its key and calls o's done; a purge that fails is tried again
 // every second while the node runs.
 func (n *Node) drop(l *roomLog, o op, last uint64) {
 	for last > 0 {

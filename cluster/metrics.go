@@ -6,17 +6,20 @@ import "github.com/prometheus/client_golang/prometheus"
 type Metrics struct {
 	// Connected is 1 while the node is connected to NATS, else 0.
 	Connected prometheus.Gauge
-	// Leases is the number of rooms' leases the node holds.
+	// Leases is the number of rooms the node holds.
 	Leases prometheus.Gauge
 	// Takeovers counts the rooms the node took over from another.
 	Takeovers prometheus.Counter
-	// LeaseLosses counts the leases the node lost, by reason: "lapsed"
-	// (not renewed in time), "taken" (another node holds it), "fenced"
-	// (another node wrote to the room's journal), "failed" (a takeover
-	// that could not read the journal).
+	// LeaseLosses counts the rooms the node lost, by reason: "lapsed"
+	// (the node's key not renewed in time), "taken" (another node holds
+	// the room's key, or another process the node's), "fenced" (another
+	// node wrote to the room's journal), "failed" (a takeover that could
+	// not read the journal).
 	LeaseLosses *prometheus.CounterVec
-	// RenewFailures counts the renewals of a lease that failed.
-	RenewFailures prometheus.Counter
+	// NodeRenewals counts the renewals of the node's key that succeeded.
+	NodeRenewals prometheus.Counter
+	// NodeRenewFailures counts the renewals of the node's key that failed.
+	NodeRenewFailures prometheus.Counter
 	// PublishFailures counts the writes to the journal that failed and
 	// were tried again, and the purges of a journal that failed.
 	PublishFailures prometheus.Counter
@@ -26,16 +29,17 @@ type Metrics struct {
 func newMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
 		Connected: prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_cluster_nats_connected", Help: "1 while the node is connected to NATS, else 0."}),
-		Leases:    prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_cluster_leases", Help: "Leases of rooms the node holds in the directory."}),
-		Takeovers: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_cluster_takeovers_total", Help: "Rooms the node took over from a node whose lease lapsed."}),
+		Leases:    prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_cluster_leases", Help: "Rooms the node holds in the directory."}),
+		Takeovers: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_cluster_takeovers_total", Help: "Rooms the node took over from a node that is gone."}),
 		LeaseLosses: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dobble_cluster_lease_losses_total",
-			Help: "Leases the node lost, by reason: lapsed (not renewed in time), taken (another node holds it), fenced (another node wrote to the room's journal), failed (a takeover that could not read the journal)."}, []string{"reason"}),
-		RenewFailures: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_cluster_lease_renew_failures_total", Help: "Renewals of a lease that failed."}),
+			Help: "Rooms the node lost, by reason: lapsed (the node's key not renewed in time), taken (another node holds the room's key), fenced (another node wrote to the room's journal), failed (a takeover that could not read the journal)."}, []string{"reason"}),
+		NodeRenewals:      prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_cluster_node_renewals_total", Help: "Renewals of the node's key that succeeded."}),
+		NodeRenewFailures: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_cluster_node_renew_failures_total", Help: "Renewals of the node's key that failed."}),
 		PublishFailures: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_cluster_journal_publish_failures_total",
 			Help: "Writes to the rooms' journal stream that failed and were tried again, and purges of a room's journal that failed."}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.Connected, m.Leases, m.Takeovers, m.LeaseLosses, m.RenewFailures, m.PublishFailures)
+		reg.MustRegister(m.Connected, m.Leases, m.Takeovers, m.LeaseLosses, m.NodeRenewals, m.NodeRenewFailures, m.PublishFailures)
 	}
 	return m
 }

@@ -29,9 +29,12 @@ const (
 	SubjectPrefix = "dobble.journal."
 	// Bucket is the key-value bucket of the directory of rooms.
 	Bucket = "dobble_rooms"
+	// NodeBucket is the key-value bucket of the nodes alive: a key per
+	// node, its name, which the node renews every Renew.
+	NodeBucket = "dobble_nodes"
 	// ReleasedSubject is the subject a node that closes announces the
-	// leases it gives up on, for the other nodes to take its rooms over at
-	// once rather than when the leases lapse.
+	// rooms it gives up on, for the other nodes to take them over at once
+	// rather than when the node's key lapses.
 	ReleasedSubject = "dobble.cluster.released"
 )
 
@@ -58,8 +61,9 @@ type Options struct {
 	Log *slog.Logger
 	// Registerer, when not nil, registers the node's metrics.
 	Registerer prometheus.Registerer
-	// Lease is how long a room's lease lasts unrenewed, Renew how often
-	// the node renews its leases; 0 means 3 s and 1 s.
+	// Lease is how long a node's key lasts unrenewed before the other
+	// nodes take its rooms over, Renew how often the node renews it; 0
+	// means 3 s and 1 s.
 	Lease, Renew time.Duration
 	// Timeout bounds each request to NATS; 0 means 2 s.
 	Timeout time.Duration
@@ -91,7 +95,8 @@ func CheckName(name string) error {
 }
 
 // Node is one node of the cluster: its connection to NATS, the journal of
-// its rooms in the stream, and its leases in the directory.
+// its rooms in the stream, its key among the nodes alive, and its rooms'
+// keys in the directory.
 type Node struct {
 	o       Options
 	where   string // o.URL without its credentials (Redact)
@@ -101,7 +106,9 @@ type Node struct {
 	nc      *nats.Conn
 	js      jetstream.JetStream
 	stream  jetstream.Stream
-	kv      jetstream.KeyValue
+	kv      jetstream.KeyValue // the directory of rooms (Bucket)
+	nkv     jetstream.KeyValue // the nodes alive (NodeBucket)
+	started time.Time
 	ctx     context.Context
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
@@ -115,19 +122,26 @@ type Node struct {
 
 	// The directory (leases.go).
 	mu       sync.Mutex
-	leases   map[string]*lease // the leases this node holds, by code
-	seen     map[string]*seen  // the directory as the watch last saw it, by code
-	taking   map[string]bool   // the codes this node is taking over
-	rewatch  chan struct{}     // NATS is back: watch the directory afresh
-	downAt   time.Time         // when the connection to NATS was lost; zero while connected
-	pubErr   error             // the last failed write to the journal, until one succeeds
+	boot     string               // the boot id of the node's run
+	nodeRev  uint64               // the revision of the node's key it wrote last
+	renewed  time.Time            // when the node sent the last renewal of its key that succeeded
+	lapsed   bool                 // the node gave its rooms up, its key not renewed since
+	leases   map[string]*lease    // the rooms this node holds, by code
+	seen     map[string]*seen     // the directory as the watch last saw it, by code
+	nodes    map[string]*seenNode // the nodes' keys as their watch last saw them, by name
+	taking   map[string]bool      // the codes this node is taking over
+	takers   chan struct{}        // a token for each takeover under way
+	rewatch  chan struct{}        // NATS is back: watch the directory afresh
+	renodes  chan struct{}        // NATS is back: watch the nodes afresh
+	downAt   time.Time            // when the connection to NATS was lost; zero while connected
+	pubErr   error                // the last failed write to the journal, until one succeeds
 	pubErrAt time.Time
 }
 
 // Start connects to NATS, makes the stream and the bucket if they are
 // missing, has o.Manager journal its rooms in the stream and claim their
-// codes in the directory, and starts renewing the node's leases and
-// watching the directory for rooms to take over. It is called before any
+// codes in the directory, and starts renewing the node's key and
+// watching the nodes and the directory for rooms to take over. It is called before any
 // room opens. Close stops it.
 func Start(ctx context.Context, o Options) (*Node, error) {
 	if err := CheckName(o.Node); err != nil {
@@ -140,7 +154,7 @@ func Start(ctx context.Context, o Options) (*Node, error) {
 		o.Renew = time.Second
 	}
 	if o.Renew >= o.Lease/2 {
-		return nil, fmt.Errorf("cluster: renewing leases every %v does not keep leases of %v: renew at most every third of a lease", o.Renew, o.Lease)
+		return nil, fmt.Errorf("cluster: renewing the node's key every %v does not keep a lease of %v: renew at most every third of a lease", o.Renew, o.Lease)
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = 2 * time.Second
@@ -150,11 +164,12 @@ func Start(ctx context.Context, o Options) (*Node, error) {
 	}
 	n := &Node{o: o, where: Redact(o.URL), m: o.Manager, log: o.Log.With("node", o.Node), metrics: newMetrics(o.Registerer),
 		logs: map[string]*roomLog{}, idle: make(chan struct{}),
-		leases: map[string]*lease{}, seen: map[string]*seen{}, taking: map[string]bool{}, rewatch: make(chan struct{}, 1)}
+		started: time.Now(), boot: newBoot(), leases: map[string]*lease{}, seen: map[string]*seen{}, nodes: map[string]*seenNode{},
+		taking: map[string]bool{}, takers: make(chan struct{}, takeoverWorkers), rewatch: make(chan struct{}, 1), renodes: make(chan struct{}, 1)}
 	close(n.idle)
 	nc, err := nats.Connect(o.URL, nats.Name("dobble "+o.Node), nats.Timeout(o.Timeout),
 		nats.MaxReconnects(-1), nats.ReconnectWait(250*time.Millisecond), nats.ReconnectJitter(100*time.Millisecond, 0),
-		// Nothing is kept to send once NATS is back: a renewal of a lease
+		// Nothing is kept to send once NATS is back: a renewal of a key
 		// the node has meanwhile given up must not reach NATS late; the
 		// journal's writes are sent again by the node itself.
 		nats.ReconnectBufSize(-1),
@@ -180,11 +195,28 @@ func Start(ctx context.Context, o Options) (*Node, error) {
 		return fail(fmt.Errorf("cluster: NATS at %s: the stream %s: %w (is JetStream enabled, nats-server -js?)", n.where, StreamName, err))
 	}
 	n.kv, err = n.js.CreateOrUpdateKeyValue(setup, jetstream.KeyValueConfig{Bucket: Bucket, History: 1, Storage: jetstream.FileStorage,
-		Description: "The dobble rooms open in the cluster: code -> {node, journal}."})
+		Description: "The dobble rooms open in the cluster: code -> {node, journal, boot}."})
 	if err != nil {
 		return fail(fmt.Errorf("cluster: NATS at %s: the bucket %s: %w", n.where, Bucket, err))
 	}
+	n.nkv, err = n.js.CreateOrUpdateKeyValue(setup, jetstream.KeyValueConfig{Bucket: NodeBucket, History: 1, Storage: jetstream.FileStorage,
+		Description: "The dobble nodes alive: name -> {boot, started}, renewed every second."})
+	if err != nil {
+		return fail(fmt.Errorf("cluster: NATS at %s: the bucket %s: %w", n.where, NodeBucket, err))
+	}
+	// The node's key names its run: the rooms of a run of the node that
+	// is over are taken over, not taken for alive.
+	sent := time.Now()
+	if n.nodeRev, err = n.nkv.Put(setup, o.Node, n.alive(n.boot)); err != nil {
+		return fail(fmt.Errorf("cluster: NATS at %s: writing the node's key in %s: %w", n.where, NodeBucket, err))
+	}
+	n.renewed = sent
 	n.ctx, n.cancel = context.WithCancel(context.Background())
+	nodeWatcher, err := n.nkv.WatchAll(n.ctx)
+	if err != nil {
+		n.cancel()
+		return fail(fmt.Errorf("cluster: NATS at %s: watching the bucket %s: %w", n.where, NodeBucket, err))
+	}
 	watcher, err := n.kv.WatchAll(n.ctx)
 	if err != nil {
 		n.cancel()
@@ -196,8 +228,9 @@ func Start(ctx context.Context, o Options) (*Node, error) {
 	}
 	n.m.UseJournal(n)
 	n.m.UseDirectory(n)
-	n.wg.Add(3)
-	go n.watch(watcher)
+	n.wg.Add(4)
+	go n.watch(n.nkv, nodeWatcher, n.renodes, n.applyNode)
+	go n.watch(n.kv, watcher, n.rewatch, n.applyRoom)
 	go n.renew()
 	go n.check()
 	n.log.Info("cluster: node started", "nats", n.where, "lease", o.Lease, "renew", o.Renew)
@@ -207,10 +240,10 @@ func Start(ctx context.Context, o Options) (*Node, error) {
 // Name returns the node's name.
 func (n *Node) Name() string { return n.o.Node }
 
-// Close stops the node: it stops renewing its leases, fails the journal's
-// writes still waiting, tells the other nodes that it gives its leases up
-// (ReleasedSubject), for them to take its rooms over at once, and closes
-// the connection to NATS. The Manager is closed first: its rooms have
+// Close stops the node: it stops renewing its key, fails the journal's
+// writes still waiting, tells the other nodes that it gives its rooms up
+// (ReleasedSubject) and deletes its key, for them to take its rooms over
+// at once, and closes the connection to NATS. The Manager is closed first: its rooms have
 // stopped, their last entries written.
 func (n *Node) Close() error {
 	n.cancel()
@@ -222,12 +255,20 @@ func (n *Node) Close() error {
 		gone = append(gone, released{Room: code, Revision: l.rev})
 	}
 	n.leases = map[string]*lease{}
+	rev := n.nodeRev
 	n.mu.Unlock()
-	if len(gone) > 0 && n.nc.IsConnected() {
-		b, _ := json.Marshal(gone)
-		n.nc.Publish(ReleasedSubject, b)
-		n.nc.FlushTimeout(n.o.Timeout)
-		n.log.Info("cluster: the node's leases are given up for the other nodes to take over", "leases", len(gone))
+	if n.nc.IsConnected() {
+		if len(gone) > 0 {
+			b, _ := json.Marshal(gone)
+			n.nc.Publish(ReleasedSubject, b)
+			n.nc.FlushTimeout(n.o.Timeout)
+			n.log.Info("cluster: the node's rooms are given up for the other nodes to take over", "rooms", len(gone))
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), n.o.Timeout)
+		if err := n.nkv.Delete(ctx, n.o.Node, jetstream.LastRevision(rev)); err != nil {
+			n.log.Warn("cluster: the node's key could not be deleted; it lapses", "err", err)
+		}
+		cancel()
 	}
 	n.metrics.Leases.Set(0)
 	n.nc.Close()
@@ -235,19 +276,20 @@ func (n *Node) Close() error {
 	return nil
 }
 
-// released is a lease a closing node gives up: the room's code and the
-// revision of its key that the node wrote last.
+// released is a room a closing node gives up: the room's code and the
+// revision of its key that the node wrote.
 type released struct {
 	Room     string `json:"room"`
 	Revision uint64 `json:"revision"`
 }
 
-// released takes note of the leases another node gave up as it closed:
-// those whose keys are still at the revision it names are lapsed now.
+// released takes note of the rooms another node gave up as it closed:
+// those whose keys are still at the revision it names are taken over
+// now.
 func (n *Node) released(msg *nats.Msg) {
 	var gone []released
 	if err := json.Unmarshal(msg.Data, &gone); err != nil {
-		n.log.Error("cluster: a message on "+ReleasedSubject+" is not a list of leases; it is ignored", "err", err)
+		n.log.Error("cluster: a message on "+ReleasedSubject+" is not a list of rooms; it is ignored", "err", err)
 		return
 	}
 	n.mu.Lock()
@@ -270,7 +312,7 @@ func (n *Node) disconnected(nc *nats.Conn, err error) {
 	}
 	n.mu.Unlock()
 	n.metrics.Connected.Set(0)
-	n.log.Warn("cluster: the connection to NATS is lost; the rooms wait for it, and stop here if their leases lapse", "err", err)
+	n.log.Warn("cluster: the connection to NATS is lost; the rooms wait for it, and stop here if the node's key lapses", "err", err)
 }
 
 // reconnected takes note of the connection to NATS back.
@@ -280,19 +322,23 @@ func (n *Node) reconnected(nc *nats.Conn) {
 	n.downAt = time.Time{}
 	n.mu.Unlock()
 	n.metrics.Connected.Set(1)
-	select {
-	case n.rewatch <- struct{}{}:
-	default:
+	for _, c := range []chan struct{}{n.rewatch, n.renodes} {
+		select {
+		case c <- struct{}{}:
+		default:
+		}
 	}
 	n.log.Info("cluster: the connection to NATS is back", "url", Redact(nc.ConnectedUrl()), "down_for", time.Since(since))
 }
 
 // Health says how the node is: its name, whether it is connected to
-// NATS, the leases it holds; the error is not nil while it cannot serve
-// its rooms safely (cut off from NATS, or its journal's writes failing).
+// NATS, the rooms it holds; the error is not nil while it cannot serve
+// its rooms safely (cut off from NATS, its key not renewed, or its
+// journal's writes failing).
 func (n *Node) Health() (map[string]any, error) {
 	n.mu.Lock()
 	leases, down, pubErr, pubAt := len(n.leases), n.downAt, n.pubErr, n.pubErrAt
+	renewed, lapsed := n.renewed, n.lapsed || time.Since(n.renewed) > n.keep()
 	n.mu.Unlock()
 	info := map[string]any{"node": n.o.Node, "nats": n.where, "connected": n.nc.IsConnected(), "leases": leases}
 	switch {
@@ -301,8 +347,12 @@ func (n *Node) Health() (map[string]any, error) {
 			down = time.Now()
 		}
 		info["since"] = down.UTC().Format(time.RFC3339)
-		return info, fmt.Errorf("node %s is cut off from NATS at %s since %s: its rooms wait, and move to another node once their leases lapse",
+		return info, fmt.Errorf("node %s is cut off from NATS at %s since %s: its rooms wait, and move to another node once its key lapses",
 			n.o.Node, n.where, down.UTC().Format(time.RFC3339))
+	case lapsed:
+		info["since"] = renewed.UTC().Format(time.RFC3339)
+		return info, fmt.Errorf("node %s has not renewed its key in %s since %s: it has given its rooms up to the other nodes", n.o.Node, NodeBucket,
+			renewed.UTC().Format(time.RFC3339))
 	case pubErr != nil:
 		info["since"] = pubAt.UTC().Format(time.RFC3339)
 		return info, fmt.Errorf("node %s cannot write the rooms' journal since %s: %v; the rooms wait", n.o.Node, pubAt.UTC().Format(time.RFC3339), pubErr)
