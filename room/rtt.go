@@ -14,7 +14,7 @@ import (
 // it for the claims made on that card (fair.go).
 
 // RTTWindow is how many of a connection's last round trips its estimate
-// is drawn from: about 12 s of pings at one every 1.5 s.
+// is drawn from: about 16 s of pings at one every 2 s.
 const RTTWindow = 8
 
 // RTTSlack is how much a round trip measured by pings may exceed the

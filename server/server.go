@@ -113,7 +113,7 @@ const ExtraSockets = 1000
 // within 30 s and their connections closed after 60 s idle.
 func DefaultConfig() Config {
 	return Config{DB: "./dobble.db", Journal: true, Rooms: room.DefaultConfig(), MaxConns: 10000, PingEvery: 20 * time.Second,
-		RTTEvery: 1500 * time.Millisecond, TCPCheck: true,
+		RTTEvery: 2 * time.Second, TCPCheck: true,
 		Limits: web.DefaultLimits(), ReadTimeout: 10 * time.Second, IdleTimeout: 60 * time.Second, WriteTimeout: 30 * time.Second}
 }
 

@@ -82,9 +82,11 @@ type conn struct {
 	pinging atomic.Bool   // a ping is waiting for its pong
 
 	// The round-trip pings (rtt.go): measured once the client has said
-	// hello; the number of the last ping, the one waiting for its pong
-	// (nil for none), and rttBusy, set while a ping is being written.
+	// hello; when its next ping is due (Unix nanoseconds); the number of
+	// the last ping, the one waiting for its pong (nil for none), and
+	// rttBusy, set while a ping is being written.
 	measured atomic.Bool
+	rttDue   atomic.Int64
 	rttSeq   atomic.Uint64
 	rttWait  atomic.Pointer[rttProbe]
 	rttBusy  atomic.Bool
@@ -248,6 +250,7 @@ func (cn *conn) closing() bool {
 // unless the close frame's deadline has replaced it.
 func (cn *conn) hello() {
 	cn.helloSaid = true
+	cn.rttDue.Store(rttFirst(time.Now(), cn.s.o.RTTEvery))
 	cn.measured.Store(true)
 	if cn.s.o.Limits.HelloTimeout <= 0 {
 		return

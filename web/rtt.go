@@ -2,10 +2,13 @@ package web
 
 import (
 	"encoding/binary"
+	"math/rand/v2"
 	"net"
 	"time"
 
 	"github.com/gobwas/ws"
+
+	"github.com/dobble-dev/dobble/room"
 )
 
 // Every connection's round trip is measured with the standard WebSocket
@@ -20,23 +23,38 @@ import (
 // rttPayload is the size of a round-trip ping's payload: its number.
 const rttPayload = 8
 
+// rttSlices is how many sweeps an interval of round-trip pings is cut
+// into. Each connection is pinged every interval at a moment of its own,
+// drawn when it says hello, so that the pings of many connections are
+// spread over the interval: pinging every connection at once held up
+// every other frame of a busy server for tens of milliseconds.
+const rttSlices = 10
+
+// rttFirst returns when a connection that says hello at now is first
+// pinged, in Unix nanoseconds: at a random moment of the next interval
+// of every.
+func rttFirst(now time.Time, every time.Duration) int64 {
+	return now.Add(time.Duration(rand.Int64N(int64(max(every, 1))))).UnixNano()
+}
+
 // rttEvery pings every connection that has said hello, every d, until
 // no connection is left.
 func (s *server) rttEvery(d time.Duration) {
-	t := time.NewTicker(d)
+	t := time.NewTicker(max(d/rttSlices, time.Millisecond))
 	defer t.Stop()
-	for range t.C {
-		if !s.rttSweep() {
+	for now := range t.C {
+		if !s.rttSweep(now, d) {
 			return
 		}
 	}
 }
 
-// rttSweep sends the round-trip pings; it reports whether connections
-// remain. A connection whose last ping is still being written (a client
-// that does not read holds its writes) is not pinged again until it is,
-// so that its pings cannot pile up, each waiting for the write before it.
-func (s *server) rttSweep() bool {
+// rttSweep sends the round-trip pings due by now, each connection's next
+// one due d later; it reports whether connections remain. A connection
+// whose last ping is still being written (a client that does not read
+// holds its writes) is not pinged again until it is, so that its pings
+// cannot pile up, each waiting for the write before it.
+func (s *server) rttSweep(now time.Time, d time.Duration) bool {
 	var ping []*conn
 	s.sw.mu.Lock()
 	if len(s.sw.live) == 0 {
@@ -44,8 +62,10 @@ func (s *server) rttSweep() bool {
 		s.sw.mu.Unlock()
 		return false
 	}
+	at := now.UnixNano()
 	for cn := range s.sw.live {
-		if cn.measured.Load() && cn.rttBusy.CompareAndSwap(false, true) {
+		if cn.measured.Load() && cn.rttDue.Load() <= at && cn.rttBusy.CompareAndSwap(false, true) {
+			cn.rttDue.Store(now.Add(d).UnixNano())
 			ping = append(ping, cn)
 		}
 	}
@@ -89,9 +109,12 @@ func (cn *conn) rttPong(payload []byte, at time.Time) {
 		return
 	}
 	ping := at.Sub(w.sent)
-	tcp, ok := tcpRTT(cn.nc)
-	if !cn.s.o.TCPCheck {
-		ok = false
+	// Only a ping longer than room.RTTSlack can exceed what TCP shows by
+	// more than the slack: a shorter one needs no look at the kernel's.
+	var tcp time.Duration
+	ok := false
+	if cn.s.o.TCPCheck && ping > room.RTTSlack {
+		tcp, ok = tcpRTT(cn.nc)
 	}
 	est := cn.p.AddRTT(ping, tcp, ok)
 	cn.s.o.Metrics.RTT.Observe(est.Seconds())

@@ -20,7 +20,8 @@ import (
 )
 
 // rttServer starts a server whose round-trip pings the test sends, one
-// call of rttSweep at a time, with TCPCheck as given; it returns the
+// call of rttSweep at a time (each pinging every connection, as all are
+// due an hour on), with TCPCheck as given; it returns the
 // server and its WebSocket URL.
 func rttServer(t *testing.T, tcpCheck bool) (*server, string) {
 	t.Helper()
@@ -106,7 +107,7 @@ func liveConn(t *testing.T, s *server) *conn {
 func sweepRTT(t *testing.T, s *server, cn *conn) {
 	t.Helper()
 	eventually(t, "the last ping is written", func() bool { return !cn.rttBusy.Load() })
-	s.rttSweep()
+	s.rttSweep(time.Now().Add(time.Hour), 0)
 }
 
 // pingedPong waits for the server's round-trip ping, holds it for hold,
@@ -167,11 +168,32 @@ func TestRoundTripPingsWaitForTheirWrite(t *testing.T) {
 	cn.wmu.Lock()
 	before := runtime.NumGoroutine()
 	for range sweeps {
-		s.rttSweep()
+		s.rttSweep(time.Now().Add(time.Hour), 0)
 	}
 	started := runtime.NumGoroutine() - before
 	cn.wmu.Unlock()
 	if started > sweeps/5 {
 		t.Errorf("%d sweeps with the connection's write held started %d goroutines; want one ping at a time", sweeps, started)
+	}
+}
+
+// TestRoundTripPingsSpread draws the first ping of 1,000 connections that
+// say hello at one moment: each within the next interval, and every tenth
+// of the interval holding some, so that their pings are not sent at once.
+func TestRoundTripPingsSpread(t *testing.T) {
+	now := time.Unix(1000, 0)
+	const every = 1500 * time.Millisecond
+	var slices [rttSlices]int
+	for range 1000 {
+		at := time.Unix(0, rttFirst(now, every))
+		if at.Before(now) || !at.Before(now.Add(every)) {
+			t.Fatalf("a first ping at %v, outside [%v, %v)", at, now, now.Add(every))
+		}
+		slices[int(at.Sub(now)*rttSlices/every)]++
+	}
+	for i, n := range slices {
+		if n < 50 {
+			t.Errorf("slice %d of the interval holds %d first pings of 1,000: %v", i, n, slices)
+		}
 	}
 }
