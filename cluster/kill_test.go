@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -36,15 +35,7 @@ func startServe(t *testing.T, bin, url, name string) *serveNode {
 	serving := make(chan string, 1)
 	s.cmd = exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(t.TempDir(), name+".db"),
 		"--nats", url, "--node", name, "--countdown", "50ms")
-	s.cmd.Stdout = &serveproc.Lines{F: func(line string) {
-		if _, rest, ok := strings.Cut(line, "serving on http://"); ok {
-			host, _, _ := strings.Cut(rest, "/")
-			select {
-			case serving <- host:
-			default:
-			}
-		}
-	}}
+	s.cmd.Stdout = serveproc.Serving(serving)
 	s.cmd.Stderr = s.log
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)

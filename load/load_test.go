@@ -90,7 +90,7 @@ func checkReport(t *testing.T, srv *server, cfg Config, rep *Report) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := int64(m.sum("dobble_claims_total")); got != rep.Claims {
+	if got := int64(m.Sum("dobble_claims_total")); got != rep.Claims {
 		t.Errorf("dobble_claims_total is %d; the report counts %d claims", got, rep.Claims)
 	}
 	if got := int64(m["dobble_claims_total{outcome=\"accepted\"}"]); got != rep.Accepted {

@@ -330,8 +330,8 @@ func (p *part) fill() {
 func (p *part) server(base, idle, lobby, end metrics) {
 	rep := p.Report
 	rep.ServerConnections = int(end["dobble_connections"])
-	rep.ServerClaims = int64(max(0, end.sum("dobble_claims_total")-base.sum("dobble_claims_total")))
-	rep.ServerGames = int64(max(0, end.sum("dobble_games_total")-base.sum("dobble_games_total")))
+	rep.ServerClaims = int64(max(0, end.Sum("dobble_claims_total")-base.Sum("dobble_claims_total")))
+	rep.ServerGames = int64(max(0, end.Sum("dobble_games_total")-base.Sum("dobble_games_total")))
 	rep.ServerMemory = int64(end.memory())
 	rep.ServerCPU = max(0, end["process_cpu_seconds_total"]-lobby["process_cpu_seconds_total"])
 	if p.Connected > 0 {

@@ -123,10 +123,10 @@ func TestRunSpreadRooms(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.sum("dobble_claims_total") == 0 {
+		if m.Sum("dobble_claims_total") == 0 {
 			t.Errorf("%s: no claim", s.ws)
 		}
-		claims += int64(m.sum("dobble_claims_total"))
+		claims += int64(m.Sum("dobble_claims_total"))
 	}
 	if claims != rep.Claims {
 		t.Errorf("the servers count %d claims between them; the report %d", claims, rep.Claims)

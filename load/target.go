@@ -84,13 +84,22 @@ func parseTarget(u string) (*target, error) {
 	return &target{ws: "ws://" + hostport + path, metrics: "http://" + hostport + "/metrics", addr: addr}, nil
 }
 
-// metrics are the samples of a Prometheus text exposition, by series
-// ("name" or "name{labels}").
-type metrics map[string]float64
+// Metrics are the samples of a Prometheus text exposition, such as a
+// server's /metrics, by series ("name" or "name{labels}").
+type Metrics map[string]float64
 
-// scrape fetches and parses the server's metrics.
+// metrics is Metrics, as the package's own code names it.
+type metrics = Metrics
+
+// scrape fetches and parses the server's metrics at u, within 30 s.
 func scrape(ctx context.Context, client *http.Client, u string) (metrics, error) {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	return Scrape(ctx, client, u, 30*time.Second)
+}
+
+// Scrape fetches the Prometheus text exposition at u (a server's
+// /metrics) with client, within timeout, and returns its samples.
+func Scrape(ctx context.Context, client *http.Client, u string, timeout time.Duration) (Metrics, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
@@ -128,8 +137,8 @@ func scrape(ctx context.Context, client *http.Client, u string) (metrics, error)
 	return m, nil
 }
 
-// sum adds up every series of the metric called name.
-func (m metrics) sum(name string) float64 {
+// Sum adds up every series of the metric called name.
+func (m Metrics) Sum(name string) float64 {
 	var s float64
 	for k, v := range m {
 		if k == name || strings.HasPrefix(k, name+"{") {

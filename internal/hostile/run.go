@@ -474,7 +474,7 @@ func runKind(ctx context.Context, o *Options, k *kind) *Result {
 	}
 	if err0 == nil && err1 == nil {
 		r.ServerCPU = m1["process_cpu_seconds_total"] - m0["process_cpu_seconds_total"]
-		r.ServerActions = int64(m1.sum("dobble_claims_total") - m0.sum("dobble_claims_total"))
+		r.ServerActions = int64(m1.Sum("dobble_claims_total") - m0.Sum("dobble_claims_total"))
 	}
 	r.Rooms.Peak = max(r.Rooms.Peak, r.Rooms.Start, r.Rooms.End)
 	r.Connections.Peak = max(r.Connections.Peak, r.Connections.Start, r.Connections.End)

@@ -1,10 +1,8 @@
 package hostile
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"github.com/dobble-dev/dobble/internal/serveproc"
 	"io"
 	"net/http"
 	"os"
@@ -15,6 +13,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/dobble-dev/dobble/internal/serveproc"
+	"github.com/dobble-dev/dobble/load"
 )
 
 // Build compiles the dobble command into dir and returns the binary's
@@ -41,16 +42,7 @@ func startServer(ctx context.Context, bin, dir string, args []string) (*server, 
 	s := &server{done: make(chan struct{}), log: &serveproc.Tail{}, http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1}}}
 	serving := make(chan string, 1)
 	s.cmd = exec.Command(bin, argv...)
-	s.cmd.Stdout = &serveproc.Lines{F: func(line string) {
-		// "dobble: serving on http://127.0.0.1:PORT/ (games stored in …)"
-		if _, rest, ok := strings.Cut(line, "serving on http://"); ok {
-			host, _, _ := strings.Cut(rest, "/")
-			select {
-			case serving <- host:
-			default:
-			}
-		}
-	}}
+	s.cmd.Stdout = serveproc.Serving(serving)
 	s.cmd.Stderr = s.log
 	if err := s.cmd.Start(); err != nil {
 		return nil, fmt.Errorf("dobble serve: %w", err)
@@ -154,51 +146,9 @@ func (s *server) rss() int64 {
 	return 0
 }
 
-// metrics are the samples of a Prometheus text exposition, by series
-// ("name" or "name{labels}").
-type metrics map[string]float64
-
 // scrape fetches and parses the server's metrics, within timeout.
-func (s *server) scrape(ctx context.Context, timeout time.Duration) (metrics, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+s.addr+"/metrics", nil)
-	resp, err := s.http.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("metrics: %s", resp.Status)
-	}
-	m := metrics{}
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		i := strings.LastIndexByte(line, ' ')
-		if i < 0 {
-			continue
-		}
-		if v, err := strconv.ParseFloat(line[i+1:], 64); err == nil {
-			m[line[:i]] = v
-		}
-	}
-	return m, sc.Err()
-}
-
-// sum adds up every series of the metric called name.
-func (m metrics) sum(name string) float64 {
-	var s float64
-	for k, v := range m {
-		if k == name || strings.HasPrefix(k, name+"{") {
-			s += v
-		}
-	}
-	return s
+func (s *server) scrape(ctx context.Context, timeout time.Duration) (load.Metrics, error) {
+	return load.Scrape(ctx, s.http, "http://"+s.addr+"/metrics", timeout)
 }
 
 // sampler watches a server: its memory ten times a second, killing it

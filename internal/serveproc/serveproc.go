@@ -1,7 +1,7 @@
 // Package serveproc holds what the harnesses that run a real `dobble
-// serve` process (internal/crash, internal/hostile) share: building the
-// binary, and reading the process's output line by line while keeping its
-// last lines for a report.
+// serve` process (internal/crash, internal/hostile, the cluster's tests)
+// share: building the binary, reading the process's output line by line
+// while keeping its last lines for a report, and finding where it serves.
 package serveproc
 
 import (
@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -74,4 +75,20 @@ func (l *Lines) Write(p []byte) (int, error) {
 		l.buf = l.buf[:0]
 	}
 	return len(p), nil
+}
+
+// Serving returns a writer for the standard output of dobble serve that
+// sends on addrs the HOST:PORT of the line saying where it serves
+// ("dobble: serving on http://127.0.0.1:PORT/ …"), without waiting: addrs
+// should have room for one.
+func Serving(addrs chan<- string) *Lines {
+	return &Lines{F: func(line string) {
+		if _, rest, ok := strings.Cut(line, "serving on http://"); ok {
+			host, _, _ := strings.Cut(rest, "/")
+			select {
+			case addrs <- host:
+			default:
+			}
+		}
+	}}
 }
