@@ -1,14 +1,12 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
 	"github.com/dobble-dev/dobble/room"
@@ -77,28 +75,51 @@ func (b *browser) symbolPoint(shared bool) symbolPoint {
 // tapSymbol taps symbol %d of the first centre card as a finger does, in
 // one task of the page: the pointer events of the press and the lift at a
 // point the browser's hit testing puts on the symbol, and the click they
-// make. It answers why it could not, or "".
+// make. When the deal left a symbol of the table smaller than a finger,
+// the table is crowded and that tap brings the card up in the focus view
+// (fit.js, table.js): the symbol is then tapped there, as a person does.
+// It answers why it could not, or "".
 const tapSymbol = `((sym) => {
+  const touch = true;
+` + pointerJS + `
+  const tap = (g) => {
+    const p = point(g, (e) => e.closest('g[data-symbol]') === g);
+    if (!p) return 'no point of the symbol is under the pointer';
+    press(p);
+    return '';
+  };
+  const g = document.querySelector('.shared [data-kind="centre"] svg.face g[data-symbol="' + sym + '"]');
+  if (!g) return 'the centre card has no symbol ' + sym;
+  const why = tap(g);
+  const focus = document.querySelector('.table .focus svg.face');
+  if (why || !focus) return why;
+  const f = focus.querySelector('g[data-symbol="' + sym + '"]');
+  return f ? tap(f) : 'the focus view has no symbol ' + sym;
+})(%d)`
+
+// longPress holds a finger down on symbol %d of the first centre card
+// (down true: the pointer's press, at a point the browser's hit testing
+// puts on the symbol) or lifts it there (down false: the lift and the
+// click it makes), each in one task of the page, so that the page's timer
+// for a long press runs between them and nothing else of the browser's
+// can (a click the browser itself makes of a touch comes when it
+// chooses). It answers why it could not, or "".
+const longPress = `((sym, down) => {
   const touch = true;
 ` + pointerJS + `
   const g = document.querySelector('.shared [data-kind="centre"] svg.face g[data-symbol="' + sym + '"]');
   if (!g) return 'the centre card has no symbol ' + sym;
   const p = point(g, (e) => e.closest('g[data-symbol]') === g);
   if (!p) return 'no point of the symbol is under the pointer';
-  press(p);
+  const at = {bubbles: true, cancelable: true, composed: true, view: window, clientX: p.x, clientY: p.y, button: 0, pointerId: 1, isPrimary: true, pointerType: 'touch'};
+  if (down) {
+    p.e.dispatchEvent(new PointerEvent('pointerdown', {...at, buttons: 1}));
+  } else {
+    p.e.dispatchEvent(new PointerEvent('pointerup', at));
+    p.e.dispatchEvent(new MouseEvent('click', {...at, detail: 1}));
+  }
   return '';
-})(%d)`
-
-// touch sends a touch start (with a point) or end (without) through the
-// DevTools protocol, as a finger on the emulated touch screen.
-func (b *browser) touch(typ input.DispatchTouchEventType, points ...*input.TouchPoint) {
-	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
-	defer cancel()
-	if _, err := chromedp.Call(ctx, input.DispatchTouchEvent, input.DispatchTouchEventParams{Type: typ, TouchPoints: points}); err != nil {
-		b.t.Fatalf("%s: touch %s: %v", b.name, typ, err)
-	}
-}
+})(%d, %t)`
 
 // TestBrowserSymbolNames: a symbol's name shows in the chosen language
 // when a finger rests on it on a phone (without claiming it) and when the
@@ -125,20 +146,31 @@ func TestBrowserSymbolNames(t *testing.T) {
 	// so the only name shown is the finger's.
 	phone.eval(`document.activeElement?.blur(); document.querySelector('#tip').hidden = true`, nil)
 	p := phone.symbolPoint(false)
-	phone.touch(input.DispatchTouchEventTypeTouchStart, &input.TouchPoint{X: p.X, Y: p.Y})
-	phone.waitFor(`!document.querySelector('#tip').hidden`, 15*time.Second)
+	var why string
+	if phone.eval(fmt.Sprintf(longPress, p.Symbol, true), &why); why != "" {
+		t.Fatalf("pressing symbol %d of the centre card: %s", p.Symbol, why)
+	}
+	phone.waitFor(fmt.Sprintf(`!!document.querySelector('g[data-symbol="%d"][data-longpress="1"]') && !document.querySelector('#tip').hidden`, p.Symbol), 15*time.Second)
 	if got, want := phone.text("#tip"), names[p.Symbol]["pl"]; got != want || want == "" {
 		t.Errorf("a long press on symbol %d shows %q, want its Polish name %q", p.Symbol, got, want)
 	}
 	phone.shot("1-long-press")
-	phone.touch(input.DispatchTouchEventTypeTouchEnd)
+	if phone.eval(fmt.Sprintf(longPress, p.Symbol, false), &why); why != "" {
+		t.Fatalf("lifting the finger from symbol %d: %s", p.Symbol, why)
+	}
+	var kept bool
+	if phone.eval(`!!document.querySelector('g[data-longpress]')`, &kept); kept {
+		t.Error("the click that ends a long press was not taken as the end of it")
+	}
 	// The long press claimed nothing: a tap on the shared symbol right
 	// after it is a claim the server accepts (a wrong claim before it
 	// would have locked the player out for the server's 5 s). The tap's
 	// press and lift are one task of the page, so that the press's timer
 	// for a long press cannot run between them, however busy the machine.
 	q := phone.symbolPoint(true)
-	var why string
+	var crowded bool
+	phone.eval(`!!document.querySelector('.table.crowded')`, &crowded)
+	t.Logf("the deal's table is crowded: %v (a tap then claims through the focus view)", crowded)
 	phone.eval(fmt.Sprintf(tapSymbol, q.Symbol), &why)
 	if why != "" {
 		phone.shot("no-tap")
