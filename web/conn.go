@@ -82,11 +82,12 @@ type conn struct {
 	pinging atomic.Bool   // a ping is waiting for its pong
 
 	// The round-trip pings (rtt.go): measured once the client has said
-	// hello; when its next ping is due (Unix nanoseconds); the number of
-	// the last ping, the one waiting for its pong (nil for none), and
-	// rttBusy, set while a ping is being written.
+	// hello; the slot of the sweeper's wheel it is pinged in (under the
+	// sweeper's lock, while measured); the number of the last ping, the
+	// one waiting for its pong (nil for none), and rttBusy, set while a
+	// ping is being written.
 	measured atomic.Bool
-	rttDue   atomic.Int64
+	rttSlot  int
 	rttSeq   atomic.Uint64
 	rttWait  atomic.Pointer[rttProbe]
 	rttBusy  atomic.Bool
@@ -250,8 +251,7 @@ func (cn *conn) closing() bool {
 // unless the close frame's deadline has replaced it.
 func (cn *conn) hello() {
 	cn.helloSaid = true
-	cn.rttDue.Store(rttFirst(time.Now(), cn.s.o.RTTEvery))
-	cn.measured.Store(true)
+	cn.s.measure(cn)
 	if cn.s.o.Limits.HelloTimeout <= 0 {
 		return
 	}
@@ -498,6 +498,11 @@ type sweeper struct {
 	live       map[*conn]struct{}
 	running    bool
 	rttRunning bool // the round-trip pings are running (rtt.go)
+	// rttWheel holds the connections that have said hello, each in the
+	// slot of the interval it is pinged in; rttTurn is the slot pinged
+	// last (rtt.go).
+	rttWheel [rttSlots]map[*conn]struct{}
+	rttTurn  int
 }
 
 // watch adds cn to the connections swept, starting the sweeps with the
@@ -526,6 +531,9 @@ func (s *server) watch(cn *conn) {
 func (s *server) forget(cn *conn) {
 	s.sw.mu.Lock()
 	delete(s.sw.live, cn)
+	if cn.measured.Load() {
+		delete(s.sw.rttWheel[cn.rttSlot], cn)
+	}
 	s.sw.mu.Unlock()
 }
 

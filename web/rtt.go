@@ -13,7 +13,7 @@ import (
 
 // Every connection's round trip is measured with the standard WebSocket
 // ping: every Options.RTTEvery the server pings each connection that has
-// said hello, with a payload of its own (the ping's number), and times the
+// said hello, at a moment of the interval of its own (rttSlots), with a payload of its own (the ping's number), and times the
 // pong that echoes it. A pong that does not echo the ping waiting for its
 // answer (unsolicited, or replayed) measures nothing. Each round trip,
 // with the kernel's measure of the TCP connection's (tcpRTT), goes to the
@@ -23,38 +23,62 @@ import (
 // rttPayload is the size of a round-trip ping's payload: its number.
 const rttPayload = 8
 
-// rttSlices is how many sweeps an interval of round-trip pings is cut
-// into. Each connection is pinged every interval at a moment of its own,
-// drawn when it says hello, so that the pings of many connections are
-// spread over the interval: pinging every connection at once held up
-// every other frame of a busy server for tens of milliseconds.
-const rttSlices = 10
+// rttSlots is how many slots the interval of round-trip pings is cut
+// into: a wheel, turned one slot a tick, whose slot holds the connections
+// pinged at that tick. A connection that says hello goes into a slot
+// drawn at random, so that the pings of many connections are spread
+// evenly over the interval, a few at each tick (at the default 2 s, a
+// tick is 10 ms): pings sent in bursts hold up every other frame of a
+// busy server, by tens of milliseconds at 10,000 players when the
+// interval was cut into ten.
+const rttSlots = 200
 
-// rttFirst returns when a connection that says hello at now is first
-// pinged, in Unix nanoseconds: at a random moment of the next interval
-// of every.
-func rttFirst(now time.Time, every time.Duration) int64 {
-	return now.Add(time.Duration(rand.Int64N(int64(max(every, 1))))).UnixNano()
+// measure puts cn, which has said hello, into a slot of the wheel of
+// round-trip pings, drawn at random. A connection the sweeps have
+// already forgotten (it ended as it said hello) is left out.
+func (s *server) measure(cn *conn) {
+	s.sw.mu.Lock()
+	defer s.sw.mu.Unlock()
+	if _, ok := s.sw.live[cn]; !ok || cn.measured.Load() {
+		return
+	}
+	cn.rttSlot = rand.IntN(rttSlots)
+	if s.sw.rttWheel[cn.rttSlot] == nil {
+		s.sw.rttWheel[cn.rttSlot] = map[*conn]struct{}{}
+	}
+	s.sw.rttWheel[cn.rttSlot][cn] = struct{}{}
+	cn.measured.Store(true)
 }
 
-// rttEvery pings every connection that has said hello, every d, until
+// rttEvery turns the wheel of round-trip pings a slot every d/rttSlots,
+// so that each connection that has said hello is pinged every d, until
 // no connection is left.
+// An interval shorter than rttSlots milliseconds turns several slots a
+// tick of 1 ms.
 func (s *server) rttEvery(d time.Duration) {
-	t := time.NewTicker(max(d/rttSlices, time.Millisecond))
+	tick := max(d/rttSlots, time.Millisecond)
+	step := max(1, int(rttSlots*tick/max(d, 1)))
+	t := time.NewTicker(tick)
 	defer t.Stop()
-	for now := range t.C {
-		if !s.rttSweep(now, d) {
-			return
+	for range t.C {
+		for range step {
+			s.sw.mu.Lock()
+			s.sw.rttTurn = (s.sw.rttTurn + 1) % rttSlots
+			slot := s.sw.rttTurn
+			s.sw.mu.Unlock()
+			if !s.rttSweep(slot) {
+				return
+			}
 		}
 	}
 }
 
-// rttSweep sends the round-trip pings due by now, each connection's next
-// one due d later; it reports whether connections remain. A connection
-// whose last ping is still being written (a client that does not read
-// holds its writes) is not pinged again until it is, so that its pings
-// cannot pile up, each waiting for the write before it.
-func (s *server) rttSweep(now time.Time, d time.Duration) bool {
+// rttSweep sends the round-trip pings of the wheel's slot; it reports
+// whether connections remain. A connection whose last ping is still
+// being written (a client that does not read holds its writes) is not
+// pinged again until it is, so that its pings cannot pile up, each
+// waiting for the write before it.
+func (s *server) rttSweep(slot int) bool {
 	var ping []*conn
 	s.sw.mu.Lock()
 	if len(s.sw.live) == 0 {
@@ -62,10 +86,8 @@ func (s *server) rttSweep(now time.Time, d time.Duration) bool {
 		s.sw.mu.Unlock()
 		return false
 	}
-	at := now.UnixNano()
-	for cn := range s.sw.live {
-		if cn.measured.Load() && cn.rttDue.Load() <= at && cn.rttBusy.CompareAndSwap(false, true) {
-			cn.rttDue.Store(now.Add(d).UnixNano())
+	for cn := range s.sw.rttWheel[slot] {
+		if cn.rttBusy.CompareAndSwap(false, true) {
 			ping = append(ping, cn)
 		}
 	}

@@ -20,9 +20,8 @@ import (
 )
 
 // rttServer starts a server whose round-trip pings the test sends, one
-// call of rttSweep at a time (each pinging every connection, as all are
-// due an hour on), with TCPCheck as given; it returns the
-// server and its WebSocket URL.
+// turn of the whole wheel at a time (sweepAll), with TCPCheck as given; it
+// returns the server and its WebSocket URL.
 func rttServer(t *testing.T, tcpCheck bool) (*server, string) {
 	t.Helper()
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "dobble.db"), time.Second)
@@ -107,7 +106,15 @@ func liveConn(t *testing.T, s *server) *conn {
 func sweepRTT(t *testing.T, s *server, cn *conn) {
 	t.Helper()
 	eventually(t, "the last ping is written", func() bool { return !cn.rttBusy.Load() })
-	s.rttSweep(time.Now().Add(time.Hour), 0)
+	sweepAll(s)
+}
+
+// sweepAll sweeps every slot of the wheel of round-trip pings once,
+// pinging every connection that has said hello.
+func sweepAll(s *server) {
+	for slot := range rttSlots {
+		s.rttSweep(slot)
+	}
 }
 
 // pingedPong waits for the server's round-trip ping, holds it for hold,
@@ -168,7 +175,7 @@ func TestRoundTripPingsWaitForTheirWrite(t *testing.T) {
 	cn.wmu.Lock()
 	before := runtime.NumGoroutine()
 	for range sweeps {
-		s.rttSweep(time.Now().Add(time.Hour), 0)
+		sweepAll(s)
 	}
 	started := runtime.NumGoroutine() - before
 	cn.wmu.Unlock()
@@ -177,23 +184,33 @@ func TestRoundTripPingsWaitForTheirWrite(t *testing.T) {
 	}
 }
 
-// TestRoundTripPingsSpread draws the first ping of 1,000 connections that
-// say hello at one moment: each within the next interval, and every tenth
-// of the interval holding some, so that their pings are not sent at once.
+// TestRoundTripPingsSpread puts 1,000 connections that say hello at one
+// moment into the wheel of round-trip pings: every tenth of the interval
+// holds some, so that their pings are not sent at once, and a connection
+// that ends leaves the wheel.
 func TestRoundTripPingsSpread(t *testing.T) {
-	now := time.Unix(1000, 0)
-	const every = 1500 * time.Millisecond
-	var slices [rttSlices]int
+	s := &server{}
+	s.sw.live = map[*conn]struct{}{}
 	for range 1000 {
-		at := time.Unix(0, rttFirst(now, every))
-		if at.Before(now) || !at.Before(now.Add(every)) {
-			t.Fatalf("a first ping at %v, outside [%v, %v)", at, now, now.Add(every))
-		}
-		slices[int(at.Sub(now)*rttSlices/every)]++
+		cn := &conn{s: s}
+		s.sw.live[cn] = struct{}{}
+		s.measure(cn)
 	}
-	for i, n := range slices {
+	var tenths [10]int
+	for slot, m := range s.sw.rttWheel {
+		tenths[slot*len(tenths)/rttSlots] += len(m)
+	}
+	for i, n := range tenths {
 		if n < 50 {
-			t.Errorf("slice %d of the interval holds %d first pings of 1,000: %v", i, n, slices)
+			t.Errorf("tenth %d of the interval holds %d connections of 1,000: %v", i, n, tenths)
+		}
+	}
+	for cn := range s.sw.live {
+		s.forget(cn)
+	}
+	for slot, m := range s.sw.rttWheel {
+		if len(m) != 0 {
+			t.Errorf("slot %d holds %d connections that have ended", slot, len(m))
 		}
 	}
 }
