@@ -50,8 +50,9 @@ With --nats the server is one node of a cluster on NATS JetStream (see
 docs/CLUSTER.md): its rooms in play are journaled in the cluster's stream
 instead of a SQLite file, each room's key in the bucket dobble_rooms names
 the node that holds it, each node renews a lease of its own in the bucket
-dobble_nodes, and when a node dies another takes its rooms over within
-5 s, replaying them from the stream; their players reconnect and resume.
+dobble_nodes, and when a node dies another takes its rooms over about
+3 s later (the lease, then the replay), within the 5 s a cluster
+promises; their players reconnect and resume.
 A node cut off from NATS stops acting for its rooms once its lease
 lapses.
 A player may connect to any node and play in a room another node holds,
