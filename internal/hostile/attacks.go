@@ -59,6 +59,38 @@ func (e *env) greet(c *wsClient, name string) bool {
 	return true
 }
 
+// open opens a WebSocket connection to the server, as dial does with a
+// pause of 100 ms after a refusal, and says hello on it as name, as greet
+// does. It returns nil where either failed, the connection closed.
+func (e *env) open(ctx context.Context, name string) *wsClient {
+	c := e.dial(ctx, 100*time.Millisecond)
+	if c == nil {
+		return nil
+	}
+	if !e.greet(c, name) {
+		c.close()
+		return nil
+	}
+	return c
+}
+
+// reading runs read on a goroutine of its own, to read c, and closes c
+// once read returns or when ctx is done, whichever comes first. The
+// function it returns waits for read to return.
+func reading(ctx context.Context, c *wsClient, read func()) (wait func()) {
+	stop := context.AfterFunc(ctx, c.close)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		read()
+		c.close()
+	}()
+	return func() {
+		<-done
+		stop()
+	}
+}
+
 // drain reads c's messages until the connection ends, passing each to f
 // where f is not nil, and counts how it ended: closed by the server, or
 // held at the end where ctx is done (the attack's span over).
@@ -336,27 +368,16 @@ func (h *holding[C]) end() []C {
 func pingFlood(ctx context.Context, e *env) {
 	batch := frames(ws.OpPing, []byte("hostile!"), 64)
 	for i := 0; ctx.Err() == nil; i++ {
-		c := e.dial(ctx, 100*time.Millisecond)
+		c := e.open(ctx, "pinger "+strconv.Itoa(i))
 		if c == nil {
 			continue
 		}
-		if !e.greet(c, "pinger "+strconv.Itoa(i)) {
-			c.close()
-			continue
-		}
-		stop := context.AfterFunc(ctx, c.close)
-		read := make(chan struct{})
-		go func() {
-			defer close(read)
-			e.drain(ctx, c, nil)
-			c.close()
-		}()
+		wait := reading(ctx, c, func() { e.drain(ctx, c, nil) })
 		var sent int64
 		for c.write(batch) == nil {
 			sent += 64
 		}
-		<-read
-		stop()
+		wait()
 		e.counts.add(cPings, sent)
 		e.counts.add(cPongs, c.pongs.Load())
 	}
@@ -524,18 +545,11 @@ func flood(ctx context.Context, e *env) {
 	batch := frames(ws.OpText, []byte(`{"type":"ping"}`), 64)
 	big := frame(ws.OpText, []byte(`{"type":"ping","nonce":"`+strings.Repeat("x", 64<<10)+`"}`))
 	for i := 0; ctx.Err() == nil; i++ {
-		c := e.dial(ctx, 100*time.Millisecond)
+		c := e.open(ctx, "flood "+strconv.Itoa(i))
 		if c == nil {
 			continue
 		}
-		if !e.greet(c, "flood "+strconv.Itoa(i)) {
-			c.close()
-			continue
-		}
-		stop := context.AfterFunc(ctx, c.close)
-		read := make(chan struct{})
-		go func() {
-			defer close(read)
+		wait := reading(ctx, c, func() {
 			var pongs, limited int64
 			e.drain(ctx, c, func(b []byte) {
 				switch {
@@ -545,10 +559,9 @@ func flood(ctx context.Context, e *env) {
 					limited++
 				}
 			})
-			c.close()
 			e.counts.add("answered pong", pongs)
 			e.counts.add("answered rateLimited", limited)
-		}()
+		})
 		if i%2 == 1 {
 			if c.write(big) == nil {
 				e.counts.add("oversized frames sent", 1)
@@ -560,8 +573,7 @@ func flood(ctx context.Context, e *env) {
 			}
 			e.counts.add(cSent, sent)
 		}
-		<-read
-		stop()
+		wait()
 	}
 }
 
