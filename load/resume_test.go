@@ -3,159 +3,31 @@ package load
 import (
 	"context"
 	"fmt"
-	"io"
-	"net"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/gobwas/ws"
-
+	"github.com/dobble-dev/dobble/internal/tcpproxy"
 	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/room"
 	"github.com/dobble-dev/dobble/rules"
 )
 
-// proxy stands between the clients and a server on loopback: it passes
-// the bytes from each client to the server as they come, and the server's
-// frames to the client whole, so that it can drop every connection at
-// once, or close each with a close frame of its own between two of the
-// server's frames, as a server restarting would.
-type proxy struct {
-	ln      net.Listener
-	backend atomic.Pointer[string] // the server's HOST:PORT
-	mu      sync.Mutex
-	pairs   map[*pair]bool
-}
-
-// pair is one client's connection through the proxy.
-type pair struct {
-	client, server net.Conn
-	wmu            sync.Mutex // a frame to the client is written whole
-}
-
-func newProxy(t *testing.T, backend string) *proxy {
+// newProxy starts a proxy to backend (HOST:PORT) for the length of the
+// test.
+func newProxy(t *testing.T, backend string) *tcpproxy.Proxy {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	px, err := tcpproxy.New(backend)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &proxy{ln: ln, pairs: map[*pair]bool{}}
-	p.backend.Store(&backend)
-	go p.serve()
-	t.Cleanup(func() {
-		ln.Close()
-		p.cut()
-	})
-	return p
+	t.Cleanup(func() { px.Close() })
+	return px
 }
 
-// url is the proxy's WebSocket URL.
-func (p *proxy) url() string { return "ws://" + p.ln.Addr().String() + "/ws" }
-
-func (p *proxy) serve() {
-	for {
-		c, err := p.ln.Accept()
-		if err != nil {
-			return
-		}
-		s, err := net.Dial("tcp", *p.backend.Load())
-		if err != nil {
-			c.Close()
-			continue
-		}
-		pr := &pair{client: c, server: s}
-		p.mu.Lock()
-		p.pairs[pr] = true
-		p.mu.Unlock()
-		go func() {
-			io.Copy(s, c)
-			p.end(pr)
-		}()
-		go func() {
-			pr.forward()
-			p.end(pr)
-		}()
-	}
-}
-
-// forward copies the server's side to the client: the handshake's
-// answer, then frame by frame (or the rest of a plain HTTP answer).
-func (pr *pair) forward() {
-	// The handshake's answer ends with an empty line.
-	var head []byte
-	b := make([]byte, 1)
-	for len(head) < 4 || string(head[len(head)-4:]) != "\r\n\r\n" {
-		if _, err := pr.server.Read(b); err != nil {
-			return
-		}
-		head = append(head, b[0])
-	}
-	if _, err := pr.client.Write(head); err != nil {
-		return
-	}
-	if !strings.HasPrefix(string(head), "HTTP/1.1 101 ") {
-		io.Copy(pr.client, pr.server) // plain HTTP: the metrics
-		return
-	}
-	for {
-		h, err := ws.ReadHeader(pr.server)
-		if err != nil {
-			return
-		}
-		payload := make([]byte, h.Length)
-		if _, err := io.ReadFull(pr.server, payload); err != nil {
-			return
-		}
-		pr.wmu.Lock()
-		err = ws.WriteHeader(pr.client, h)
-		if err == nil {
-			_, err = pr.client.Write(payload)
-		}
-		pr.wmu.Unlock()
-		if err != nil {
-			return
-		}
-	}
-}
-
-// end closes both sides of a pair.
-func (p *proxy) end(pr *pair) {
-	pr.client.Close()
-	pr.server.Close()
-	p.mu.Lock()
-	delete(p.pairs, pr)
-	p.mu.Unlock()
-}
-
-// cut drops every connection at once, without a close frame, as a
-// server killed would.
-func (p *proxy) cut() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for pr := range p.pairs {
-		pr.client.Close()
-		pr.server.Close()
-		delete(p.pairs, pr)
-	}
-}
-
-// closeAll closes every connection with a close frame of status code
-// and reason, as a server shutting down would, then drops it.
-func (p *proxy) closeAll(code ws.StatusCode, reason string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for pr := range p.pairs {
-		pr.wmu.Lock()
-		ws.WriteFrame(pr.client, ws.NewCloseFrame(ws.NewCloseFrameBody(code, reason)))
-		pr.wmu.Unlock()
-		pr.client.Close()
-		pr.server.Close()
-		delete(p.pairs, pr)
-	}
-}
+// proxyURL is the WebSocket URL of the server behind px.
+func proxyURL(px *tcpproxy.Proxy) string { return "ws://" + px.Addr() + "/ws" }
 
 // sights keeps what the clients saw, for Config.Watch.
 type sights struct {
@@ -248,7 +120,7 @@ func TestResume(t *testing.T) {
 	host := srv.ws[len("ws://") : len(srv.ws)-len("/ws")]
 	px := newProxy(t, host)
 	var seen sights
-	cfg := Config{URL: px.url(), Rooms: 2, PlayersPerRoom: 3, Game: "tower", Deck: "order-3", Duration: time.Hour,
+	cfg := Config{URL: proxyURL(px), Rooms: 2, PlayersPerRoom: 3, Game: "tower", Deck: "order-3", Duration: time.Hour,
 		ReactionMin: 2 * time.Millisecond, ReactionMax: 10 * time.Millisecond, Resume: true, Name: "resume", Watch: seen.watch}
 	n := int64(cfg.Rooms * cfg.PlayersPerRoom)
 	run := start(cfg)
@@ -261,9 +133,9 @@ func TestResume(t *testing.T) {
 		from := seen.updates.Load()
 		waitFor(t, "updates", func() bool { return seen.updates.Load() >= from+20 })
 		if i == drops-1 {
-			px.closeAll(1012, "service restart")
+			px.CloseAll(1012, "service restart")
 		} else {
-			px.cut()
+			px.Cut()
 		}
 		want := n * int64(i+1)
 		waitFor(t, fmt.Sprintf("%d drops", want), func() bool { return seen.drops.Load() >= want })
@@ -365,14 +237,13 @@ func TestResumeNoRoom(t *testing.T) {
 	hostOf := func(s *server) string { return s.ws[len("ws://") : len(s.ws)-len("/ws")] }
 	px := newProxy(t, hostOf(first))
 	var seen sights
-	cfg := Config{URL: px.url(), Rooms: 1, PlayersPerRoom: 2, Game: "tower", Deck: "order-3", Duration: time.Hour,
+	cfg := Config{URL: proxyURL(px), Rooms: 1, PlayersPerRoom: 2, Game: "tower", Deck: "order-3", Duration: time.Hour,
 		ReactionMin: 2 * time.Millisecond, ReactionMax: 10 * time.Millisecond, Resume: true, Watch: seen.watch}
 	run := start(cfg)
 	defer run.cancel()
 	run.waitFor(t, "play", func() bool { return seen.updates.Load() > 0 })
-	other := hostOf(second)
-	px.backend.Store(&other)
-	px.cut()
+	px.SetBackend(hostOf(second))
+	px.Cut()
 	run.waitFor(t, "two failures", func() bool { return seen.failures.Load() >= 2 })
 	rep := run.stop(t)
 	res := rep.Resume
@@ -390,12 +261,12 @@ func TestResumeOff(t *testing.T) {
 	srv := startServer(t)
 	px := newProxy(t, srv.ws[len("ws://"):len(srv.ws)-len("/ws")])
 	var seen sights
-	cfg := Config{URL: px.url(), Rooms: 1, PlayersPerRoom: 2, Game: "tower", Deck: "order-3", Duration: time.Hour,
+	cfg := Config{URL: proxyURL(px), Rooms: 1, PlayersPerRoom: 2, Game: "tower", Deck: "order-3", Duration: time.Hour,
 		ReactionMin: 2 * time.Millisecond, ReactionMax: 10 * time.Millisecond, Watch: seen.watch}
 	run := start(cfg)
 	defer run.cancel()
 	run.waitFor(t, "play", func() bool { return seen.updates.Load() > 0 })
-	px.cut()
+	px.Cut()
 	run.waitFor(t, "the drops", func() bool { return seen.drops.Load() == 2 })
 	rep := run.stop(t)
 	if rep.Resume != nil || rep.ErrorKinds["connection lost"] != 2 || rep.Connections != 0 || seen.backs.Load()+seen.failures.Load() != 0 {

@@ -171,16 +171,15 @@ func TestResumeNextServer(t *testing.T) {
 	host := srv.ws[len("ws://") : len(srv.ws)-len("/ws")]
 	pxA, pxB := newProxy(t, host), newProxy(t, host)
 	var seen sights
-	cfg := Config{URL: pxA.url() + "," + pxB.url(), Rooms: 2, PlayersPerRoom: 2, Game: "tower", Deck: "order-3", Duration: time.Hour,
+	cfg := Config{URL: proxyURL(pxA) + "," + proxyURL(pxB), Rooms: 2, PlayersPerRoom: 2, Game: "tower", Deck: "order-3", Duration: time.Hour,
 		ReactionMin: 2 * time.Millisecond, ReactionMax: 10 * time.Millisecond, Resume: true, Watch: seen.watch}
 	run := start(cfg)
 	defer run.cancel()
 	run.waitFor(t, "play", seen.playing.Load)
 	run.waitFor(t, "updates", func() bool { return seen.updates.Load() >= 20 })
 	// Room 0's two players came through the first proxy.
-	addrA := pxA.ln.Addr().String()
-	pxA.ln.Close()
-	pxA.cut()
+	addrA := pxA.Addr()
+	pxA.Close()
 	run.waitFor(t, "two clients back", func() bool { return seen.backs.Load()+seen.failures.Load() >= 2 })
 	from := seen.updates.Load()
 	run.waitFor(t, "updates after the move", func() bool { return seen.updates.Load() >= from+20 })

@@ -81,6 +81,20 @@ func (c *cluster) own(code string, n *node) {
 	c.put(code, n.name)
 }
 
+// across opens a room of spec on node a for a player named host, with
+// a written in the directory as the room's node, and has a player named
+// guest join it through node b. It returns the two players and the
+// room's code.
+func (c *cluster) across(a, b *node, spec msg) (host, guest *client, code string) {
+	c.t.Helper()
+	host = a.connect("host")
+	code = host.create(spec)
+	c.own(code, a)
+	guest = b.connect("guest")
+	guest.enter(msg{"type": "join", "room": code})
+	return host, guest, code
+}
+
 // put writes in the directory that the node named name holds room code.
 func (c *cluster) put(code, name string) {
 	c.t.Helper()

@@ -21,11 +21,7 @@ var tower = msg{"game": "tower", "seats": 2, "games": 1}
 func TestTowerAcrossNodes(t *testing.T) {
 	c := newCluster(t)
 	a, b, s := c.start("a", fastRooms(), nil), c.start("b", fastRooms(), nil), c.start("c", fastRooms(), nil)
-	host := a.connect("host")
-	code := host.create(tower)
-	c.own(code, a)
-	guest := b.connect("guest")
-	guest.enter(msg{"type": "join", "room": code})
+	host, guest, code := c.across(a, b, tower)
 	if guest.seat != 1 || guest.token == "" {
 		t.Fatalf("the guest joined through another node at seat %d, token %q; want seat 1 and a token", guest.seat, guest.token)
 	}
@@ -81,11 +77,7 @@ func TestTowerAcrossNodes(t *testing.T) {
 func TestLeaveThenCreateHere(t *testing.T) {
 	c := newCluster(t)
 	a, b := c.start("a", fastRooms(), nil), c.start("b", fastRooms(), nil)
-	host := a.connect("host")
-	code := host.create(msg{"game": "tower", "seats": 3, "games": 1})
-	c.own(code, a)
-	guest := b.connect("guest")
-	guest.enter(msg{"type": "join", "room": code})
+	_, guest, code := c.across(a, b, msg{"game": "tower", "seats": 3, "games": 1})
 	guest.send(msg{"type": "leave"})
 	guest.expect("closed")
 	eventually(t, "the room's node forgets the guest", func() bool { return value(a.metrics.RemotePeers) == 0 })
@@ -107,11 +99,7 @@ func TestLeaveThenCreateHere(t *testing.T) {
 func TestResumeThroughAnotherNode(t *testing.T) {
 	c := newCluster(t)
 	a, b, s := c.start("a", fastRooms(), nil), c.start("b", fastRooms(), nil), c.start("c", fastRooms(), nil)
-	host := a.connect("host")
-	code := host.create(tower)
-	c.own(code, a)
-	guest := b.connect("guest")
-	guest.enter(msg{"type": "join", "room": code})
+	host, guest, code := c.across(a, b, tower)
 	guest.c.CloseNow()
 	eventually(t, "the room's node takes the guest for gone", func() bool { return value(a.metrics.RemotePeers) == 0 })
 	again := s.connect("guest")
@@ -131,11 +119,7 @@ func TestResumeThroughAnotherNode(t *testing.T) {
 func TestEntryNodeDies(t *testing.T) {
 	c := newCluster(t)
 	a, b, s := c.start("a", fastRooms(), quick), c.start("b", fastRooms(), nil), c.start("c", fastRooms(), nil)
-	host := a.connect("host")
-	code := host.create(tower)
-	c.own(code, a)
-	guest := b.connect("guest")
-	guest.enter(msg{"type": "join", "room": code})
+	host, guest, code := c.across(a, b, tower)
 	// b dies: its NATS connection and its players' sockets drop at once,
 	// and it tells the owner nothing.
 	b.nc.Close()
@@ -144,15 +128,7 @@ func TestEntryNodeDies(t *testing.T) {
 		return value(a.metrics.RemotePeers) == 0 && value(a.metrics.Errors.WithLabelValues(errEntryLost)) == 1
 	})
 	// The room holds the seat for its player, as for a dropped connection.
-	for {
-		rm, _ := host.expect("lobby")["room"].(map[string]any)
-		seats, _ := rm["seats"].([]any)
-		if len(seats) == 2 {
-			if g := msg(seats[1].(map[string]any)); g.str("kind") == "human" && g["connected"] == false {
-				break
-			}
-		}
-	}
+	waitGuestHeld(host)
 	again := s.connect("guest")
 	again.enter(msg{"type": "resume", "room": code, "token": guest.token})
 	if again.seat != 1 {
@@ -165,17 +141,22 @@ func TestEntryNodeDies(t *testing.T) {
 func TestOwnerDies(t *testing.T) {
 	c := newCluster(t)
 	a, b := c.start("a", fastRooms(), nil), c.start("b", fastRooms(), quick)
-	host := a.connect("host")
-	code := host.create(tower)
-	c.own(code, a)
-	guest := b.connect("guest")
-	guest.enter(msg{"type": "join", "room": code})
+	_, guest, _ := c.across(a, b, tower)
 	a.nc.Close()
+	ownerLost(t, b, guest, "the silent owner")
+}
+
+// ownerLost checks what the entry node b does with guest's connection
+// once the room's node, owner, is lost: it closes the connection with
+// 1012 and a word to resume, counts the loss once, and forgets the
+// connection.
+func ownerLost(t *testing.T, b *node, guest *client, owner string) {
+	t.Helper()
 	if code, reason := guest.waitClosed(); code != room.StatusRestart || !strings.Contains(reason, "resume") {
 		t.Fatalf("closed with %d %q, want 1012 and a word to resume", code, reason)
 	}
 	if value(b.metrics.Errors.WithLabelValues(errOwnerLost)) != 1 {
-		t.Fatal("the silent owner is not counted")
+		t.Fatalf("%s is not counted", owner)
 	}
 	eventually(t, "the entry node forgets the connection", func() bool { return value(b.metrics.Routed) == 0 })
 }
@@ -185,11 +166,7 @@ func TestOwnerDies(t *testing.T) {
 func TestOwnerChanged(t *testing.T) {
 	c := newCluster(t)
 	a, b := c.start("a", fastRooms(), nil), c.start("b", fastRooms(), nil)
-	host := a.connect("host")
-	code := host.create(tower)
-	c.own(code, a)
-	guest := b.connect("guest")
-	guest.enter(msg{"type": "join", "room": code})
+	_, guest, code := c.across(a, b, tower)
 	c.put(code, c.prefix+"-elsewhere")
 	if code, _ := guest.waitClosed(); code != room.StatusRestart {
 		t.Fatalf("closed with %d, want 1012", code)
@@ -269,11 +246,7 @@ func TestOwnerBoundsRemotePeers(t *testing.T) {
 	strict := fastRooms()
 	strict.Rate, strict.Burst, strict.FloodLimit = 1, 5, 3
 	a, b := c.start("a", strict, nil), c.start("b", fastRooms(), nil)
-	host := a.connect("host")
-	code := host.create(tower)
-	c.own(code, a)
-	guest := b.connect("guest")
-	guest.enter(msg{"type": "join", "room": code})
+	_, guest, _ := c.across(a, b, tower)
 	// The server may close the connection before the last of them.
 	for range 40 {
 		if guest.try(msg{"type": "ping"}) != nil {
@@ -294,11 +267,7 @@ func TestCutOff(t *testing.T) {
 	if code, body := b.get("/healthz"); code != 200 {
 		t.Fatalf("healthz %d %s", code, body)
 	}
-	host := a.connect("host")
-	code := host.create(tower)
-	c.own(code, a)
-	guest := b.connect("guest")
-	guest.enter(msg{"type": "join", "room": code})
+	_, guest, code := c.across(a, b, tower)
 	b.nc.Close()
 	if code, reason := guest.waitClosed(); code != room.StatusRestart || !strings.Contains(reason, "resume") {
 		t.Fatalf("closed with %d %q, want 1012 and a word to resume", code, reason)
@@ -328,11 +297,7 @@ func TestCutOff(t *testing.T) {
 func TestOwnerShutsDown(t *testing.T) {
 	c := newCluster(t)
 	a, b := c.start("a", fastRooms(), nil), c.start("b", fastRooms(), nil)
-	host := a.connect("host")
-	code := host.create(tower)
-	c.own(code, a)
-	guest := b.connect("guest")
-	guest.enter(msg{"type": "join", "room": code})
+	c.across(a, b, tower)
 	// b says nothing more: its answer cannot be what a waits for.
 	b.r.Close()
 	a.m.Close()
@@ -382,21 +347,27 @@ func TestRemoteRTT(t *testing.T) {
 func TestOwnerRestarts(t *testing.T) {
 	c := newCluster(t)
 	a, b := c.start("a", fastRooms(), nil), c.start("b", fastRooms(), nil)
-	host := a.connect("host")
-	code := host.create(tower)
-	c.own(code, a)
-	guest := b.connect("guest")
-	guest.enter(msg{"type": "join", "room": code})
+	_, guest, code := c.across(a, b, tower)
 	a.nc.Close()
 	again := c.start("a", fastRooms(), nil)
 	c.own(code, again)
-	if code, reason := guest.waitClosed(); code != room.StatusRestart || !strings.Contains(reason, "resume") {
-		t.Fatalf("closed with %d %q, want 1012 and a word to resume", code, reason)
+	ownerLost(t, b, guest, "the restarted owner")
+}
+
+// waitGuestHeld reads the lobbies the host is sent until one shows the
+// room's two seats with the guest's, seat 1, held for a person whose
+// connection is gone.
+func waitGuestHeld(host *client) {
+	host.t.Helper()
+	for {
+		rm, _ := host.expect("lobby")["room"].(map[string]any)
+		seats, _ := rm["seats"].([]any)
+		if len(seats) == 2 {
+			if g := msg(seats[1].(map[string]any)); g.str("kind") == "human" && g["connected"] == false {
+				return
+			}
+		}
 	}
-	if value(b.metrics.Errors.WithLabelValues(errOwnerLost)) != 1 {
-		t.Fatal("the restarted owner is not counted")
-	}
-	eventually(t, "the entry node forgets the connection", func() bool { return value(b.metrics.Routed) == 0 })
 }
 
 // TestEntryRestarts lets go of the remote Peers of a node that died and
@@ -405,26 +376,14 @@ func TestOwnerRestarts(t *testing.T) {
 func TestEntryRestarts(t *testing.T) {
 	c := newCluster(t)
 	a, b := c.start("a", fastRooms(), nil), c.start("b", fastRooms(), nil)
-	host := a.connect("host")
-	code := host.create(tower)
-	c.own(code, a)
-	guest := b.connect("guest")
-	guest.enter(msg{"type": "join", "room": code})
+	host, guest, _ := c.across(a, b, tower)
 	b.nc.Close()
 	guest.c.CloseNow()
 	c.start("b", fastRooms(), nil)
 	eventually(t, "the owner lets the restarted entry node's connection go", func() bool {
 		return value(a.metrics.RemotePeers) == 0 && value(a.metrics.Errors.WithLabelValues(errEntryLost)) == 1
 	})
-	for {
-		rm, _ := host.expect("lobby")["room"].(map[string]any)
-		seats, _ := rm["seats"].([]any)
-		if len(seats) == 2 {
-			if g := msg(seats[1].(map[string]any)); g.str("kind") == "human" && g["connected"] == false {
-				break
-			}
-		}
-	}
+	waitGuestHeld(host)
 }
 
 // TestDialHidesCredentials checks that the error of a NATS server that

@@ -10,17 +10,14 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
-	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/room"
-	"github.com/dobble-dev/dobble/store"
 )
 
 // sweptServer is a server whose sweeps the test makes, one call at a
@@ -34,33 +31,8 @@ type sweptServer struct {
 
 func startSwept(t *testing.T) *sweptServer {
 	t.Helper()
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "dobble.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := prometheus.NewRegistry()
-	metrics := room.NewMetrics(reg)
-	decks := room.NewDecks()
-	m, err := room.NewManager(fastConfig(), st, decks, metrics, "dobble-test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, h, err := newServer(Options{Manager: m, Store: st, Decks: decks, Gatherer: reg, Metrics: metrics, MaxConns: 10, PingEvery: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: h}
-	go srv.Serve(ln)
-	t.Cleanup(func() {
-		m.Close()
-		srv.Close()
-		st.Close()
-	})
-	return &sweptServer{t: t, s: s, ws: "ws://" + ln.Addr().String() + "/ws", seen: map[*conn]bool{}}
+	ts := startWith(t, fastConfig(), tempStore(t), Options{MaxConns: 10, PingEvery: time.Hour}, nil)
+	return &sweptServer{t: t, s: ts.s, ws: ts.ws, seen: map[*conn]bool{}}
 }
 
 // url returns the server's URL, http://HOST:PORT.

@@ -4,14 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"net"
 	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/dobble-dev/dobble/room"
 	"github.com/dobble-dev/dobble/store"
@@ -28,36 +25,6 @@ func startOnFile(t *testing.T, cfg room.Config, path string) *testServer {
 		t.Fatal(err)
 	}
 	return startOn(t, cfg, st)
-}
-
-// startOn runs a server like start, storing its games in st, which it
-// closes when the test ends.
-func startOn(t *testing.T, cfg room.Config, st store.Store) *testServer {
-	t.Helper()
-	reg := prometheus.NewRegistry()
-	metrics := room.NewMetrics(reg)
-	decks := room.NewDecks()
-	m, err := room.NewManager(cfg, st, decks, metrics, "dobble-test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := Handler(Options{Manager: m, Store: st, Decks: decks, Gatherer: reg, Metrics: metrics, MaxConns: 100, PingEvery: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: h}
-	go srv.Serve(ln)
-	ts := &testServer{t: t, url: "http://" + ln.Addr().String(), ws: "ws://" + ln.Addr().String() + "/ws", m: m, store: st, srv: srv}
-	t.Cleanup(func() {
-		m.Close()
-		srv.Close()
-		st.Close()
-	})
-	return ts
 }
 
 // TestFailedSaveIsReportedAndRetried finishes a game while another

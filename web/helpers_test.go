@@ -27,6 +27,7 @@ type testServer struct {
 	m     *room.Manager
 	store store.Store
 	srv   *http.Server
+	s     *server // the handler's state
 }
 
 // fastConfig is a room configuration for tests: short countdowns, and
@@ -39,10 +40,33 @@ func fastConfig() room.Config {
 // start runs a server with cfg until the test ends.
 func start(t *testing.T, cfg room.Config) *testServer {
 	t.Helper()
+	return startOn(t, cfg, tempStore(t))
+}
+
+// tempStore opens a store on a SQLite file in the test's own folder.
+func tempStore(t *testing.T) store.Store {
+	t.Helper()
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "dobble.db"), time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return st
+}
+
+// startOn runs a server like start, storing its games in st, which it
+// closes when the test ends.
+func startOn(t *testing.T, cfg room.Config, st store.Store) *testServer {
+	t.Helper()
+	return startWith(t, cfg, st, Options{MaxConns: 100, PingEvery: time.Second}, nil)
+}
+
+// startWith runs a server on 127.0.0.1 port 0 until the test ends: its
+// options are o with a Manager of rooms of configuration cfg, the store
+// st (which it closes when the test ends), and new Decks, Gatherer and
+// Metrics. Where listen is not nil, the server accepts its connections
+// from what listen makes of the listener.
+func startWith(t *testing.T, cfg room.Config, st store.Store, o Options, listen func(net.Listener, *room.Metrics) net.Listener) *testServer {
+	t.Helper()
 	reg := prometheus.NewRegistry()
 	metrics := room.NewMetrics(reg)
 	decks := room.NewDecks()
@@ -50,7 +74,8 @@ func start(t *testing.T, cfg room.Config) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := Handler(Options{Manager: m, Store: st, Decks: decks, Gatherer: reg, Metrics: metrics, MaxConns: 100, PingEvery: time.Second})
+	o.Manager, o.Store, o.Decks, o.Gatherer, o.Metrics = m, st, decks, reg, metrics
+	s, h, err := newServer(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,8 +84,12 @@ func start(t *testing.T, cfg room.Config) *testServer {
 		t.Fatal(err)
 	}
 	srv := &http.Server{Handler: h}
-	go srv.Serve(ln)
-	ts := &testServer{t: t, url: "http://" + ln.Addr().String(), ws: "ws://" + ln.Addr().String() + "/ws", m: m, store: st, srv: srv}
+	if listen != nil {
+		go srv.Serve(listen(ln, metrics))
+	} else {
+		go srv.Serve(ln)
+	}
+	ts := &testServer{t: t, url: "http://" + ln.Addr().String(), ws: "ws://" + ln.Addr().String() + "/ws", m: m, store: st, srv: srv, s: s}
 	t.Cleanup(func() {
 		m.Close()
 		srv.Close()

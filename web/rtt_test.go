@@ -5,18 +5,12 @@ import (
 	"encoding/binary"
 	"io"
 	"net"
-	"net/http"
-	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
 
 	"github.com/gobwas/ws"
 	"github.com/gobwas/ws/wsutil"
-	"github.com/prometheus/client_golang/prometheus"
-
-	"github.com/dobble-dev/dobble/room"
-	"github.com/dobble-dev/dobble/store"
 )
 
 // rttServer starts a server whose round-trip pings the test sends, one
@@ -24,34 +18,8 @@ import (
 // returns the server and its WebSocket URL.
 func rttServer(t *testing.T, tcpCheck bool) (*server, string) {
 	t.Helper()
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "dobble.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := prometheus.NewRegistry()
-	metrics := room.NewMetrics(reg)
-	decks := room.NewDecks()
-	m, err := room.NewManager(fastConfig(), st, decks, metrics, "dobble-test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, h, err := newServer(Options{Manager: m, Store: st, Decks: decks, Gatherer: reg, Metrics: metrics, MaxConns: 10,
-		PingEvery: time.Hour, TCPCheck: tcpCheck})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: h}
-	go srv.Serve(ln)
-	t.Cleanup(func() {
-		m.Close()
-		srv.Close()
-		st.Close()
-	})
-	return s, "ws://" + ln.Addr().String() + "/ws"
+	ts := startWith(t, fastConfig(), tempStore(t), Options{MaxConns: 10, PingEvery: time.Hour, TCPCheck: tcpCheck}, nil)
+	return ts.s, ts.ws
 }
 
 // rawClient dials url, says hello and reads the welcome: a client that

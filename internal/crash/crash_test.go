@@ -3,19 +3,14 @@ package crash
 import (
 	"bytes"
 	"context"
-	"io"
-	"net"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/gobwas/ws"
-
+	"github.com/dobble-dev/dobble/internal/serveproc"
+	"github.com/dobble-dev/dobble/internal/tcpproxy"
 	"github.com/dobble-dev/dobble/load"
 	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/record"
@@ -23,40 +18,11 @@ import (
 	"github.com/dobble-dev/dobble/store/storetest"
 )
 
-// The dobble binary, built once for the tests of this package, in a
-// folder TestMain removes.
-var (
-	buildOnce sync.Once
-	buildDir  string
-	dobble    string
-	buildErr  error
-)
+// dobble is the dobble binary, built once for the tests of this package
+// by its first test that needs it, and removed by TestMain.
+var dobble = serveproc.Binary{Prefix: "dobble-crash-test-"}
 
-// binary returns the dobble binary, building it the first time; it
-// skips the test where the go command is missing.
-func binary(t *testing.T) string {
-	t.Helper()
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command to build dobble with")
-	}
-	buildOnce.Do(func() {
-		if buildDir, buildErr = os.MkdirTemp("", "dobble-crash-test-"); buildErr == nil {
-			dobble, buildErr = Build(context.Background(), buildDir)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return dobble
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(dobble.Run(m)) }
 
 // TestCrash is the crash test of docs/RELIABILITY.md: rooms of the Tower and of
 // Guess (a timed game) play against dobble serve, which is killed with
@@ -70,7 +36,7 @@ func TestMain(m *testing.M) {
 // at random moments, and the checks hold whatever the moment.
 func TestCrash(t *testing.T) {
 	opts := DefaultOptions()
-	opts.Dobble, opts.Dir = binary(t), t.TempDir()
+	opts.Dobble, opts.Dir = dobble.Path(t), t.TempDir()
 	if testing.Short() {
 		opts.Kills = 10
 	}
@@ -132,7 +98,7 @@ func runCrash(t *testing.T, opts Options) {
 // read as TestCrash reads them.
 func TestCrashCluster(t *testing.T) {
 	opts := DefaultOptions()
-	opts.Dobble, opts.Dir = binary(t), t.TempDir()
+	opts.Dobble, opts.Dir = dobble.Path(t), t.TempDir()
 	opts.Nodes, opts.Kills = 3, 30
 	opts.Postgres = storetest.DefaultPostgres
 	if v := os.Getenv("DOBBLE_TEST_POSTGRES"); v != "" {
@@ -152,7 +118,7 @@ func TestCrashCluster(t *testing.T) {
 // test reports is then the server's, not the check's.
 func TestNoCrash(t *testing.T) {
 	opts := DefaultOptions()
-	opts.Dobble, opts.Dir = binary(t), t.TempDir()
+	opts.Dobble, opts.Dir = dobble.Path(t), t.TempDir()
 	opts.Kills, opts.Graceful = 0, 0
 	res, err := Run(context.Background(), opts)
 	if err != nil {
@@ -184,15 +150,22 @@ func TestNoCrash(t *testing.T) {
 // lost, every table a player resumed at the one it had seen or further.
 func TestDrops(t *testing.T) {
 	opts := DefaultOptions()
-	opts.Dobble, opts.Dir = binary(t), t.TempDir()
+	opts.Dobble, opts.Dir = dobble.Path(t), t.TempDir()
 	opts.Kills = 5
-	px := newProxy(t)
-	opts.front = px.front
+	px, err := tcpproxy.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { px.Close() })
+	opts.front = func(server string) string {
+		px.SetBackend(server)
+		return px.Addr()
+	}
 	opts.drop = func(graceful bool) {
 		if graceful {
-			px.closeAll(1012, "service restart")
+			px.CloseAll(1012, "service restart")
 		} else {
-			px.cut()
+			px.Cut()
 		}
 	}
 	res, err := Run(context.Background(), opts)
@@ -217,147 +190,6 @@ func TestDrops(t *testing.T) {
 		if r := rep.Resume; r == nil || r.Drops != int64(restarts*rep.Rooms*rep.PlayersPerRoom) || r.Failed != 0 || r.Behind != 0 {
 			t.Errorf("%s load: resume %+v", rep.Game, r)
 		}
-	}
-}
-
-// proxy stands between the clients and a server on loopback: it passes
-// the bytes from each client to the server as they come, and the server's
-// frames to the client whole, so that it can drop every connection at
-// once, or close each with a close frame of its own between two of the
-// server's frames, as a server restarting would.
-type proxy struct {
-	ln      net.Listener
-	backend atomic.Pointer[string] // the server's HOST:PORT
-	mu      sync.Mutex
-	pairs   map[*pair]bool
-}
-
-// pair is one client's connection through the proxy.
-type pair struct {
-	client, server net.Conn
-	wmu            sync.Mutex // a frame to the client is written whole
-}
-
-func newProxy(t *testing.T) *proxy {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &proxy{ln: ln, pairs: map[*pair]bool{}}
-	go p.serve()
-	t.Cleanup(func() {
-		ln.Close()
-		p.cut()
-	})
-	return p
-}
-
-// front points the proxy at server and returns its own address.
-func (p *proxy) front(server string) string {
-	p.backend.Store(&server)
-	return p.ln.Addr().String()
-}
-
-func (p *proxy) serve() {
-	for {
-		c, err := p.ln.Accept()
-		if err != nil {
-			return
-		}
-		s, err := net.Dial("tcp", *p.backend.Load())
-		if err != nil {
-			c.Close()
-			continue
-		}
-		pr := &pair{client: c, server: s}
-		p.mu.Lock()
-		p.pairs[pr] = true
-		p.mu.Unlock()
-		go func() {
-			io.Copy(s, c)
-			p.end(pr)
-		}()
-		go func() {
-			pr.forward()
-			p.end(pr)
-		}()
-	}
-}
-
-// forward copies the server's side to the client: the handshake's
-// answer, then frame by frame (or the rest of a plain HTTP answer).
-func (pr *pair) forward() {
-	// The handshake's answer ends with an empty line.
-	var head []byte
-	b := make([]byte, 1)
-	for len(head) < 4 || string(head[len(head)-4:]) != "\r\n\r\n" {
-		if _, err := pr.server.Read(b); err != nil {
-			return
-		}
-		head = append(head, b[0])
-	}
-	if _, err := pr.client.Write(head); err != nil {
-		return
-	}
-	if !strings.HasPrefix(string(head), "HTTP/1.1 101 ") {
-		io.Copy(pr.client, pr.server) // plain HTTP: the metrics
-		return
-	}
-	for {
-		h, err := ws.ReadHeader(pr.server)
-		if err != nil {
-			return
-		}
-		payload := make([]byte, h.Length)
-		if _, err := io.ReadFull(pr.server, payload); err != nil {
-			return
-		}
-		pr.wmu.Lock()
-		err = ws.WriteHeader(pr.client, h)
-		if err == nil {
-			_, err = pr.client.Write(payload)
-		}
-		pr.wmu.Unlock()
-		if err != nil {
-			return
-		}
-	}
-}
-
-// end closes both sides of a pair.
-func (p *proxy) end(pr *pair) {
-	pr.client.Close()
-	pr.server.Close()
-	p.mu.Lock()
-	delete(p.pairs, pr)
-	p.mu.Unlock()
-}
-
-// cut drops every connection at once, without a close frame, as a
-// server killed would.
-func (p *proxy) cut() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for pr := range p.pairs {
-		pr.client.Close()
-		pr.server.Close()
-		delete(p.pairs, pr)
-	}
-}
-
-// closeAll closes every connection with a close frame of status code
-// and reason, as a server shutting down would, then drops it.
-func (p *proxy) closeAll(code ws.StatusCode, reason string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for pr := range p.pairs {
-		pr.wmu.Lock()
-		ws.WriteFrame(pr.client, ws.NewCloseFrame(ws.NewCloseFrameBody(code, reason)))
-		pr.wmu.Unlock()
-		pr.client.Close()
-		pr.server.Close()
-		delete(p.pairs, pr)
 	}
 }
 

@@ -29,6 +29,88 @@ type env struct {
 // wsURL is the server's WebSocket endpoint.
 func (e *env) wsURL() string { return "ws://" + e.addr + "/ws" }
 
+// dial opens a WebSocket connection to the server and counts it. It
+// returns nil where the server refused it, after counting the refusal
+// unless ctx is done, and waiting pause (where it is not zero) or until
+// ctx is done, so that a loop that dials again does not spin.
+func (e *env) dial(ctx context.Context, pause time.Duration) *wsClient {
+	c, err := dialWS(ctx, e.dialer, e.wsURL())
+	if err != nil {
+		if ctx.Err() == nil {
+			e.counts.add(cRefused+": "+errKind(err), 1)
+			if pause > 0 {
+				sleep(ctx, pause)
+			}
+		}
+		return nil
+	}
+	e.counts.add(cConnections, 1)
+	return c
+}
+
+// greet says hello on c as name, and reports whether the server welcomed
+// it; it counts any other answer. The connection is then for the caller
+// to close.
+func (e *env) greet(c *wsClient, name string) bool {
+	if err := c.greet(name); err != nil {
+		e.counts.add("hello: "+answerKind(err), 1)
+		return false
+	}
+	return true
+}
+
+// open opens a WebSocket connection to the server, as dial does with a
+// pause of 100 ms after a refusal, and says hello on it as name, as greet
+// does. It returns nil where either failed, the connection closed.
+func (e *env) open(ctx context.Context, name string) *wsClient {
+	c := e.dial(ctx, 100*time.Millisecond)
+	if c == nil {
+		return nil
+	}
+	if !e.greet(c, name) {
+		c.close()
+		return nil
+	}
+	return c
+}
+
+// reading runs read on a goroutine of its own, to read c, and closes c
+// once read returns or when ctx is done, whichever comes first. The
+// function it returns waits for read to return.
+func reading(ctx context.Context, c *wsClient, read func()) (wait func()) {
+	stop := context.AfterFunc(ctx, c.close)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		read()
+		c.close()
+	}()
+	return func() {
+		<-done
+		stop()
+	}
+}
+
+// drain reads c's messages until the connection ends, passing each to f
+// where f is not nil, and counts how it ended: closed by the server, or
+// held at the end where ctx is done (the attack's span over).
+func (e *env) drain(ctx context.Context, c *wsClient, f func(b []byte)) {
+	for {
+		b, err := c.next()
+		if err != nil {
+			if ctx.Err() == nil {
+				e.counts.add(closedKind(err), 1)
+			} else {
+				e.counts.add(cHeldAtEnd, 1)
+			}
+			return
+		}
+		if f != nil {
+			f(b)
+		}
+	}
+}
+
 // counters count what an attack did, by name, in the order the names
 // were first counted.
 type counters struct {
@@ -131,8 +213,7 @@ func runaway(ctx context.Context, e *env) {
 			}
 			defer c.close()
 			e.counts.add(cConnections, 1)
-			if err := c.greet("runaway " + strconv.Itoa(i)); err != nil {
-				e.counts.add("hello: "+answerKind(err), 1)
+			if !e.greet(c, "runaway "+strconv.Itoa(i)) {
 				return
 			}
 			c.send(runawaySpec(e.o.RunawaySeats))
@@ -146,16 +227,7 @@ func runaway(ctx context.Context, e *env) {
 			stop := context.AfterFunc(ctx, c.close)
 			defer stop()
 			var msgs, bytes int64
-			for {
-				b, err := c.next()
-				if err != nil {
-					if ctx.Err() == nil {
-						e.counts.add(closedKind(err), 1)
-					} else {
-						e.counts.add(cHeldAtEnd, 1)
-					}
-					break
-				}
+			e.drain(ctx, c, func(b []byte) {
 				msgs++
 				bytes += int64(len(b))
 				if string(b[:min(len(b), 15)]) == `{"type":"lobby"` && strings.Contains(string(b), `"phase":"over"`) {
@@ -164,7 +236,7 @@ func runaway(ctx context.Context, e *env) {
 					c.send([]byte(`{"type":"start"}`))
 					e.counts.add(cRematches, 1)
 				}
-			}
+			})
 			e.counts.add(cMessages, msgs)
 			e.counts.add(cBytes, bytes)
 		})
@@ -179,17 +251,11 @@ func ghosts(ctx context.Context, e *env) {
 	for w := range e.o.Workers {
 		wg.Go(func() {
 			for i := 0; ctx.Err() == nil; i++ {
-				c, err := dialWS(ctx, e.dialer, e.wsURL())
-				if err != nil {
-					if ctx.Err() == nil {
-						e.counts.add(cRefused+": "+errKind(err), 1)
-					}
+				c := e.dial(ctx, 0)
+				if c == nil {
 					continue
 				}
-				e.counts.add(cConnections, 1)
-				if err := c.greet(fmt.Sprintf("ghost %d.%d", w, i)); err != nil {
-					e.counts.add("hello: "+answerKind(err), 1)
-				} else if err := c.send([]byte(`{"type":"create","room":{"game":"tower","seats":2}}`)); err == nil {
+				if e.greet(c, fmt.Sprintf("ghost %d.%d", w, i)) && c.send([]byte(`{"type":"create","room":{"game":"tower","seats":2}}`)) == nil {
 					if _, err := c.await("joined"); err != nil {
 						e.counts.add("create: "+answerKind(err), 1)
 					} else {
@@ -207,13 +273,31 @@ func ghosts(ctx context.Context, e *env) {
 // and held without a word, answering the server's pings as a live client
 // would.
 func hoard(ctx context.Context, e *env) {
+	holdMany(ctx, e, e.o.Hoard,
+		func() (*wsClient, error) { return dialWS(ctx, e.dialer, e.wsURL()) },
+		func(c *wsClient) error {
+			for {
+				if _, err := c.next(); err != nil {
+					return err
+				}
+			}
+		},
+		(*wsClient).abort)
+}
+
+// holdMany is the frame of attacks c and e: n connections opened with
+// open, 64 at a time, each held until the server closes it (wait
+// returns how it ended) or until ctx is done, when end closes every
+// connection still held. It counts the refusals, the connections, those
+// the server closed and those held at the end.
+func holdMany[C any](ctx context.Context, e *env, n int, open func() (C, error), wait func(C) error, end func(C)) {
 	var (
-		held   holding[*wsClient]
+		held   holding[C]
 		closed atomic.Int64
 		wg     sync.WaitGroup
 	)
 	sem := make(chan struct{}, 64)
-	for range e.o.Hoard {
+	for range n {
 		select {
 		case sem <- struct{}{}:
 		case <-ctx.Done():
@@ -222,7 +306,7 @@ func hoard(ctx context.Context, e *env) {
 			break
 		}
 		wg.Go(func() {
-			c, err := dialWS(ctx, e.dialer, e.wsURL())
+			c, err := open()
 			<-sem
 			if err != nil {
 				if ctx.Err() == nil {
@@ -232,17 +316,13 @@ func hoard(ctx context.Context, e *env) {
 			}
 			e.counts.add(cConnections, 1)
 			if !held.add(c) {
-				c.abort() // opened as the span ended
+				end(c) // opened as the span ended
 				return
 			}
-			for {
-				if _, err := c.next(); err != nil {
-					if ctx.Err() == nil {
-						closed.Add(1)
-						e.counts.add(closedKind(err), 1)
-					}
-					return
-				}
+			err = wait(c)
+			if ctx.Err() == nil {
+				closed.Add(1)
+				e.counts.add(closedKind(err), 1)
 			}
 		})
 	}
@@ -250,7 +330,7 @@ func hoard(ctx context.Context, e *env) {
 	conns := held.end()
 	e.counts.add(cHeldAtEnd, int64(len(conns))-closed.Load())
 	for _, c := range conns {
-		c.abort()
+		end(c)
 	}
 	wg.Wait()
 }
@@ -288,42 +368,16 @@ func (h *holding[C]) end() []C {
 func pingFlood(ctx context.Context, e *env) {
 	batch := frames(ws.OpPing, []byte("hostile!"), 64)
 	for i := 0; ctx.Err() == nil; i++ {
-		c, err := dialWS(ctx, e.dialer, e.wsURL())
-		if err != nil {
-			if ctx.Err() == nil {
-				e.counts.add(cRefused+": "+errKind(err), 1)
-				sleep(ctx, 100*time.Millisecond)
-			}
+		c := e.open(ctx, "pinger "+strconv.Itoa(i))
+		if c == nil {
 			continue
 		}
-		e.counts.add(cConnections, 1)
-		if err := c.greet("pinger " + strconv.Itoa(i)); err != nil {
-			e.counts.add("hello: "+answerKind(err), 1)
-			c.close()
-			continue
-		}
-		stop := context.AfterFunc(ctx, c.close)
-		read := make(chan struct{})
-		go func() {
-			defer close(read)
-			for {
-				if _, err := c.next(); err != nil {
-					if ctx.Err() == nil {
-						e.counts.add(closedKind(err), 1)
-					} else {
-						e.counts.add(cHeldAtEnd, 1)
-					}
-					c.close()
-					return
-				}
-			}
-		}()
+		wait := reading(ctx, c, func() { e.drain(ctx, c, nil) })
 		var sent int64
 		for c.write(batch) == nil {
 			sent += 64
 		}
-		<-read
-		stop()
+		wait()
 		e.counts.add(cPings, sent)
 		e.counts.add(cPongs, c.pongs.Load())
 	}
@@ -342,17 +396,11 @@ func lookups(ctx context.Context, e *env) {
 		wg.Go(func() {
 			var batch []byte
 			for i := 0; ctx.Err() == nil; i++ {
-				c, err := dialWS(ctx, e.dialer, e.wsURL())
-				if err != nil {
-					if ctx.Err() == nil {
-						e.counts.add(cRefused+": "+errKind(err), 1)
-						sleep(ctx, 100*time.Millisecond)
-					}
+				c := e.dial(ctx, 100*time.Millisecond)
+				if c == nil {
 					continue
 				}
-				e.counts.add(cConnections, 1)
-				if err := c.greet(fmt.Sprintf("seeker %d.%d", w, i)); err != nil {
-					e.counts.add("hello: "+answerKind(err), 1)
+				if !e.greet(c, fmt.Sprintf("seeker %d.%d", w, i)) {
 					c.abort()
 					continue
 				}
@@ -400,68 +448,38 @@ func lookups(ctx context.Context, e *env) {
 // /healthz once and then held open, idle, as a keep-alive connection
 // allows.
 func keepAlive(ctx context.Context, e *env) {
-	var (
-		held   holding[net.Conn]
-		closed atomic.Int64
-		wg     sync.WaitGroup
-	)
 	req := []byte("GET /healthz HTTP/1.1\r\nHost: " + e.addr + "\r\n\r\n")
-	sem := make(chan struct{}, 64)
-	for range e.o.KeepAlive {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
-		wg.Go(func() {
+	holdMany(ctx, e, e.o.KeepAlive,
+		func() (net.Conn, error) {
 			c, err := e.dialer.DialContext(ctx, "tcp", e.addr)
-			if err == nil {
-				c.SetDeadline(time.Now().Add(stepTimeout))
-				if _, err = c.Write(req); err == nil {
-					var resp *http.Response
-					br := bufio.NewReader(c)
-					if resp, err = http.ReadResponse(br, nil); err == nil {
-						io.Copy(io.Discard, resp.Body)
-						resp.Body.Close()
-						if resp.StatusCode != http.StatusOK {
-							err = fmt.Errorf("HTTP %d", resp.StatusCode)
-						}
+			if err != nil {
+				return nil, err
+			}
+			c.SetDeadline(time.Now().Add(stepTimeout))
+			if _, err = c.Write(req); err == nil {
+				var resp *http.Response
+				br := bufio.NewReader(c)
+				if resp, err = http.ReadResponse(br, nil); err == nil {
+					io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					if resp.StatusCode != http.StatusOK {
+						err = fmt.Errorf("HTTP %d", resp.StatusCode)
 					}
 				}
-				if err != nil {
-					c.Close()
-				}
 			}
-			<-sem
 			if err != nil {
-				if ctx.Err() == nil {
-					e.counts.add(cRefused+": "+errKind(err), 1)
-				}
-				return
+				c.Close()
+				return nil, err
 			}
-			e.counts.add(cConnections, 1)
 			c.SetDeadline(time.Time{})
-			if !held.add(c) {
-				c.Close() // opened as the span ended
-				return
-			}
+			return c, nil
+		},
+		func(c net.Conn) error {
 			var b [1]byte
-			_, err = c.Read(b[:])
-			if ctx.Err() == nil {
-				closed.Add(1)
-				e.counts.add(closedKind(err), 1)
-			}
-		})
-	}
-	<-ctx.Done()
-	conns := held.end()
-	e.counts.add(cHeldAtEnd, int64(len(conns))-closed.Load())
-	for _, c := range conns {
-		c.Close()
-	}
-	wg.Wait()
+			_, err := c.Read(b[:])
+			return err
+		},
+		func(c net.Conn) { c.Close() })
 }
 
 // spellings is attack f: Workers keep-alive HTTP clients asking for card
@@ -527,46 +545,23 @@ func flood(ctx context.Context, e *env) {
 	batch := frames(ws.OpText, []byte(`{"type":"ping"}`), 64)
 	big := frame(ws.OpText, []byte(`{"type":"ping","nonce":"`+strings.Repeat("x", 64<<10)+`"}`))
 	for i := 0; ctx.Err() == nil; i++ {
-		c, err := dialWS(ctx, e.dialer, e.wsURL())
-		if err != nil {
-			if ctx.Err() == nil {
-				e.counts.add(cRefused+": "+errKind(err), 1)
-				sleep(ctx, 100*time.Millisecond)
-			}
+		c := e.open(ctx, "flood "+strconv.Itoa(i))
+		if c == nil {
 			continue
 		}
-		e.counts.add(cConnections, 1)
-		if err := c.greet("flood " + strconv.Itoa(i)); err != nil {
-			e.counts.add("hello: "+answerKind(err), 1)
-			c.close()
-			continue
-		}
-		stop := context.AfterFunc(ctx, c.close)
-		read := make(chan struct{})
-		go func() {
-			defer close(read)
+		wait := reading(ctx, c, func() {
 			var pongs, limited int64
-			for {
-				b, err := c.next()
-				if err != nil {
-					if ctx.Err() == nil {
-						e.counts.add(closedKind(err), 1)
-					} else {
-						e.counts.add(cHeldAtEnd, 1)
-					}
-					c.close()
-					break
-				}
+			e.drain(ctx, c, func(b []byte) {
 				switch {
 				case strings.Contains(string(b), `"type":"pong"`):
 					pongs++
 				case strings.Contains(string(b), `"rateLimited"`):
 					limited++
 				}
-			}
+			})
 			e.counts.add("answered pong", pongs)
 			e.counts.add("answered rateLimited", limited)
-		}()
+		})
 		if i%2 == 1 {
 			if c.write(big) == nil {
 				e.counts.add("oversized frames sent", 1)
@@ -578,8 +573,7 @@ func flood(ctx context.Context, e *env) {
 			}
 			e.counts.add(cSent, sent)
 		}
-		<-read
-		stop()
+		wait()
 	}
 }
 

@@ -3,56 +3,27 @@ package hostile
 import (
 	"context"
 	"os"
-	"os/exec"
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/dobble-dev/dobble/internal/serveproc"
 )
 
-// The dobble binary, built once for the tests of this package, in a
-// folder TestMain removes.
-var (
-	buildOnce sync.Once
-	buildDir  string
-	dobble    string
-	buildErr  error
-)
+// dobble is the dobble binary, built once for the tests of this package
+// by its first test that needs it, and removed by TestMain.
+var dobble = serveproc.Binary{Prefix: "dobble-hostile-test-"}
 
-// binary returns the dobble binary, building it the first time;
-// it skips the test where the go command is missing.
-func binary(t *testing.T) string {
-	t.Helper()
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command to build dobble with")
-	}
-	buildOnce.Do(func() {
-		if buildDir, buildErr = os.MkdirTemp("", "dobble-hostile-test-"); buildErr == nil {
-			dobble, buildErr = Build(context.Background(), buildDir)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return dobble
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(dobble.Run(m)) }
 
 // TestHarness runs the control attack (g) for two seconds against a real
 // dobble serve beside a normal room, and checks that every part of the
 // harness reported: the room played, the attack connected and wrote,
 // the newcomer tried, the memory was read, the server stayed up.
 func TestHarness(t *testing.T) {
-	bin := binary(t)
+	bin := dobble.Path(t)
 	var lines []string
 	results, err := Run(context.Background(), Options{
 		Dobble: bin, Kinds: []string{"g-flood"}, Span: 2 * time.Second,
@@ -99,7 +70,7 @@ func TestHarnessCap(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the server's memory is read from /proc")
 	}
-	bin := binary(t)
+	bin := dobble.Path(t)
 	results, err := Run(context.Background(), Options{Dobble: bin, Kinds: []string{"g"}, Span: time.Second, MemCap: 1 << 20})
 	if err != nil {
 		t.Fatal(err)

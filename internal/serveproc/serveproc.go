@@ -1,6 +1,6 @@
 // Package serveproc holds what the harnesses that run a real `dobble
 // serve` process (internal/crash, internal/hostile, the cluster's tests)
-// share: building the binary, reading the process's output line by line
+// share: building the binary (once for the tests of a package), reading the process's output line by line
 // while keeping its last lines for a report, and finding where it serves.
 package serveproc
 
@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -24,6 +25,55 @@ func Build(ctx context.Context, dir string) (string, error) {
 		return "", fmt.Errorf("go build ./cmd/dobble: %v\n%s", err, out)
 	}
 	return bin, nil
+}
+
+// TB is what Binary needs of a test; *testing.T and testing.TB have it.
+type TB interface {
+	Helper()
+	Skip(args ...any)
+	Fatal(args ...any)
+}
+
+// Binary is the dobble binary built once for the tests of a package, in
+// a temporary folder that Run removes once they have run. A test package
+// holds one in a variable, calls Path from its tests, and Run from its
+// TestMain: os.Exit(bin.Run(m)).
+type Binary struct {
+	// Prefix starts the temporary folder's name.
+	Prefix string
+
+	once sync.Once
+	dir  string
+	path string
+	err  error
+}
+
+// Path returns the binary, building it the first time; it skips t where
+// the go command is missing, and fails it where the build fails.
+func (b *Binary) Path(t TB) string {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command to build dobble with")
+	}
+	b.once.Do(func() {
+		if b.dir, b.err = os.MkdirTemp("", b.Prefix); b.err == nil {
+			b.path, b.err = Build(context.Background(), b.dir)
+		}
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.path
+}
+
+// Run runs the tests of m, then removes the folder of the binary where
+// one was built, and returns m's exit code.
+func (b *Binary) Run(m interface{ Run() int }) int {
+	code := m.Run()
+	if b.dir != "" {
+		os.RemoveAll(b.dir)
+	}
+	return code
 }
 
 // tailSize is how much of a process's output a Tail keeps.
