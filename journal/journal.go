@@ -84,7 +84,9 @@ type Options struct {
 	// file holds; 0 means 5 s.
 	Busy time.Duration
 	// Observe, when not nil, is called after each batch with its size, how
-	// long its transaction took and its error.
+	// long its transaction took and its error, and with no entries for
+	// each failure of a checkpoint or a compaction; the writer and the
+	// checkpointer may call it at once.
 	Observe func(entries int, took time.Duration, err error)
 }
 

@@ -75,6 +75,10 @@ type Metrics struct {
 	// JournalCut counts the entries deleted at start from the end of a
 	// room's journal because they could not be replayed.
 	JournalCut prometheus.Counter
+	// JournalBatches is how long the journal's transactions took, one
+	// observation a batch of entries written: the time an action waits,
+	// beyond the journal's window, before its players hear of it.
+	JournalBatches prometheus.Histogram
 
 	accepted    prometheus.Counter // Claims{outcome="accepted"}, looked up once
 	limitedConn prometheus.Counter // RateLimited{scope="connection"}
@@ -130,6 +134,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Failures of the journal of the rooms in play: entries not written, rooms that could not be restored, rooms whose journal was cut."}),
 		JournalCut: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_journal_entries_cut_total",
 			Help: "Entries deleted at start from the end of a room's journal because they could not be replayed (cut short, changed, a number missing)."}),
+		JournalBatches: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "dobble_journal_batch_seconds",
+			Help:    "How long each transaction of the journal of the rooms in play took to write its batch of entries.",
+			Buckets: prometheus.ExponentialBuckets(0.0001, 2, 14)}),
 	}
 	m.accepted = m.Claims.WithLabelValues("accepted")
 	m.limitedConn = m.RateLimited.WithLabelValues("connection")
@@ -137,6 +144,6 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	reg.MustRegister(m.Rooms, m.Connections, m.Claims, m.ClaimLatency, m.RTT, m.FairWait, m.Busy, m.SlowConsumers, m.Games,
 		m.DeckCacheDrops, m.DeckNamesRefused, m.GamesStored, m.GamesLost, m.StoreFailures, m.SaveBacklog, m.StoreFailing,
 		m.BotsDeferred, m.Sockets, m.Refused, m.HelloTimeouts, m.RateLimited, m.Addresses, m.AddressesEvicted,
-		m.RoomsRestored, m.JournalFailures, m.JournalCut)
+		m.RoomsRestored, m.JournalFailures, m.JournalCut, m.JournalBatches)
 	return m
 }

@@ -180,7 +180,7 @@ func Serve(ctx context.Context, ln net.Listener, cfg Config, ready func(url stri
 		defer node.Close()
 		health = node.Health
 	} else if cfg.Journal {
-		j, err := journal.Open(ctx, journalPath, journal.Options{Sync: cfg.JournalSync})
+		j, err := journal.Open(ctx, journalPath, journal.Options{Sync: cfg.JournalSync, Observe: journalObserver(metrics, cfg.Log)})
 		if err != nil {
 			return err
 		}
@@ -254,4 +254,22 @@ func httpLog(l *slog.Logger) *log.Logger {
 		return nil
 	}
 	return slog.NewLogLogger(l.Handler(), slog.LevelWarn)
+}
+
+// journalObserver times the journal's transactions in /metrics, and logs
+// and counts the failures of its own upkeep (a checkpoint, a compaction):
+// a batch that fails is told to the rooms whose entries it held, which
+// log and count it themselves.
+func journalObserver(metrics *room.Metrics, log *slog.Logger) func(entries int, took time.Duration, err error) {
+	return func(entries int, took time.Duration, err error) {
+		switch {
+		case err == nil:
+			metrics.JournalBatches.Observe(took.Seconds())
+		case entries == 0:
+			metrics.JournalFailures.Inc()
+			if log != nil {
+				log.Error("the journal of the rooms in play could not keep its file in shape; it goes on writing", "err", err)
+			}
+		}
+	}
 }
