@@ -3,6 +3,7 @@ package layout
 import (
 	"fmt"
 	"math"
+	"sync"
 )
 
 // Outline is the shape of a symbol's ink, for packing symbols by their
@@ -67,9 +68,11 @@ func NewOutline(n int, inked []bool, pad, turn float64) (*Outline, error) {
 
 // Disc returns the outline of a symbol whose ink fills its enclosing
 // circle and that turns freely: packing discs is packing circles.
-func Disc() *Outline { return disc }
+func Disc() *Outline { return disc() }
 
-var disc = func() *Outline {
+// disc makes the outline Disc returns once, when it is first asked for,
+// so that a command that lays out no card does not pay for it at start.
+var disc = sync.OnceValue(func() *Outline {
 	const n = 64
 	inked := make([]bool, n*n)
 	for y := 0; y < n; y++ {
@@ -84,7 +87,7 @@ var disc = func() *Outline {
 		panic(err)
 	}
 	return o
-}()
+})
 
 // Turn returns the largest rotation the symbol may get, in degrees either
 // way from upright.
