@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 	"github.com/coder/websocket"
 )
@@ -321,4 +322,39 @@ func (b *browser) seatSitters(base, code string, n int) {
 		sit(b.t, base, code, name)
 		b.waitFor(fmt.Sprintf(`document.querySelector('#seats').textContent.includes(%q)`, name), 15*time.Second)
 	}
+}
+
+// TestBrowserCollectTokensSlowDeck: the pictures of Collect the Symbols'
+// tokens come even when the deck's description (which says which card
+// shows a symbol alone) comes after the game's module: here the browser
+// holds every request for a deck's description 2 s, and nobody plays, so
+// that no update would load them later.
+func TestBrowserCollectTokensSlowDeck(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test runs a real Chromium; go test -short leaves it out")
+	}
+	base := browserServer(t, 200*time.Millisecond)
+	b := newBrowser(t, "collect-slowdeck", screenshotDir(t), 1280, 900)
+	if err := chromedp.Listen(b.ctx, func(ev any) {
+		if e, ok := ev.(*fetch.EventRequestPaused); ok {
+			go func() {
+				// The description's network delay.
+				select {
+				case <-time.After(2 * time.Second):
+				case <-b.ctx.Done():
+					return
+				}
+				chromedp.Call(b.ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: e.RequestID})
+			}()
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(b.ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/api/decks/*"}}}); err != nil {
+		t.Fatal(err)
+	}
+	code := b.createRoom(base, "Col", roomSpec{game: "collect-symbols", deck: "order-3", seats: 2, bots: []string{""}, games: 1})
+	b.seatSitters(base, code, 1)
+	b.click("#start")
+	b.waitFor(`document.querySelector('.table[data-version] .seat.mine svg.face g[data-symbol]') && document.querySelectorAll('#tokens .chip svg').length > 0 && !document.querySelector('#tokens .loading')`, 30*time.Second)
 }

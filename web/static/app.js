@@ -454,8 +454,12 @@ async function onState(m) {
   r.shown = null;
   r.prevShown = null;
   // The game's module (if it has one) says which cards beside the zones'
-  // it shows, so it is loaded before them.
-  await Promise.all([useDeck(m.deck), loadGame(m.view.game).then(() => preload(m.deck, m.view)).catch(() => {})]);
+  // it shows, and the deck's description which card shows a symbol alone
+  // (Collect the Symbols' tokens): both are loaded before those cards,
+  // or a module that came first would load none of the tokens' pictures,
+  // and nothing would load them before the next update.
+  const described = useDeck(m.deck);
+  await Promise.all([described, loadGame(m.view.game).then(() => described).then(() => preload(m.deck, m.view)).catch(() => {})]);
   if (S.room !== r) return;
   render();
   focusFirstSymbol();
