@@ -13,8 +13,9 @@ import (
 
 // Every connection's round trip is measured with the standard WebSocket
 // ping: every Options.RTTEvery the server pings each connection that has
-// said hello, at a moment of the interval of its own (rttSlots), with a payload of its own (the ping's number), and times the
-// pong that echoes it. A pong that does not echo the ping waiting for its
+// said hello, at a moment of the interval of its own (rttSlots), with a
+// payload of its own (the ping's number), and times the pong that echoes
+// it. A pong that does not echo the ping waiting for its
 // answer (unsolicited, or replayed) measures nothing. Each round trip,
 // with the kernel's measure of the TCP connection's (tcpRTT), goes to the
 // connection's Peer (room.Peer.AddRTT), which keeps the estimate the rooms
@@ -52,9 +53,8 @@ func (s *server) measure(cn *conn) {
 
 // rttEvery turns the wheel of round-trip pings a slot every d/rttSlots,
 // so that each connection that has said hello is pinged every d, until
-// no connection is left.
-// An interval shorter than rttSlots milliseconds turns several slots a
-// tick of 1 ms.
+// no connection is left. An interval shorter than rttSlots milliseconds
+// turns several slots a tick of 1 ms.
 func (s *server) rttEvery(d time.Duration) {
 	tick := max(d/rttSlots, time.Millisecond)
 	step := max(1, int(rttSlots*tick/max(d, 1)))
