@@ -18,9 +18,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/dobble-dev/dobble/internal/natstest"
 	"github.com/dobble-dev/dobble/internal/serveproc"
 	"github.com/dobble-dev/dobble/store"
 )
@@ -185,7 +184,7 @@ func (f *fleet) startNATS(ctx context.Context) error {
 	}
 	deadline := time.Now().Add(natsWithin)
 	for {
-		if natsReady(ctx, f.natsURL) {
+		if natstest.Ready(ctx, f.natsURL) {
 			return nil
 		}
 		if time.Now().After(deadline) {
@@ -195,24 +194,6 @@ func (f *fleet) startNATS(ctx context.Context) error {
 			return err
 		}
 	}
-}
-
-// natsReady reports whether the NATS server at u answers JetStream
-// requests.
-func natsReady(ctx context.Context, u string) bool {
-	nc, err := nats.Connect(u, nats.Timeout(time.Second))
-	if err != nil {
-		return false
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		return false
-	}
-	ctx, cancel := context.WithTimeout(ctx, time.Second)
-	defer cancel()
-	_, err = js.AccountInfo(ctx)
-	return err == nil
 }
 
 // newSchema makes a schema of its own in the PostgreSQL database of base

@@ -68,21 +68,7 @@ func (s *Server) Restart() {
 		s.t.Fatal(err)
 	}
 	s.cmd = cmd
-	poll(s.t, "NATS to answer JetStream requests", func() bool {
-		nc, err := nats.Connect(s.URL(), nats.Timeout(time.Second))
-		if err != nil {
-			return false
-		}
-		defer nc.Close()
-		js, err := jetstream.New(nc)
-		if err != nil {
-			return false
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-		_, err = js.AccountInfo(ctx)
-		return err == nil
-	})
+	poll(s.t, "NATS to answer JetStream requests", func() bool { return Ready(context.Background(), s.URL()) })
 }
 
 // Stop stops the server as a restart does (SIGTERM) and waits for it.
@@ -105,4 +91,22 @@ func poll(t testing.TB, what string, ok func() bool) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// Ready reports whether the NATS server at u answers JetStream requests
+// within a second.
+func Ready(ctx context.Context, u string) bool {
+	nc, err := nats.Connect(u, nats.Timeout(time.Second))
+	if err != nil {
+		return false
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	_, err = js.AccountInfo(ctx)
+	return err == nil
 }
