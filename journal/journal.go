@@ -126,6 +126,13 @@ type Journal struct {
 	pages    int
 	ckptReqs chan struct{}
 	ckptDone chan struct{}
+	// copied is set by the checkpointer once a checkpoint has copied the
+	// whole log as it found it; the writer then copies what it wrote
+	// meanwhile (catchUp), so that its next transaction starts the log
+	// over. ckptMu keeps their checkpoints apart, as SQLite runs one at a
+	// time.
+	copied atomic.Bool
+	ckptMu sync.Mutex
 }
 
 // insertChunks is how many insert statements the writer prepares: they
@@ -258,14 +265,47 @@ const checkpointAt = 1000
 // (SQLite's passive checkpoint, which waits for no one), on a connection
 // of its own, while the writer goes on writing batches. With
 // synchronous=NORMAL, the log is synced to the disk then.
+//
+// SQLite starts the log over from its beginning only when a transaction
+// begins with the whole log copied, which a writer that never stops
+// never finds: the batches written while the checkpoint ran are always
+// left. So once a checkpoint has copied all it found, the writer copies
+// those few pages itself (catchUp), and its next transaction starts the
+// log over: the log stays about checkpointAt pages long, rather than
+// growing by all a busy server writes.
 func (j *Journal) checkpoint() {
 	defer close(j.ckptDone)
 	for range j.ckptReqs {
 		var busy, log, done int
+		j.ckptMu.Lock()
 		err := j.ckpt.QueryRowContext(context.Background(), `PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &log, &done)
-		if err != nil && j.opts.Observe != nil {
+		switch {
+		case err != nil && j.opts.Observe != nil:
 			j.opts.Observe(0, 0, fmt.Errorf("journal: %s: checkpoint: %w", j.path, err))
+		case err == nil && busy == 0 && log > 0 && done == log:
+			j.copied.Store(true)
 		}
+		j.ckptMu.Unlock()
+	}
+}
+
+// catchUp copies into the database, on the writer's connection, the pages
+// of log written while the checkpointer's last checkpoint ran, once that
+// checkpoint copied all it found; the writer's next transaction then
+// starts the log over. A reader of an older snapshot may keep the log
+// from being wholly copied: then it grows on, until a later checkpoint.
+// While the checkpointer runs its next checkpoint, the writer tries again
+// after its next batch; another connection's checkpoint under way (the
+// store's, on the same file) has it give up until the next checkpoint.
+func (j *Journal) catchUp() {
+	if !j.copied.Load() || !j.ckptMu.TryLock() {
+		return
+	}
+	defer j.ckptMu.Unlock()
+	j.copied.Store(false)
+	_, err := j.db.ExecContext(context.Background(), `PRAGMA wal_checkpoint(PASSIVE)`)
+	if err != nil && j.opts.Observe != nil {
+		j.opts.Observe(0, 0, fmt.Errorf("journal: %s: checkpoint: %w", j.path, err))
 	}
 }
 
@@ -481,6 +521,7 @@ func (j *Journal) write() {
 		if err == nil {
 			j.count(batch)
 			j.compact()
+			j.catchUp()
 			j.checkpointSoon(batch)
 		}
 		// The batch's writes are done with: let the collector have their

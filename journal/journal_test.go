@@ -195,6 +195,28 @@ func TestCheckpoints(t *testing.T) {
 	}
 }
 
+// TestLogStartsOver writes sixteen times checkpointAt pages of log, one
+// entry a transaction without a pause, so that the writer writes while
+// each checkpoint runs, and finds the log no longer than half of it: the
+// log starts over after each checkpoint (it then holds checkpointAt pages
+// and what the writer wrote while the checkpoint ran) rather than growing
+// by every page written.
+func TestLogStartsOver(t *testing.T) {
+	j, path := open(t, Options{Window: -1})
+	data := strings.Repeat("x", 8000) // about two pages
+	entries := 16 * checkpointAt / 2
+	for i := range entries {
+		appendWait(t, j, "busy", int64(i+1), data)
+	}
+	st, err := os.Stat(path + "-wal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if written := int64(entries * len(data)); st.Size() > written/2 {
+		t.Fatalf("the log is %d bytes long after %d bytes of entries were written: it never started over", st.Size(), written)
+	}
+}
+
 // TestCompaction drops rooms until their entries make up half the journal
 // and finds them deleted from the file, the live rooms' entries kept.
 func TestCompaction(t *testing.T) {
