@@ -379,6 +379,9 @@ func (r *Room) submitHeld(item *heldItem) bool {
 		r.close(fmt.Sprintf("the game could not go on: %v", err))
 		return false
 	}
+	if !r.replaying {
+		r.m.metrics.ClaimLatency.Observe(r.now().Sub(item.in.at).Seconds())
+	}
 	return true
 }
 

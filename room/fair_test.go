@@ -2,6 +2,7 @@ package room
 
 import (
 	"bytes"
+	"math"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -113,6 +114,10 @@ func TestFairRanksByReaction(t *testing.T) {
 		h.advance(ms)
 		if won, _ := firstCard(h); won != 0 {
 			t.Fatalf("at the window's end seat %d took the card; want seat 0", won)
+		}
+		// The claim's latency in /metrics is the time it was held.
+		if n, sum := h.histogram("dobble_claim_latency_seconds"); n != 1 || math.Abs(sum-0.130) > 1e-9 {
+			t.Errorf("dobble_claim_latency_seconds: %d claims, %.6f s in all; want 1 claim of 0.130 s", n, sum)
 		}
 		claimAt(h, c[1], 1, 1050) // reacted in 900 ms
 		checkRace(t, h, c, 0, record.Timing{Arrival: 1050, RTT: 150, Credit: 150, Reaction: 900})

@@ -169,6 +169,24 @@ func (h *harness) metric(name string) float64 {
 	return sum
 }
 
+// histogram returns the number and the sum of the observations of the
+// histogram called name, as /metrics would show them.
+func (h *harness) histogram(name string) (uint64, float64) {
+	h.t.Helper()
+	families, err := h.reg.Gather()
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() == name && len(f.GetMetric()) == 1 {
+			hist := f.GetMetric()[0].GetHistogram()
+			return hist.GetSampleCount(), hist.GetSampleSum()
+		}
+	}
+	h.t.Fatalf("no histogram %s in the registry", name)
+	return 0, 0
+}
+
 // room returns the room of the last create.
 func (h *harness) room() *Room {
 	h.t.Helper()
