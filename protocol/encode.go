@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
+	"sync"
 
 	"github.com/dobble-dev/dobble/rules"
 )
@@ -51,7 +52,8 @@ func (u *Updates) Reset(st *rules.State, table int, at int64, ev []rules.Event) 
 }
 
 // Frame returns the update as seat gs of the table (or a spectator, for
-// any seat not at it) sees it, in a slice of its own.
+// any seat not at it) sees it, in a slice of its own, taken from the
+// frame pool: whoever is the last to use it may give it back (PutFrame).
 func (u *Updates) Frame(gs int) []byte {
 	if gs < 0 || gs >= u.st.Players() {
 		gs = rules.Spectator
@@ -61,12 +63,42 @@ func (u *Updates) Frame(gs int) []byte {
 	}
 	if !u.shared {
 		u.encode(gs, gs)
-		return bytes.Clone(u.buf)
+		return append(getFrame(len(u.buf)), u.buf...)
 	}
-	f := make([]byte, 0, len(u.buf)-len(sharedSeat)+4)
+	f := getFrame(len(u.buf) - len(sharedSeat) + 4)
 	f = append(f, u.buf[:u.split]...)
 	f = strconv.AppendInt(f, int64(gs), 10)
 	return append(f, u.buf[u.split+len(sharedSeat):]...)
+}
+
+// The frame pool. A room sends four updates for each claim a table of four
+// accepts, each in a slice of its own, as each connection's writer writes
+// it later; the pool has the writers give them back once written, rather
+// than leave them to the garbage collector, whose cycles, at 10,000
+// players, were what delayed the slowest claims (docs/BENCHMARKS.md).
+var framePool sync.Pool
+
+// maxPooledFrame is the largest frame kept in the pool.
+const maxPooledFrame = 16 << 10
+
+// getFrame returns an empty frame that holds n bytes, from the pool when it
+// has one large enough.
+func getFrame(n int) []byte {
+	if f, ok := framePool.Get().(*[]byte); ok && cap(*f) >= n {
+		return (*f)[:0]
+	}
+	// Room to grow: a table's views differ in length from one action to
+	// the next.
+	return make([]byte, 0, n+n/4)
+}
+
+// PutFrame gives frame f, which Updates.Frame returned, back to the frame
+// pool, for a later Frame to fill again: whoever calls it must be the last
+// to use f.
+func PutFrame(f []byte) {
+	if cap(f) <= maxPooledFrame {
+		framePool.Put(&f)
+	}
 }
 
 // sharedSeat is the seat a view shared by every seat is encoded with, to

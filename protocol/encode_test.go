@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"testing"
 
 	"github.com/dobble-dev/dobble/record"
@@ -242,7 +243,7 @@ func TestEncodeMessages(t *testing.T) {
 
 // towerUpdate returns a Tower of four after one right claim, with its
 // events.
-func towerUpdate(b *testing.B) (*rules.State, rules.Action, []rules.Event) {
+func towerUpdate(b testing.TB) (*rules.State, rules.Action, []rules.Event) {
 	g, _ := rules.Lookup("tower")
 	st, err := newGame(b, g, 4)
 	if err != nil {
@@ -255,6 +256,31 @@ func towerUpdate(b *testing.B) (*rules.State, rules.Action, []rules.Event) {
 		b.Fatal(err)
 	}
 	return st, a, ev
+}
+
+// TestFramePool frames the same update again and again, each frame given
+// back once used, and finds the pool's frames filled again: a frame costs
+// a few bytes (the pool's box for it), not its own.
+func TestFramePool(t *testing.T) {
+	st, a, ev := towerUpdate(t)
+	var u Updates
+	u.Reset(st, 0, a.At, ev)
+	want := string(u.Frame(1))
+	PutFrame(u.Frame(2))
+	const frames = 1000
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range frames {
+		f := u.Frame(1)
+		if string(f) != want {
+			t.Fatalf("a frame filled again from the pool reads %s, want %s", f, want)
+		}
+		PutFrame(f)
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / frames; per > uint64(len(want))/8 {
+		t.Fatalf("%d bytes allocated a frame of %d bytes given back each time: the pool is not used", per, len(want))
+	}
 }
 
 // BenchmarkUpdate measures what a room spends on the frames of one

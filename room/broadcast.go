@@ -106,20 +106,34 @@ func (r *Room) broadcastLobby() {
 
 // perView sends every member a frame built for its seat at the table,
 // building and encoding it once per distinct seat (spectators, and seats
-// not at the table, share one).
-func (r *Room) perView(build func(gs int) []byte) {
-	// Frames by seat: index 0 for the spectators' view, seat+1 for a seat.
+// not at the table, share one). With pooled, build's frames come from
+// protocol's frame pool: one that goes to a single member goes back to
+// the pool once written (Peer.SendPooled).
+func (r *Room) perView(build func(gs int) []byte, pooled bool) {
+	// Frames, and how many members see each, by view: index 0 for the
+	// spectators', seat+1 for a seat's.
 	var frames [rules.DobbleMaxPlayers + 1][]byte
-	for p, member := range r.members {
-		gs := r.gameSeat(member)
-		i := gs + 1
-		if gs < 0 {
-			i = 0
+	var viewers [rules.DobbleMaxPlayers + 1]int
+	view := func(member int) (gs, i int) {
+		gs = r.gameSeat(member)
+		return gs, max(gs+1, 0)
+	}
+	if pooled {
+		for _, member := range r.members {
+			_, i := view(member)
+			viewers[i]++
 		}
+	}
+	for p, member := range r.members {
+		gs, i := view(member)
 		if frames[i] == nil {
 			frames[i] = build(gs)
 		}
-		r.send(p, frames[i])
+		if pooled && viewers[i] == 1 {
+			r.sendPooled(p, frames[i])
+		} else {
+			r.send(p, frames[i])
+		}
 	}
 }
 
@@ -132,14 +146,14 @@ func (r *Room) stateFrame(gs int, now time.Time) []byte {
 
 // broadcastState sends everyone the table.
 func (r *Room) broadcastState(now time.Time) {
-	r.perView(func(gs int) []byte { return r.stateFrame(gs, now) })
+	r.perView(func(gs int) []byte { return r.stateFrame(gs, now) }, false)
 }
 
 // broadcastUpdate sends everyone the events ev of the accepted action at
 // the table, applied at ms on its clock.
 func (r *Room) broadcastUpdate(at int64, ev []rules.Event) {
 	r.upd.Reset(r.tab.State(), r.tableNo, at, ev)
-	r.perView(r.upd.Frame)
+	r.perView(r.upd.Frame, true)
 }
 
 // refusedFrame is the encoded refused message m.

@@ -64,16 +64,25 @@ type entry struct {
 
 // outFrame is a frame held back until the turn that sent it is durable.
 type outFrame struct {
-	p *Peer
-	b []byte
+	p      *Peer
+	b      []byte
+	pooled bool // sent with Peer.SendPooled
 }
 
 // send sends frame b to p once the current turn is durable (at once
 // without a journal).
-func (r *Room) send(p *Peer, b []byte) {
+func (r *Room) send(p *Peer, b []byte) { r.sendFrame(outFrame{p: p, b: b}) }
+
+// sendPooled is send for a frame from protocol's frame pool sent to p
+// alone (Peer.SendPooled).
+func (r *Room) sendPooled(p *Peer, b []byte) { r.sendFrame(outFrame{p: p, b: b, pooled: true}) }
+
+// sendFrame sends f once the current turn is durable (at once without a
+// journal).
+func (r *Room) sendFrame(f outFrame) {
 	if r.m.journal == nil || r.replaying {
 		if !r.replaying {
-			p.Send(b)
+			f.send()
 		}
 		return
 	}
@@ -82,7 +91,16 @@ func (r *Room) send(p *Peer, b []byte) {
 		// connection: room for them all at once.
 		r.out = make([]outFrame, 0, len(r.members)+1)
 	}
-	r.out = append(r.out, outFrame{p, b})
+	r.out = append(r.out, f)
+}
+
+// send queues the frame on its Peer.
+func (f *outFrame) send() {
+	if f.pooled {
+		f.p.SendPooled(f.b)
+	} else {
+		f.p.Send(f.b)
+	}
 }
 
 // whenDurable stores the finished game g once the current turn is
@@ -257,8 +275,8 @@ func (r *Room) commit(now time.Time) {
 		} else if r.m.journalErr.Load() != nil {
 			r.m.journalRecovered()
 		}
-		for _, f := range out {
-			f.p.Send(f.b)
+		for i := range out {
+			out[i].send()
 		}
 		for _, g := range saves {
 			r.storeGame(g)

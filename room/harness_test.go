@@ -197,7 +197,8 @@ func (h *harness) room() *Room {
 }
 
 // client is a connection as a room sees it: a real Peer whose writer
-// takes its frames as they are queued, and keeps them.
+// takes its frames as they are queued, and keeps them, a frame sent with
+// Peer.SendPooled marked with pooledKey.
 type client struct {
 	h      *harness
 	name   string
@@ -208,6 +209,10 @@ type client struct {
 
 // frame is one decoded frame a client received.
 type frame map[string]any
+
+// pooledKey marks a frame sent with Peer.SendPooled, which the writer may
+// give back to protocol's frame pool.
+const pooledKey = "(pooled)"
 
 // str returns field k as a string.
 func (f frame) str(k string) string { s, _ := f[k].(string); return s }
@@ -220,18 +225,22 @@ func (h *harness) connect(name string) *client {
 	h.t.Helper()
 	c := &client{h: h, name: name, p: h.m.NewPeer()}
 	var buf [][]byte
+	var pooled []bool
 	c.p.SetWriter(func() {
 		for {
 			var last bool
-			buf, last = c.p.Take(buf)
+			buf, pooled, last = c.p.TakePooled(buf, pooled)
 			if len(buf) == 0 {
 				c.closed = c.closed || last
 				return
 			}
-			for _, b := range buf {
+			for i, b := range buf {
 				var f frame
 				if err := json.Unmarshal(b, &f); err != nil {
 					h.t.Fatalf("%s got a frame that is not JSON: %s", name, b)
+				}
+				if pooled[i] {
+					f[pooledKey] = true
 				}
 				c.frames = append(c.frames, f)
 			}

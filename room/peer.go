@@ -36,6 +36,7 @@ const (
 type Peer struct {
 	mu     sync.Mutex
 	queue  [][]byte
+	pooled []bool // pooled[i]: queue[i] was sent with SendPooled
 	limit  int
 	busy   bool   // a writer has been started and has not stopped
 	closed bool   // Close was called: Send refuses frames
@@ -117,11 +118,21 @@ func (p *Peer) wake() bool {
 // writer does, so the connection is closed once and after every frame
 // queued before Close.
 func (p *Peer) Take(buf [][]byte) (frames [][]byte, last bool) {
+	frames, _, last = p.TakePooled(buf, nil)
+	return frames, last
+}
+
+// TakePooled is Take for a writer that gives the frames sent with
+// SendPooled back to protocol's pool once it has written them: pooled[i]
+// reports whether frames[i] was, and is built in pooled, emptied first.
+func (p *Peer) TakePooled(buf [][]byte, pooled []bool) (frames [][]byte, fromPool []bool, last bool) {
 	clear(buf)
 	p.mu.Lock()
 	buf = append(buf[:0], p.queue...)
+	pooled = append(pooled[:0], p.pooled...)
 	clear(p.queue)
 	p.queue = p.queue[:0]
+	p.pooled = p.pooled[:0]
 	if len(buf) == 0 {
 		if p.closed {
 			last = true
@@ -130,7 +141,7 @@ func (p *Peer) Take(buf [][]byte) (frames [][]byte, last bool) {
 		}
 	}
 	p.mu.Unlock()
-	return buf, last
+	return buf, pooled, last
 }
 
 // Done is closed when the Peer is closed.
@@ -162,7 +173,16 @@ func (p *Peer) CloseStatus() (int, string) {
 // Send queues frame b without blocking. When the queue is full the Peer is
 // closed as a slow consumer and the frame is dropped; it reports whether b
 // was queued.
-func (p *Peer) Send(b []byte) bool {
+func (p *Peer) Send(b []byte) bool { return p.send(b, false) }
+
+// SendPooled is Send for a frame from protocol's frame pool
+// (protocol.Updates.Frame) sent to this Peer alone: the writer that writes
+// it may give it back to the pool (TakePooled), so nothing else may keep
+// it.
+func (p *Peer) SendPooled(b []byte) bool { return p.send(b, true) }
+
+// send queues frame b, from protocol's frame pool when pooled.
+func (p *Peer) send(b []byte, pooled bool) bool {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
@@ -177,6 +197,7 @@ func (p *Peer) Send(b []byte) bool {
 		return false
 	}
 	p.queue = append(p.queue, b)
+	p.pooled = append(p.pooled, pooled)
 	kick := p.wake()
 	p.mu.Unlock()
 	if kick {

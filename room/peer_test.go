@@ -111,3 +111,20 @@ func TestPeerCloseRacingAnIdleWriter(t *testing.T) {
 		t.Fatal("the second writer was not told to close after the frames")
 	}
 }
+
+// TestPeerTakePooled finds each frame marked as it was sent: by Send, or
+// by SendPooled, whose frames the writer may give back to the pool.
+func TestPeerTakePooled(t *testing.T) {
+	p := NewPeer(4)
+	p.Send([]byte("shared"))
+	p.SendPooled([]byte("own"))
+	p.Send([]byte("shared again"))
+	frames, pooled, _ := p.TakePooled(nil, []bool{true, true, true, true})
+	if len(frames) != 3 || len(pooled) != 3 || pooled[0] || !pooled[1] || pooled[2] || string(frames[1]) != "own" {
+		t.Fatalf("TakePooled = %q, %v; want [shared own shared again], [false true false]", frames, pooled)
+	}
+	p.SendPooled([]byte("next"))
+	if frames, pooled, _ = p.TakePooled(frames, pooled); len(frames) != 1 || len(pooled) != 1 || !pooled[0] {
+		t.Fatalf("TakePooled = %q, %v; want [next], [true]", frames, pooled)
+	}
+}

@@ -108,6 +108,35 @@ func TestRoomClaims(t *testing.T) {
 	spectator.take("error")
 }
 
+// TestUpdatesPooled checks which updates go back to protocol's frame pool
+// once written: a seat's, which no one else is sent, and the spectators'
+// while one watches; not the one two spectators are both sent.
+func TestUpdatesPooled(t *testing.T) {
+	h := newHarness(t, testConfig())
+	c := startRoom(h, `{"game": "tower", "seats": 2}`, "guest")
+	r := h.room()
+	watch := func(name string) *client {
+		s := h.connect(name)
+		s.send(`{"type": "watch", "room": %q}`, r.code)
+		s.take("state")
+		return s
+	}
+	claim := func(want map[*client]bool) {
+		t.Helper()
+		st := r.tab.State()
+		c[0].act(st.Moves(0, nil)[0], 0)
+		for who, pooled := range want {
+			if u := who.take("update"); u[pooledKey] == true != pooled {
+				t.Errorf("%s's update: pooled %v, want %v", who.name, u[pooledKey] == true, pooled)
+			}
+		}
+	}
+	one := watch("spectator")
+	claim(map[*client]bool{c[0]: true, c[1]: true, one: true})
+	two := watch("another spectator")
+	claim(map[*client]bool{c[0]: true, c[1]: true, one: false, two: false})
+}
+
 // TestRoomBot seats a bot beside the host: the room wakes exactly when the
 // bot's claim is due and applies it at the time the bot planned, not a
 // millisecond before (a false alarm of the bot's is refused, which only

@@ -365,10 +365,11 @@ func (cn *conn) awaitClose(clean bool) {
 func (cn *conn) write() {
 	p := cn.p
 	var held [8][]byte
-	batch := held[:0]
+	var heldPooled [8]bool
+	batch, pooled := held[:0], heldPooled[:0]
 	for {
 		var last bool
-		batch, last = p.Take(batch)
+		batch, pooled, last = p.TakePooled(batch, pooled)
 		if last {
 			cn.close()
 			return
@@ -379,6 +380,11 @@ func (cn *conn) write() {
 		f := getFrames()
 		for i, b := range batch {
 			f.add(ws.OpText, b)
+			if pooled[i] {
+				// Copied: the frame goes back to the pool.
+				protocol.PutFrame(b)
+				batch[i] = nil
+			}
 			if len(f.b) < maxWrite && i < len(batch)-1 {
 				continue
 			}
