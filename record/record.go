@@ -332,7 +332,8 @@ type (
 // is returned by every later call.
 type Writer struct {
 	w       io.Writer
-	buf     []byte
+	line    bytes.Buffer  // the line being written
+	enc     *json.Encoder // encodes into line
 	err     error
 	open    bool
 	actions int
@@ -351,13 +352,17 @@ func (w *Writer) write(v any) error {
 	if w.err != nil {
 		return w.err
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
+	// An Encoder writes what json.Marshal returns, and a newline, into
+	// the line the Writer keeps from one to the next.
+	if w.enc == nil {
+		w.enc = json.NewEncoder(&w.line)
+	}
+	w.line.Reset()
+	if err := w.enc.Encode(v); err != nil {
 		w.err = fmt.Errorf("record: %w", err)
 		return w.err
 	}
-	w.buf = append(append(w.buf[:0], b...), '\n')
-	if _, err := w.w.Write(w.buf); err != nil {
+	if _, err := w.w.Write(w.line.Bytes()); err != nil {
 		w.err = fmt.Errorf("record: %w", err)
 	}
 	return w.err
