@@ -282,7 +282,10 @@ func readMessage(r io.Reader, b []byte) ([]byte, error) {
 // control answers the control frame of header h, whose payload r holds;
 // it returns errCloseHeard for a close frame.
 func (cn *conn) control(h ws.Header, r io.Reader) error {
-	var b [ws.MaxControlFramePayloadSize]byte
+	// The payload is read through an interface, so it is not kept on the
+	// stack: a buffer from a pool spares the collector one a pong.
+	b := controlBuffers.Get().(*[ws.MaxControlFramePayloadSize]byte)
+	defer controlBuffers.Put(b)
 	payload := b[:h.Length]
 	if _, err := io.ReadFull(r, payload); err != nil {
 		return err
@@ -317,6 +320,9 @@ func (cn *conn) control(h ws.Header, r io.Reader) error {
 	}
 	return nil
 }
+
+// controlBuffers holds the buffers control reads control frames into.
+var controlBuffers = sync.Pool{New: func() any { return new([ws.MaxControlFramePayloadSize]byte) }}
 
 // failed closes the Peer for what ended the reads: a message too large
 // (1009), a breach of the protocol (1002), no hello in time (1008), or a
