@@ -47,7 +47,8 @@ type Updates struct {
 // the next.
 func (u *Updates) Reset(st *rules.State, table int, at int64, ev []rules.Event) {
 	u.st, u.shared, u.split = st, st.Public(), -1
-	u.msg = Update{Table: table, Version: st.Version(), At: at, Events: u.msg.Events[:0]}
+	// The events' list and the view's lists are filled again (ViewInto).
+	u.msg = Update{Table: table, Version: st.Version(), At: at, Events: u.msg.Events[:0], View: u.msg.View}
 	u.ev = ev
 }
 
@@ -87,9 +88,9 @@ func getFrame(n int) []byte {
 	if f, ok := framePool.Get().(*[]byte); ok && cap(*f) >= n {
 		return (*f)[:0]
 	}
-	// Room to grow: a table's views differ in length from one action to
-	// the next.
-	return make([]byte, 0, n+n/4)
+	// Room to grow, up to the next 256 bytes: a table's views differ in
+	// length by a few bytes from one action to the next.
+	return make([]byte, 0, (n+255)&^255)
 }
 
 // PutFrame gives frame f, which Updates.Frame returned, back to the frame
@@ -134,7 +135,7 @@ func (u *Updates) encode(gs, seat int) {
 	if u.ev == nil {
 		u.msg.Events = nil
 	}
-	u.msg.View = u.st.View(gs)
+	u.st.ViewInto(gs, &u.msg.View)
 	u.msg.View.Seat = seat
 	u.buf = appendUpdate(u.buf[:0], &u.msg)
 }

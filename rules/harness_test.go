@@ -428,13 +428,28 @@ func checkPicks(t testing.TB, s *State, buf []Action) {
 	}
 }
 
+// viewScratch holds views that checkViews has ViewInto fill again, from
+// one state to the next and from one game to another.
+var viewScratch = sync.Pool{New: func() any { return new(View) }}
+
 // checkViews checks every seat's and the spectator's view against the
 // table: counts right, hidden cards absent, visible ones right, the whole
-// view JSON-encodable.
+// view JSON-encodable, and the same as ViewInto writes over a view it
+// filled before.
 func checkViews(t testing.TB, s *State) {
 	t.Helper()
+	scratch := viewScratch.Get().(*View)
+	defer viewScratch.Put(scratch)
 	for seat := -1; seat < s.Players(); seat++ {
 		v := s.View(seat)
+		s.ViewInto(seat, scratch)
+		fresh, err := json.Marshal(v)
+		if err != nil {
+			t.Fatalf("view for seat %d does not encode: %v", seat, err)
+		}
+		if again, _ := json.Marshal(scratch); string(again) != string(fresh) {
+			t.Fatalf("version %d, seat %d: ViewInto over an earlier view gives %s, View %s", s.Version(), seat, again, fresh)
+		}
 		if v.Version != s.Version() || v.Over != s.Over() || len(v.Zones) != s.Zones() || v.Seat != seat {
 			t.Fatalf("view for seat %d: header %+v disagrees with the state", seat, v)
 		}

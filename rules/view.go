@@ -66,14 +66,24 @@ type CardView struct {
 // View returns what seat sees; pass Spectator (or any seat not at the
 // table) for the public view, which shows no seat's private cards.
 func (s *State) View(seat int) View {
+	var v View
+	s.ViewInto(seat, &v)
+	return v
+}
+
+// ViewInto sets *v to what seat sees, as View returns it, reusing the
+// lists v holds: a caller that encodes one view after another (a room's
+// updates) allocates them once. v must not be shared with whatever holds
+// a view it set before.
+func (s *State) ViewInto(seat int, v *View) {
 	if uint(seat) >= uint(len(s.seats)) {
 		seat = Spectator
 	}
-	v := View{
+	zones := v.Zones[:cap(v.Zones)]
+	*v = View{
 		Game: s.info.Name, Seat: seat, Version: s.version, Players: len(s.seats),
 		Round: s.round, Over: s.over,
-		Zones:  make([]ZoneView, len(s.zones)),
-		Seats:  append([]Seat(nil), s.seats...),
+		Seats:  append(v.Seats[:0], s.seats...),
 		Result: s.game.Result(s),
 		Turn:   s.Turn(),
 	}
@@ -83,23 +93,39 @@ func (s *State) View(seat int) View {
 	if g, ok := s.game.(Viewer); ok {
 		v.Extra = g.ViewExtra(s, seat)
 	}
-	card := func(c int32) CardView {
-		return CardView{Card: int(c), Symbols: s.cards.AppendCard(make([]int, 0, 8), int(c))}
+	if len(zones) < len(s.zones) {
+		zones = append(zones, make([]ZoneView, len(s.zones)-len(zones))...)
+	}
+	v.Zones = zones[:len(s.zones)]
+	if v.Zones == nil {
+		v.Zones = []ZoneView{} // encoded [], not null
 	}
 	for i := range s.zones {
-		z := &s.zones[i]
-		zv := ZoneView{Zone: i, Kind: z.Kind, Seat: z.Seat, Show: z.Show, Count: len(z.cards), Cards: []CardView{}}
+		z, zv := &s.zones[i], &v.Zones[i]
+		// The zone's last cards, and their symbols, filled again.
+		cards := zv.Cards[:cap(zv.Cards)]
+		n := 0
+		card := func(c int32) {
+			if n == len(cards) {
+				cards = append(cards, CardView{})
+				cards = cards[:cap(cards)]
+			}
+			cards[n] = CardView{Card: int(c), Symbols: s.cards.AppendCard(cards[n].Symbols[:0], int(c))}
+			n++
+		}
 		switch {
 		case z.Show == ShowAll:
 			for _, c := range z.cards {
-				zv.Cards = append(zv.Cards, card(c))
+				card(c)
 			}
 		case len(z.cards) > 0 && z.Show.visibleTop(z.Seat, seat):
-			zv.Cards = append(zv.Cards, card(z.cards[len(z.cards)-1]))
+			card(z.cards[len(z.cards)-1])
 		}
-		v.Zones[i] = zv
+		if cards == nil {
+			cards = []CardView{} // encoded [], not null
+		}
+		*zv = ZoneView{Zone: i, Kind: z.Kind, Seat: z.Seat, Show: z.Show, Count: len(z.cards), Cards: cards[:n]}
 	}
-	return v
 }
 
 // EventFor returns e as seat (or Spectator) may see it: a card that went
