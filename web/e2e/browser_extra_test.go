@@ -182,6 +182,24 @@ const guessMarks = `(() => {
   };
 })()`
 
+// guessRecorder has the page keep the first Guess table it draws hosting
+// the round and the first guessing (guessMarks's answers, in
+// window.guessSeen), as it draws them: a busy machine may draw a round
+// that the game's clock ends before the test looks.
+const guessRecorder = `(() => {
+  if (window.guessSeen) return true;
+  window.guessSeen = {host: null, guess: null};
+  const snap = () => {
+    const g = ` + guessMarks + `;
+    if (!g) return;
+    if (g.host && !window.guessSeen.host) window.guessSeen.host = g;
+    if (!g.host && !window.guessSeen.guess) window.guessSeen.guess = g;
+  };
+  new MutationObserver(snap).observe(document.getElementById('app'), {subtree: true, childList: true, attributes: true, characterData: true});
+  snap();
+  return true;
+})()`
+
 // guessPage is what guessMarks answers.
 type guessPage struct {
 	Host   bool `json:"host"`
@@ -209,6 +227,24 @@ func checkGuessPage(b *browser) (page, host bool) {
 	b.t.Helper()
 	var g *guessPage
 	b.eval(guessMarks, &g)
+	return checkGuessMarks(b, g)
+}
+
+// checkGuessSeen checks the first Guess tables the page drew hosting and
+// guessing (guessRecorder), and reports which it drew.
+func checkGuessSeen(b *browser) (hosted, guessed bool) {
+	b.t.Helper()
+	var seen struct{ Host, Guess *guessPage }
+	b.eval(`window.guessSeen`, &seen)
+	_, hosted = checkGuessMarks(b, seen.Host)
+	guessed, _ = checkGuessMarks(b, seen.Guess)
+	return hosted, guessed
+}
+
+// checkGuessMarks checks what a Guess page showed (nil: no Guess table)
+// and reports whether it was one, and hosting the round.
+func checkGuessMarks(b *browser, g *guessPage) (page, host bool) {
+	b.t.Helper()
 	if g == nil {
 		return false, false
 	}
@@ -344,6 +380,9 @@ func TestBrowserExtraGames(t *testing.T) {
 			}
 			seats := make([]string, g.people-1, g.people-1+len(g.bots))
 			code := b.createRoom(base, names[0], roomSpec{game: g.game, deck: g.deck, seats: g.people + len(g.bots), bots: append(seats, g.bots...), options: g.options})
+			if g.game == "guess" {
+				b.eval(guessRecorder, nil)
+			}
 			for k, x := range pages[1:] {
 				x.run(chromedp.Navigate(base + "/r/" + code))
 				x.typeInto("#nickname", names[k+1])
@@ -366,8 +405,7 @@ func TestBrowserExtraGames(t *testing.T) {
 			look := func() {
 				if g.game == "guess" {
 					page, host := checkGuessPage(b)
-					hosted = hosted || host
-					guessed = guessed || (page && !host)
+					hosted, guessed = checkGuessSeen(b)
 					// Each page is shot once a card has turned and every
 					// symbol is drawn: hosting, and guessing.
 					if page && ((host && !hostShot) || (!host && !guessShot)) {
