@@ -123,8 +123,9 @@ func (p *Peer) Take(buf [][]byte) (frames [][]byte, last bool) {
 }
 
 // TakePooled is Take for a writer that gives the frames sent with
-// SendPooled back to protocol's pool once it has written them: pooled[i]
-// reports whether frames[i] was, and is built in pooled, emptied first.
+// SendPooled back to protocol's pool once it has written them: fromPool[i]
+// reports whether frames[i] was. frames and fromPool are built in buf and
+// pooled, emptied first.
 func (p *Peer) TakePooled(buf [][]byte, pooled []bool) (frames [][]byte, fromPool []bool, last bool) {
 	clear(buf)
 	p.mu.Lock()
