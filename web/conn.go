@@ -387,9 +387,9 @@ func (cn *conn) write() {
 		for i, b := range batch {
 			f.add(ws.OpText, b)
 			if pooled[i] {
-				// Copied: the frame goes back to the pool.
+				// Copied: the frame goes back to the pool (the next
+				// TakePooled clears batch).
 				protocol.PutFrame(b)
-				batch[i] = nil
 			}
 			if len(f.b) < maxWrite && i < len(batch)-1 {
 				continue
