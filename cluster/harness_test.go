@@ -16,8 +16,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/dobble-dev/dobble/internal/metrics"
 	"github.com/dobble-dev/dobble/internal/natstest"
 	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/room"
@@ -48,7 +48,7 @@ type testNode struct {
 	name string
 	m    *room.Manager
 	n    *Node
-	reg  *prometheus.Registry
+	reg  *metrics.Registry
 	dead bool
 }
 
@@ -69,7 +69,7 @@ func startNode(t testing.TB, url, name string, lease ...time.Duration) *testNode
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := prometheus.NewRegistry()
+	reg := metrics.NewRegistry()
 	cfg := roomConfig(t)
 	m, err := room.NewManager(cfg, st, room.NewDecks(), room.NewMetrics(reg), name)
 	if err != nil {
@@ -108,17 +108,16 @@ func (tn *testNode) crash() {
 // counter returns the value of the metric name (with label, if not
 // empty, as "key=value") in the node's registry.
 func (tn *testNode) counter(name, label string) float64 {
-	mfs, _ := tn.reg.Gather()
 	total := 0.0
-	for _, mf := range mfs {
-		if mf.GetName() != name {
+	for _, mf := range tn.reg.Gather() {
+		if mf.Name != name {
 			continue
 		}
-		for _, m := range mf.GetMetric() {
+		for _, m := range mf.Series {
 			if label != "" {
 				match := false
-				for _, lp := range m.GetLabel() {
-					if lp.GetName()+"="+lp.GetValue() == label {
+				for _, lp := range m.Labels {
+					if lp.Name+"="+lp.Value == label {
 						match = true
 					}
 				}
@@ -126,11 +125,8 @@ func (tn *testNode) counter(name, label string) float64 {
 					continue
 				}
 			}
-			if m.Counter != nil {
-				total += m.Counter.GetValue()
-			}
-			if m.Gauge != nil {
-				total += m.Gauge.GetValue()
+			if mf.Type == metrics.CounterType || mf.Type == metrics.GaugeType {
+				total += m.Value
 			}
 		}
 	}

@@ -1,41 +1,41 @@
 package cluster
 
-import "github.com/prometheus/client_golang/prometheus"
+import "github.com/dobble-dev/dobble/internal/metrics"
 
 // Metrics are the Prometheus metrics of a node.
 type Metrics struct {
 	// Connected is 1 while the node is connected to NATS, else 0.
-	Connected prometheus.Gauge
+	Connected *metrics.Gauge
 	// Leases is the number of rooms the node holds.
-	Leases prometheus.Gauge
+	Leases *metrics.Gauge
 	// Takeovers counts the rooms the node took over from another.
-	Takeovers prometheus.Counter
+	Takeovers *metrics.Counter
 	// LeaseLosses counts the rooms the node lost, by reason: "lapsed"
 	// (the node's key not renewed in time), "taken" (another node holds
 	// the room's key, or another process the node's), "fenced" (another
 	// node wrote to the room's journal), "failed" (a takeover that could
 	// not read the journal).
-	LeaseLosses *prometheus.CounterVec
+	LeaseLosses *metrics.CounterVec
 	// NodeRenewals counts the renewals of the node's key that succeeded.
-	NodeRenewals prometheus.Counter
+	NodeRenewals *metrics.Counter
 	// NodeRenewFailures counts the renewals of the node's key that failed.
-	NodeRenewFailures prometheus.Counter
+	NodeRenewFailures *metrics.Counter
 	// PublishFailures counts the writes to the journal that failed and
 	// were tried again, and the purges of a journal that failed.
-	PublishFailures prometheus.Counter
+	PublishFailures *metrics.Counter
 }
 
 // newMetrics makes the metrics and registers them with reg, if not nil.
-func newMetrics(reg prometheus.Registerer) *Metrics {
+func newMetrics(reg *metrics.Registry) *Metrics {
 	m := &Metrics{
-		Connected: prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_cluster_nats_connected", Help: "1 while the node is connected to NATS, else 0."}),
-		Leases:    prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_cluster_leases", Help: "Rooms the node holds in the directory."}),
-		Takeovers: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_cluster_takeovers_total", Help: "Rooms the node took over from a node that is gone."}),
-		LeaseLosses: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dobble_cluster_lease_losses_total",
+		Connected: metrics.NewGauge(metrics.Opts{Name: "dobble_cluster_nats_connected", Help: "1 while the node is connected to NATS, else 0."}),
+		Leases:    metrics.NewGauge(metrics.Opts{Name: "dobble_cluster_leases", Help: "Rooms the node holds in the directory."}),
+		Takeovers: metrics.NewCounter(metrics.Opts{Name: "dobble_cluster_takeovers_total", Help: "Rooms the node took over from a node that is gone."}),
+		LeaseLosses: metrics.NewCounterVec(metrics.Opts{Name: "dobble_cluster_lease_losses_total",
 			Help: "Rooms the node lost, by reason: lapsed (the node's key not renewed in time), taken (another node holds the room's key), fenced (another node wrote to the room's journal), failed (a takeover that could not read the journal)."}, []string{"reason"}),
-		NodeRenewals:      prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_cluster_node_renewals_total", Help: "Renewals of the node's key that succeeded."}),
-		NodeRenewFailures: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_cluster_node_renew_failures_total", Help: "Renewals of the node's key that failed."}),
-		PublishFailures: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_cluster_journal_publish_failures_total",
+		NodeRenewals:      metrics.NewCounter(metrics.Opts{Name: "dobble_cluster_node_renewals_total", Help: "Renewals of the node's key that succeeded."}),
+		NodeRenewFailures: metrics.NewCounter(metrics.Opts{Name: "dobble_cluster_node_renew_failures_total", Help: "Renewals of the node's key that failed."}),
+		PublishFailures: metrics.NewCounter(metrics.Opts{Name: "dobble_cluster_journal_publish_failures_total",
 			Help: "Writes to the rooms' journal stream that failed and were tried again, and purges of a room's journal that failed."}),
 	}
 	if reg != nil {

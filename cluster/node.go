@@ -16,8 +16,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/dobble-dev/dobble/internal/metrics"
 	"github.com/dobble-dev/dobble/room"
 )
 
@@ -60,7 +60,7 @@ type Options struct {
 	// Log is where the node logs; nil is slog.Default().
 	Log *slog.Logger
 	// Registerer, when not nil, registers the node's metrics.
-	Registerer prometheus.Registerer
+	Registerer *metrics.Registry
 	// Lease is how long a node's key lasts unrenewed before the other
 	// nodes take its rooms over, Renew how often the node renews it; 0
 	// means 3 s and 1 s.

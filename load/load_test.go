@@ -14,9 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-
+	prom "github.com/dobble-dev/dobble/internal/metrics"
 	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/room"
 	"github.com/dobble-dev/dobble/rules"
@@ -39,15 +37,15 @@ func startServer(t *testing.T) *server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg := prom.NewRegistry()
+	reg.MustRegister(prom.NewGoCollector(), prom.NewProcessCollector())
 	metrics := room.NewMetrics(reg)
 	decks := room.NewDecks()
 	m, err := room.NewManager(room.Config{Countdown: 5 * time.Millisecond, BotPick: 5 * time.Millisecond, Rate: 1000, Burst: 1000}, st, decks, metrics, "dobble-test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := web.Handler(web.Options{Manager: m, Store: st, Decks: decks, Gatherer: reg, Metrics: metrics, MaxConns: 1000, PingEvery: time.Second})
+	h, err := web.Handler(web.Options{Manager: m, Store: st, Decks: decks, Registry: reg, Metrics: metrics, MaxConns: 1000, PingEvery: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

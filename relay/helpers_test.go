@@ -17,9 +17,8 @@ import (
 	"github.com/coder/websocket"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/dobble-dev/dobble/internal/metrics"
 	"github.com/dobble-dev/dobble/room"
 	"github.com/dobble-dev/dobble/rules"
 	"github.com/dobble-dev/dobble/store"
@@ -147,7 +146,7 @@ func (c *cluster) start(name string, rc room.Config, edit func(*Config)) *node {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := prometheus.NewRegistry()
+	reg := metrics.NewRegistry()
 	metrics := room.NewMetrics(reg)
 	decks := room.NewDecks()
 	m, err := room.NewManager(rc, st, decks, metrics, "dobble-"+name)
@@ -164,7 +163,7 @@ func (c *cluster) start(name string, rc room.Config, edit func(*Config)) *node {
 		t.Fatal(err)
 	}
 	nc := r.nc
-	h, err := web.Handler(web.Options{Manager: m, Store: st, Decks: decks, Gatherer: reg, Metrics: metrics, MaxConns: 100,
+	h, err := web.Handler(web.Options{Manager: m, Store: st, Decks: decks, Registry: reg, Metrics: metrics, MaxConns: 100,
 		PingEvery: time.Second, Checks: []func() error{r.Health}})
 	if err != nil {
 		t.Fatal(err)
@@ -197,7 +196,7 @@ func (n *node) get(path string) (int, string) {
 }
 
 // value returns a metric's value.
-func value(c prometheus.Collector) float64 { return testutil.ToFloat64(c) }
+func value(c interface{ Value() float64 }) float64 { return c.Value() }
 
 // eventually polls cond until it holds or the deadline passes.
 func eventually(t testing.TB, what string, cond func() bool) {

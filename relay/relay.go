@@ -15,8 +15,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/dobble-dev/dobble/internal/metrics"
 	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/room"
 )
@@ -172,13 +172,13 @@ func validCode(s string) bool {
 type Metrics struct {
 	// Frames counts the frames relayed, by way: "to_owner" (published by
 	// an entry node) or "to_entry" (published by an owner).
-	Frames *prometheus.CounterVec
+	Frames *metrics.CounterVec
 	// RemotePeers is the number of remote Peers this node holds.
-	RemotePeers prometheus.Gauge
+	RemotePeers *metrics.Gauge
 	// Routed is the number of this node's connections routed to others.
-	Routed prometheus.Gauge
+	Routed *metrics.Gauge
 	// Errors counts the relay's failures, by reason.
-	Errors *prometheus.CounterVec
+	Errors *metrics.CounterVec
 }
 
 // The reasons Metrics.Errors counts.
@@ -199,15 +199,15 @@ const (
 
 // NewMetrics returns the relay's metrics, registered in reg, every reason
 // of failure at 0.
-func NewMetrics(reg prometheus.Registerer) *Metrics {
+func NewMetrics(reg *metrics.Registry) *Metrics {
 	m := &Metrics{
-		Frames: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dobble_relay_frames_total",
+		Frames: metrics.NewCounterVec(metrics.Opts{Name: "dobble_relay_frames_total",
 			Help: "Frames relayed between nodes, by way: to_owner (from an entry node) or to_entry (from a room's owner)."}, []string{"way"}),
-		RemotePeers: prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_relay_remote_peers",
+		RemotePeers: metrics.NewGauge(metrics.Opts{Name: "dobble_relay_remote_peers",
 			Help: "Connections made to other nodes that this node holds for its rooms."}),
-		Routed: prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_relay_routed_connections",
+		Routed: metrics.NewGauge(metrics.Opts{Name: "dobble_relay_routed_connections",
 			Help: "Connections to this node routed to the rooms of other nodes."}),
-		Errors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dobble_relay_errors_total",
+		Errors: metrics.NewCounterVec(metrics.Opts{Name: "dobble_relay_errors_total",
 			Help: "Failures of the relay between nodes, by reason."}, []string{"reason"}),
 	}
 	reg.MustRegister(m.Frames, m.RemotePeers, m.Routed, m.Errors)
@@ -232,8 +232,8 @@ type Relay struct {
 	log     *slog.Logger
 	boot    string        // tells this run's connection ids from an earlier run's
 	next    atomic.Uint64 // the last connection id given
-	toOwner prometheus.Counter
-	toEntry prometheus.Counter
+	toOwner *metrics.Counter
+	toEntry *metrics.Counter
 
 	kvMu sync.Mutex
 	kv   jetstream.KeyValue // the directory, once it exists

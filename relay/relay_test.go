@@ -8,8 +8,8 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/nats-io/nats.go"
-	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/dobble-dev/dobble/internal/metrics"
 	"github.com/dobble-dev/dobble/room"
 )
 
@@ -389,13 +389,13 @@ func TestEntryRestarts(t *testing.T) {
 // TestDialHidesCredentials checks that the error of a NATS server that
 // cannot be reached does not show the user and password of its URL.
 func TestDialHidesCredentials(t *testing.T) {
-	m, err := room.NewManager(room.DefaultConfig(), nil, room.NewDecks(), room.NewMetrics(prometheus.NewRegistry()), "relay-test")
+	m, err := room.NewManager(room.DefaultConfig(), nil, room.NewDecks(), room.NewMetrics(metrics.NewRegistry()), "relay-test")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := DefaultConfig()
 	cfg.Node = "n1"
-	_, err = Dial("nats://dobble:s3cret@127.0.0.1:1", m, cfg, NewMetrics(prometheus.NewRegistry()))
+	_, err = Dial("nats://dobble:s3cret@127.0.0.1:1", m, cfg, NewMetrics(metrics.NewRegistry()))
 	if err == nil || strings.Contains(err.Error(), "s3cret") {
 		t.Errorf("Dial to a server that does not answer: %v; want an error without the URL's credentials", err)
 	}

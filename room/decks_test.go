@@ -6,28 +6,24 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prometheus/client_golang/prometheus"
+	"github.com/dobble-dev/dobble/internal/metrics"
 )
 
 // counted returns the value of the counter called name in reg, with the
 // label cache set to cache when it is not empty.
-func counted(t *testing.T, reg *prometheus.Registry, name, cache string) float64 {
+func counted(t *testing.T, reg *metrics.Registry, name, cache string) float64 {
 	t.Helper()
-	families, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range families {
-		if f.GetName() != name {
+	for _, f := range reg.Gather() {
+		if f.Name != name {
 			continue
 		}
-		for _, m := range f.GetMetric() {
+		for _, m := range f.Series {
 			match := cache == ""
-			for _, l := range m.GetLabel() {
-				match = match || l.GetName() == "cache" && l.GetValue() == cache
+			for _, l := range m.Labels {
+				match = match || l.Name == "cache" && l.Value == cache
 			}
 			if match {
-				return m.GetCounter().GetValue()
+				return m.Value
 			}
 		}
 	}
@@ -84,7 +80,7 @@ func TestDeckNames(t *testing.T) {
 func TestDeckCachesBounded(t *testing.T) {
 	cfg := testConfig()
 	cfg.DeckCache, cfg.CardCache = 3, 1<<20
-	reg := prometheus.NewRegistry()
+	reg := metrics.NewRegistry()
 	metrics := NewMetrics(reg)
 	decks := NewDecks()
 	if _, err := NewManager(cfg, nil, decks, metrics, "test"); err != nil {

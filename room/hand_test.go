@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dobble-dev/dobble/internal/metrics"
 	"github.com/dobble-dev/dobble/journal"
-	"github.com/prometheus/client_golang/prometheus"
 )
 
 // handRoom is a room driven by hand: no goroutine runs it, time is a
@@ -34,7 +34,7 @@ func newHandRoom(tb testing.TB, game string, seats int, keep bool, j *journal.Jo
 	tb.Helper()
 	cfg := DefaultConfig()
 	cfg.Rate, cfg.Burst = 10_000, 100_000
-	m, err := NewManager(cfg, nil, NewDecks(), NewMetrics(prometheus.NewRegistry()), "hand")
+	m, err := NewManager(cfg, nil, NewDecks(), NewMetrics(metrics.NewRegistry()), "hand")
 	if err != nil {
 		tb.Fatal(err)
 	}

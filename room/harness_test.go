@@ -11,8 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
+	"github.com/dobble-dev/dobble/internal/metrics"
 	"github.com/dobble-dev/dobble/journal"
 	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/rules"
@@ -28,7 +27,7 @@ type harness struct {
 	t     *testing.T
 	m     *Manager
 	store store.Store
-	reg   *prometheus.Registry // the Manager's metrics
+	reg   *metrics.Registry // the Manager's metrics
 	now   time.Time
 	rooms []*Room
 	// journal, when set, keeps the rooms (useJournal); the harness waits
@@ -68,7 +67,7 @@ func newHarness(t *testing.T, cfg Config) *harness {
 func newHarnessOn(t *testing.T, cfg Config, st store.Store) *harness {
 	t.Helper()
 	t.Cleanup(func() { st.Close() })
-	h := &harness{t: t, store: st, reg: prometheus.NewRegistry(), now: time.Date(2025, 3, 14, 15, 9, 26, 0, time.UTC)}
+	h := &harness{t: t, store: st, reg: metrics.NewRegistry(), now: time.Date(2025, 3, 14, 15, 9, 26, 0, time.UTC)}
 	m, err := NewManager(cfg, st, NewDecks(), NewMetrics(h.reg), "dobble-test")
 	if err != nil {
 		t.Fatal(err)
@@ -153,17 +152,13 @@ func (h *harness) advanceUntil(what string, step, limit time.Duration, done func
 // over its labels, as /metrics would show it.
 func (h *harness) metric(name string) float64 {
 	h.t.Helper()
-	families, err := h.reg.Gather()
-	if err != nil {
-		h.t.Fatal(err)
-	}
 	sum := 0.0
-	for _, f := range families {
-		if f.GetName() != name {
+	for _, f := range h.reg.Gather() {
+		if f.Name != name || f.Type != metrics.CounterType && f.Type != metrics.GaugeType {
 			continue
 		}
-		for _, m := range f.GetMetric() {
-			sum += m.GetCounter().GetValue() + m.GetGauge().GetValue()
+		for _, m := range f.Series {
+			sum += m.Value
 		}
 	}
 	return sum
@@ -173,14 +168,9 @@ func (h *harness) metric(name string) float64 {
 // histogram called name, as /metrics would show them.
 func (h *harness) histogram(name string) (uint64, float64) {
 	h.t.Helper()
-	families, err := h.reg.Gather()
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	for _, f := range families {
-		if f.GetName() == name && len(f.GetMetric()) == 1 {
-			hist := f.GetMetric()[0].GetHistogram()
-			return hist.GetSampleCount(), hist.GetSampleSum()
+	for _, f := range h.reg.Gather() {
+		if f.Name == name && f.Type == metrics.HistogramType && len(f.Series) == 1 {
+			return f.Series[0].Count, f.Series[0].Sum
 		}
 	}
 	h.t.Fatalf("no histogram %s in the registry", name)

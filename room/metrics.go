@@ -1,142 +1,142 @@
 package room
 
-import "github.com/prometheus/client_golang/prometheus"
+import "github.com/dobble-dev/dobble/internal/metrics"
 
 // Metrics are the Prometheus metrics of the rooms and connections.
 type Metrics struct {
 	// Rooms is the number of open rooms.
-	Rooms prometheus.Gauge
+	Rooms *metrics.Gauge
 	// Connections is the number of open WebSocket connections.
-	Connections prometheus.Gauge
+	Connections *metrics.Gauge
 	// Claims counts the seats' actions (claims, draws, flips…) by
 	// outcome: "accepted" or a refusal code ("tooLate", "notAMatch"…). The
 	// ticks of a game's clock are not counted.
-	Claims *prometheus.CounterVec
+	Claims *metrics.CounterVec
 	// ClaimLatency is the time from a claim's arrival to its answer.
-	ClaimLatency prometheus.Histogram
+	ClaimLatency *metrics.Histogram
 	// RTT is the connections' round trips as estimated (room.Peer.RTT),
 	// one observation a measure.
-	RTT prometheus.Histogram
+	RTT *metrics.Histogram
 	// FairWait is the time a room held the first valid claim of a card
 	// for claims that reacted earlier (fair.go).
-	FairWait prometheus.Histogram
+	FairWait *metrics.Histogram
 	// Busy counts requests dropped because a room's queue was full.
-	Busy prometheus.Counter
+	Busy *metrics.Counter
 	// SlowConsumers counts connections closed because their queue was full.
-	SlowConsumers prometheus.Counter
+	SlowConsumers *metrics.Counter
 	// Games counts finished games.
-	Games prometheus.Counter
+	Games *metrics.Counter
 	// DeckCacheDrops counts the decks ("decks") and card pictures
 	// ("cards") dropped from Decks' caches for their bounds.
-	DeckCacheDrops *prometheus.CounterVec
+	DeckCacheDrops *metrics.CounterVec
 	// DeckNamesRefused counts the deck names refused as no deck's, in
 	// rooms and card or deck requests.
-	DeckNamesRefused prometheus.Counter
+	DeckNamesRefused *metrics.Counter
 	// GamesStored counts finished games stored.
-	GamesStored prometheus.Counter
+	GamesStored *metrics.Counter
 	// GamesLost counts finished games given up without being stored: the
 	// save backlog was full, or the server stopped while the store failed.
-	GamesLost prometheus.Counter
+	GamesLost *metrics.Counter
 	// StoreFailures counts failed tries to store a finished game, every
 	// retry included.
-	StoreFailures prometheus.Counter
+	StoreFailures *metrics.Counter
 	// SaveBacklog is the number of finished games waiting to be stored,
 	// the one being saved included.
-	SaveBacklog prometheus.Gauge
+	SaveBacklog *metrics.Gauge
 	// StoreFailing is 1 from a failed save until a save succeeds, else 0.
-	StoreFailing prometheus.Gauge
+	StoreFailing *metrics.Gauge
 	// BotsDeferred counts the bots' actions put off because their room
 	// had reached its bound on the bots' actions (Config.BotRate).
-	BotsDeferred prometheus.Counter
+	BotsDeferred *metrics.Counter
 
 	// The bounds on clients and their connections (package web).
 
 	// Sockets is the number of TCP connections open, HTTP and WebSocket.
-	Sockets prometheus.Gauge
+	Sockets *metrics.Gauge
 	// Refused counts the connections refused by a bound, by reason.
-	Refused *prometheus.CounterVec
+	Refused *metrics.CounterVec
 	// HelloTimeouts counts connections closed for not saying hello in time.
-	HelloTimeouts prometheus.Counter
+	HelloTimeouts *metrics.Counter
 	// RateLimited counts the messages and control frames refused for a
 	// rate limit, by scope: "connection" or "address".
-	RateLimited *prometheus.CounterVec
+	RateLimited *metrics.CounterVec
 	// Addresses is the number of client addresses remembered for the
 	// per-address bounds.
-	Addresses prometheus.Gauge
+	Addresses *metrics.Gauge
 	// AddressesEvicted counts addresses forgotten before their budgets
 	// had refilled, to keep the table of addresses to its size.
-	AddressesEvicted prometheus.Counter
+	AddressesEvicted *metrics.Counter
 
 	// RoomsRestored counts the rooms rebuilt from the journal at start.
-	RoomsRestored prometheus.Counter
+	RoomsRestored *metrics.Counter
 	// JournalFailures counts the journal's failures: entries not written,
 	// rooms that could not be restored, rooms whose journal was cut.
-	JournalFailures prometheus.Counter
+	JournalFailures *metrics.Counter
 	// JournalCut counts the entries deleted at start from the end of a
 	// room's journal because they could not be replayed.
-	JournalCut prometheus.Counter
+	JournalCut *metrics.Counter
 	// JournalBatches is how long the journal's transactions took, one
 	// observation a batch of entries written: the time an action waits,
 	// beyond the journal's window, before its players hear of it.
-	JournalBatches prometheus.Histogram
+	JournalBatches *metrics.Histogram
 
-	accepted    prometheus.Counter // Claims{outcome="accepted"}, looked up once
-	limitedConn prometheus.Counter // RateLimited{scope="connection"}
-	limitedAddr prometheus.Counter // RateLimited{scope="address"}
+	accepted    *metrics.Counter // Claims{outcome="accepted"}, looked up once
+	limitedConn *metrics.Counter // RateLimited{scope="connection"}
+	limitedAddr *metrics.Counter // RateLimited{scope="address"}
 }
 
 // NewMetrics makes the metrics and registers them with reg.
-func NewMetrics(reg prometheus.Registerer) *Metrics {
+func NewMetrics(reg *metrics.Registry) *Metrics {
 	m := &Metrics{
-		Rooms:       prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_rooms", Help: "Rooms open."}),
-		Connections: prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_connections", Help: "WebSocket connections open."}),
-		Claims: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dobble_claims_total",
+		Rooms:       metrics.NewGauge(metrics.Opts{Name: "dobble_rooms", Help: "Rooms open."}),
+		Connections: metrics.NewGauge(metrics.Opts{Name: "dobble_connections", Help: "WebSocket connections open."}),
+		Claims: metrics.NewCounterVec(metrics.Opts{Name: "dobble_claims_total",
 			Help: "Seats' actions (claims, draws, flips…) by outcome: accepted, or the refusal code."}, []string{"outcome"}),
-		ClaimLatency: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "dobble_claim_latency_seconds",
+		ClaimLatency: metrics.NewHistogram(metrics.HistogramOpts{Name: "dobble_claim_latency_seconds",
 			Help:    "Time from a claim's arrival at the server to its answer.",
 			Buckets: []float64{.00005, .0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1}}),
-		RTT: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "dobble_rtt_seconds",
+		RTT: metrics.NewHistogram(metrics.HistogramOpts{Name: "dobble_rtt_seconds",
 			Help:    "Connections' round trips as estimated from WebSocket pings (--rtt-every), one observation a pong.",
 			Buckets: []float64{.005, .01, .02, .04, .08, .15, .3, .6, 1.2}}),
-		FairWait: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "dobble_fair_wait_seconds",
+		FairWait: metrics.NewHistogram(metrics.HistogramOpts{Name: "dobble_fair_wait_seconds",
 			Help:    "Time a room held a card's first valid claim for claims that reacted earlier (--fair-cap).",
 			Buckets: []float64{0, .005, .01, .02, .04, .06, .08, .1, .15, .3}}),
-		Busy:          prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_busy_total", Help: "Requests dropped because a room's input queue was full."}),
-		SlowConsumers: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_slow_consumers_total", Help: "Connections closed because their output queue was full."}),
-		Games:         prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_games_total", Help: "Games played to the end."}),
-		DeckCacheDrops: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dobble_deck_cache_drops_total",
+		Busy:          metrics.NewCounter(metrics.Opts{Name: "dobble_busy_total", Help: "Requests dropped because a room's input queue was full."}),
+		SlowConsumers: metrics.NewCounter(metrics.Opts{Name: "dobble_slow_consumers_total", Help: "Connections closed because their output queue was full."}),
+		Games:         metrics.NewCounter(metrics.Opts{Name: "dobble_games_total", Help: "Games played to the end."}),
+		DeckCacheDrops: metrics.NewCounterVec(metrics.Opts{Name: "dobble_deck_cache_drops_total",
 			Help: "Decks and card pictures dropped from the caches for their bounds (--deck-cache, --card-cache), by cache."}, []string{"cache"}),
-		DeckNamesRefused: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_deck_names_refused_total",
+		DeckNamesRefused: metrics.NewCounter(metrics.Opts{Name: "dobble_deck_names_refused_total",
 			Help: "Deck names refused as no deck's (unknown, or not the deck's one spelling)."}),
-		GamesStored: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_games_stored_total", Help: "Finished games stored in the history."}),
-		GamesLost: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_games_lost_total",
+		GamesStored: metrics.NewCounter(metrics.Opts{Name: "dobble_games_stored_total", Help: "Finished games stored in the history."}),
+		GamesLost: metrics.NewCounter(metrics.Opts{Name: "dobble_games_lost_total",
 			Help: "Finished games given up without being stored: the save backlog was full, or the server stopped while the store failed."}),
-		StoreFailures: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_store_failures_total",
+		StoreFailures: metrics.NewCounter(metrics.Opts{Name: "dobble_store_failures_total",
 			Help: "Failed tries to store a finished game, every retry included."}),
-		SaveBacklog: prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_store_backlog",
+		SaveBacklog: metrics.NewGauge(metrics.Opts{Name: "dobble_store_backlog",
 			Help: "Finished games waiting to be stored, the one being saved included."}),
-		StoreFailing: prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_store_failing",
+		StoreFailing: metrics.NewGauge(metrics.Opts{Name: "dobble_store_failing",
 			Help: "1 from a failed save of a finished game until a save succeeds, else 0."}),
-		BotsDeferred: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_bot_actions_deferred_total",
+		BotsDeferred: metrics.NewCounter(metrics.Opts{Name: "dobble_bot_actions_deferred_total",
 			Help: "Bots' actions put off because their room had reached its bound on the bots' actions (--bot-rate)."}),
-		Sockets: prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_sockets", Help: "TCP connections open, HTTP and WebSocket (--max-sockets)."}),
-		Refused: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dobble_connections_refused_total",
+		Sockets: metrics.NewGauge(metrics.Opts{Name: "dobble_sockets", Help: "TCP connections open, HTTP and WebSocket (--max-sockets)."}),
+		Refused: metrics.NewCounterVec(metrics.Opts{Name: "dobble_connections_refused_total",
 			Help: "Connections refused by a bound, by reason: max_sockets, max_sockets_per_addr, max_conns, max_conns_per_addr, handshake_rate, max_addrs, max_rooms_per_addr (a room, not a connection)."}, []string{"reason"}),
-		HelloTimeouts: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_hello_timeouts_total", Help: "WebSocket connections closed for not saying hello within --hello-timeout."}),
-		RateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dobble_rate_limited_total",
+		HelloTimeouts: metrics.NewCounter(metrics.Opts{Name: "dobble_hello_timeouts_total", Help: "WebSocket connections closed for not saying hello within --hello-timeout."}),
+		RateLimited: metrics.NewCounterVec(metrics.Opts{Name: "dobble_rate_limited_total",
 			Help: "Messages and control frames refused for a rate limit, by scope: connection (--rate) or address (--addr-rate)."}, []string{"scope"}),
-		Addresses: prometheus.NewGauge(prometheus.GaugeOpts{Name: "dobble_addresses", Help: "Client addresses remembered for the per-address bounds (--max-addrs)."}),
-		AddressesEvicted: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_addresses_evicted_total",
+		Addresses: metrics.NewGauge(metrics.Opts{Name: "dobble_addresses", Help: "Client addresses remembered for the per-address bounds (--max-addrs)."}),
+		AddressesEvicted: metrics.NewCounter(metrics.Opts{Name: "dobble_addresses_evicted_total",
 			Help: "Client addresses forgotten before their budgets had refilled, the table of addresses being full (--max-addrs)."}),
-		RoomsRestored: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_rooms_restored_total",
+		RoomsRestored: metrics.NewCounter(metrics.Opts{Name: "dobble_rooms_restored_total",
 			Help: "Rooms in play rebuilt from the journal when the server started."}),
-		JournalFailures: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_journal_failures_total",
+		JournalFailures: metrics.NewCounter(metrics.Opts{Name: "dobble_journal_failures_total",
 			Help: "Failures of the journal of the rooms in play: entries not written, rooms that could not be restored, rooms whose journal was cut."}),
-		JournalCut: prometheus.NewCounter(prometheus.CounterOpts{Name: "dobble_journal_entries_cut_total",
+		JournalCut: metrics.NewCounter(metrics.Opts{Name: "dobble_journal_entries_cut_total",
 			Help: "Entries deleted at start from the end of a room's journal because they could not be replayed (cut short, changed, a number missing)."}),
-		JournalBatches: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "dobble_journal_batch_seconds",
+		JournalBatches: metrics.NewHistogram(metrics.HistogramOpts{Name: "dobble_journal_batch_seconds",
 			Help:    "How long each transaction of the journal of the rooms in play took to write its batch of entries.",
-			Buckets: prometheus.ExponentialBuckets(0.0001, 2, 14)}),
+			Buckets: metrics.ExponentialBuckets(0.0001, 2, 14)}),
 	}
 	m.accepted = m.Claims.WithLabelValues("accepted")
 	m.limitedConn = m.RateLimited.WithLabelValues("connection")

@@ -17,10 +17,8 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-
 	"github.com/dobble-dev/dobble/cluster"
+	"github.com/dobble-dev/dobble/internal/metrics"
 	"github.com/dobble-dev/dobble/journal"
 	"github.com/dobble-dev/dobble/relay"
 	"github.com/dobble-dev/dobble/room"
@@ -155,8 +153,8 @@ func Serve(ctx context.Context, ln net.Listener, cfg Config, ready func(url stri
 		return err
 	}
 	defer st.Close()
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg := metrics.NewRegistry()
+	reg.MustRegister(metrics.NewGoCollector(), metrics.NewProcessCollector())
 	metrics := room.NewMetrics(reg)
 	decks := room.NewDecks()
 	rooms := cfg.Rooms
@@ -210,7 +208,7 @@ func Serve(ctx context.Context, ln net.Listener, cfg Config, ready func(url stri
 	}
 	limits := cfg.Limits
 	limits.MaxSockets = cfg.Sockets()
-	h, err := web.Handler(web.Options{Manager: m, Store: st, Decks: decks, Gatherer: reg, Metrics: metrics,
+	h, err := web.Handler(web.Options{Manager: m, Store: st, Decks: decks, Registry: reg, Metrics: metrics,
 		MaxConns: cfg.MaxConns, PingEvery: cfg.PingEvery, RTTEvery: cfg.RTTEvery, TCPCheck: cfg.TCPCheck, Limits: limits, Log: cfg.Log, Checks: checks, Cluster: health})
 	if err != nil {
 		m.Close()

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/dobble-dev/dobble/internal/metrics"
 	"github.com/dobble-dev/dobble/room"
 	"github.com/dobble-dev/dobble/rules"
 	"github.com/dobble-dev/dobble/store"
@@ -62,19 +62,19 @@ func startOn(t *testing.T, cfg room.Config, st store.Store) *testServer {
 
 // startWith runs a server on 127.0.0.1 port 0 until the test ends: its
 // options are o with a Manager of rooms of configuration cfg, the store
-// st (which it closes when the test ends), and new Decks, Gatherer and
+// st (which it closes when the test ends), and new Decks, Registry and
 // Metrics. Where listen is not nil, the server accepts its connections
 // from what listen makes of the listener.
 func startWith(t *testing.T, cfg room.Config, st store.Store, o Options, listen func(net.Listener, *room.Metrics) net.Listener) *testServer {
 	t.Helper()
-	reg := prometheus.NewRegistry()
+	reg := metrics.NewRegistry()
 	metrics := room.NewMetrics(reg)
 	decks := room.NewDecks()
 	m, err := room.NewManager(cfg, st, decks, metrics, "dobble-test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	o.Manager, o.Store, o.Decks, o.Gatherer, o.Metrics = m, st, decks, reg, metrics
+	o.Manager, o.Store, o.Decks, o.Registry, o.Metrics = m, st, decks, reg, metrics
 	s, h, err := newServer(o)
 	if err != nil {
 		t.Fatal(err)

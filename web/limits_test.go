@@ -8,8 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
+	"github.com/dobble-dev/dobble/internal/metrics"
 	"github.com/dobble-dev/dobble/room"
 )
 
@@ -86,7 +85,7 @@ func TestClientAddrBelievesOnlyTrustedProxies(t *testing.T) {
 // none, it is forgotten for the fourth, and counted; an address whose
 // budgets have refilled is forgotten as soon as another comes.
 func TestAddressTableKeepsToItsSize(t *testing.T) {
-	reg := prometheus.NewRegistry()
+	reg := metrics.NewRegistry()
 	metrics := room.NewMetrics(reg)
 	tab := newAddrTable(Limits{MaxAddrs: 3, HandshakeRate: 1, HandshakeBurst: 2, AddrRate: 10, AddrBurst: 10}, metrics)
 	now := time.Unix(1e9, 0)
@@ -125,16 +124,11 @@ func TestAddressTableKeepsToItsSize(t *testing.T) {
 }
 
 // gathered returns the value of the counter or gauge called name in reg.
-func gathered(t *testing.T, reg *prometheus.Registry, name string) float64 {
+func gathered(t *testing.T, reg *metrics.Registry, name string) float64 {
 	t.Helper()
-	mfs, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, mf := range mfs {
-		if mf.GetName() == name {
-			m := mf.GetMetric()[0]
-			return m.GetCounter().GetValue() + m.GetGauge().GetValue()
+	for _, mf := range reg.Gather() {
+		if mf.Name == name {
+			return mf.Series[0].Value
 		}
 	}
 	t.Fatalf("no metric %s", name)
@@ -148,7 +142,7 @@ func TestAddressTableMemory(t *testing.T) {
 		t.Skip("measures a table of 100,000 addresses")
 	}
 	l := DefaultLimits()
-	tab := newAddrTable(l, room.NewMetrics(prometheus.NewRegistry()))
+	tab := newAddrTable(l, room.NewMetrics(metrics.NewRegistry()))
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)

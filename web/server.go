@@ -14,11 +14,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
-
 	"github.com/dobble-dev/dobble/bot"
 	"github.com/dobble-dev/dobble/deck"
+	"github.com/dobble-dev/dobble/internal/metrics"
 	"github.com/dobble-dev/dobble/protocol"
 	"github.com/dobble-dev/dobble/room"
 	"github.com/dobble-dev/dobble/rules"
@@ -34,8 +32,8 @@ type Options struct {
 	Store store.Store
 	// Decks draws the card pictures.
 	Decks *room.Decks
-	// Gatherer is what /metrics exposes (a *prometheus.Registry).
-	Gatherer prometheus.Gatherer
+	// Registry is what /metrics exposes.
+	Registry *metrics.Registry
 	// Metrics counts connections.
 	Metrics *room.Metrics
 	// MaxConns is the most WebSocket connections open at once.
@@ -117,7 +115,7 @@ func newServer(o Options) (*server, http.Handler, error) {
 	mux.HandleFunc("GET /api/history/{id}", s.game)
 	mux.HandleFunc("GET /api/history/{id}/steps", s.steps)
 	mux.HandleFunc("GET /healthz", s.healthz)
-	mux.Handle("GET /metrics", promhttp.HandlerFor(o.Gatherer, promhttp.HandlerOpts{}))
+	mux.Handle("GET /metrics", o.Registry)
 	return s, mux, nil
 }
 
