@@ -11,8 +11,8 @@ import (
 	"sync"
 
 	"github.com/dobble-dev/dobble/deck"
+	"github.com/dobble-dev/dobble/internal/geom"
 	"github.com/dobble-dev/dobble/layout"
-	"github.com/tdewolff/canvas"
 )
 
 // Inset is the share of the card's radius (or half side) that the layout
@@ -93,7 +93,7 @@ func (d *Deck) Symbol(s int) *Symbol { return d.symbols[s] }
 type placement struct {
 	id  int
 	sym *Symbol
-	m   canvas.Matrix // symbol coordinates → card units (y down)
+	m   geom.Matrix // symbol coordinates → card units (y down)
 }
 
 // Layout returns the layout of card i, made the first time it is asked
@@ -145,10 +145,10 @@ func (d *Deck) single(symbol int) []placement {
 // symbolMatrix maps a symbol's own coordinates to card units: its
 // enclosing circle onto the spot's circle (inside the card's inset), turned
 // by angle degrees.
-func symbolMatrix(s *Symbol, spot layout.Spot, angle float64) canvas.Matrix {
+func symbolMatrix(s *Symbol, spot layout.Spot, angle float64) geom.Matrix {
 	c, r := s.circle()
 	k := spot.R * Inset / r
-	return canvas.Identity.
+	return geom.Identity.
 		Translate(spot.X*Inset, spot.Y*Inset).
 		Rotate(angle).
 		Scale(k, k).
@@ -158,26 +158,25 @@ func symbolMatrix(s *Symbol, spot layout.Spot, angle float64) canvas.Matrix {
 // Draw paints the symbols of card i onto r; m maps card units (the unit
 // disc or square, y down) to the renderer's coordinates. It draws no
 // outline: the printer draws cut lines, a screen its own frame.
-func (d *Deck) Draw(r canvas.Renderer, m canvas.Matrix, card int) {
+func (d *Deck) Draw(r geom.Renderer, m geom.Matrix, card int) {
 	drawPlacements(r, m, d.placements(card))
 }
 
 // DrawSingle paints a one-symbol card (Anarchy Pancakes' topping cards)
 // showing symbol s.
-func (d *Deck) DrawSingle(r canvas.Renderer, m canvas.Matrix, s int) {
+func (d *Deck) DrawSingle(r geom.Renderer, m geom.Matrix, s int) {
 	drawPlacements(r, m, d.single(s))
 }
 
-func drawPlacements(r canvas.Renderer, m canvas.Matrix, pls []placement) {
+func drawPlacements(r geom.Renderer, m geom.Matrix, pls []placement) {
 	for _, p := range pls {
 		sm := m.Mul(p.m)
 		if p.sym.pic != nil {
 			p.sym.pic.Draw(r, sm)
 			continue
 		}
-		// Renderers take images y-up with the origin at the bottom-left.
-		h := float64(p.sym.img.img.Bounds().Dy())
-		r.RenderImage(p.sym.img.img, sm.Mul(canvas.Matrix{{1, 0, 0}, {0, -1, h}}))
+		// A raster symbol's own coordinates are its pixels.
+		r.RenderImage(p.sym.img.img, sm)
 	}
 }
 
@@ -208,7 +207,7 @@ func (d *Deck) writeSVG(w io.Writer, label string, pls []placement) error {
 	} else {
 		bw.WriteString(`<circle r="99.5" fill="#fff" stroke="#444" stroke-width="1"/>`)
 	}
-	scale := canvas.Identity.Scale(svgScale, svgScale)
+	scale := geom.Identity.Scale(svgScale, svgScale)
 	for _, p := range pls {
 		m := scale.Mul(p.m)
 		fmt.Fprintf(bw, `<g data-symbol="%d" transform="matrix(%s %s %s %s %s %s)"><title>%s</title>`,

@@ -1,6 +1,6 @@
 // Package face draws card faces: the symbols of a deck placed by a layout
 // plan, as a self-contained SVG for the browser client or onto any
-// canvas.Renderer (the printer's PDF pages).
+// geom.Renderer (the printer's PDF pages).
 //
 // A Symbol is how one symbol id looks: a vector picture (the editions'
 // Twemoji art, or an SVG given by the user), a word or short phrase set in

@@ -17,10 +17,10 @@ import (
 	"testing"
 
 	"github.com/dobble-dev/dobble/deck"
+	"github.com/dobble-dev/dobble/internal/geom"
 	"github.com/dobble-dev/dobble/layout"
 	"github.com/dobble-dev/dobble/symbols"
 	"github.com/dobble-dev/dobble/symbols/art"
-	"github.com/tdewolff/canvas"
 )
 
 func TestWords(t *testing.T) {
@@ -323,7 +323,7 @@ func TestCardSVG(t *testing.T) {
 					if g.Symbol != want[i] || g.Title != e.Symbols.Symbols[want[i]].Names.En {
 						t.Errorf("%s card %d: group %d is symbol %d %q, want %d", name, c, i, g.Symbol, g.Title, want[i])
 					}
-					ds = append(ds, drawn{id: g.Symbol, pic: readBack(t, g), m: canvas.Identity.Scale(1.0/svgScale, 1.0/svgScale)})
+					ds = append(ds, drawn{id: g.Symbol, pic: readBack(t, g), m: geom.Identity.Scale(1.0/svgScale, 1.0/svgScale)})
 				}
 				// The ink drawn from the SVG stays inside the card and
 				// symbols do not touch.

@@ -4,8 +4,8 @@ import (
 	"image"
 	"math"
 
+	"github.com/dobble-dev/dobble/internal/geom"
 	"github.com/dobble-dev/dobble/symbols/art"
-	"github.com/tdewolff/canvas"
 	"golang.org/x/image/vector"
 )
 
@@ -15,22 +15,24 @@ const maskTolerance = 0.05
 
 // drawMask adds the ink of picture p to dst: every pixel that any of its
 // shapes (fills and strokes) covers, by coverage. m maps picture
-// coordinates to dst's pixels (y down). Paths are filled by
-// golang.org/x/image/vector, which draws their curves itself, by coverage,
-// so a hole of an even-odd shape counts as ink: a mask may only ever have
-// too much ink, never too little.
-func drawMask(dst *image.Alpha, p *art.Picture, m canvas.Matrix) {
+// coordinates to dst's pixels (y down). Strokes become their outlines
+// (geom.Path.Stroke), then every path is filled by
+// golang.org/x/image/vector, which draws curves itself, by exact area
+// coverage and as if by the non-zero rule, so a hole of an even-odd shape
+// wound like its outside counts as ink: a mask may only ever have too
+// much ink, never too little.
+func drawMask(dst *image.Alpha, p *art.Picture, m geom.Matrix) {
 	b := dst.Bounds()
 	z := vector.NewRasterizer(b.Dx(), b.Dy())
 	for _, s := range p.Shapes {
-		var paths []*canvas.Path
+		var paths []*geom.Path
 		if s.Fill.A > 0 {
 			paths = append(paths, s.Path)
 		}
 		if s.Stroke.A > 0 && s.StrokeWidth > 0 {
-			capper, joiner := canvas.Capper(canvas.ButtCap), canvas.Joiner(canvas.MiterJoin)
+			capper, joiner := geom.ButtCap, geom.MiterJoin
 			if s.RoundStroke {
-				capper, joiner = canvas.RoundCap, canvas.RoundJoin
+				capper, joiner = geom.RoundCap, geom.RoundJoin
 			}
 			// The stroke's outline, with a tolerance finer than a pixel.
 			tol := maskTolerance / math.Max(1e-9, math.Sqrt(math.Abs(m.Det())))
@@ -38,29 +40,26 @@ func drawMask(dst *image.Alpha, p *art.Picture, m canvas.Matrix) {
 		}
 		for _, path := range paths {
 			z.Reset(b.Dx(), b.Dy())
-			// Arcs become cubic Béziers; vector draws curves itself.
-			flat := path.Copy().Transform(m).ReplaceArcs()
 			open := false
-			for sc := flat.Scanner(); sc.Scan(); {
-				e := sc.End()
-				switch sc.Cmd() {
-				case canvas.MoveToCmd:
+			for sc := range path.Transform(m).Segments() {
+				switch sc.Cmd {
+				case geom.MoveToCmd:
 					if open {
 						z.ClosePath()
 					}
-					z.MoveTo(float32(e.X), float32(e.Y))
+					z.MoveTo(float32(sc.P[0].X), float32(sc.P[0].Y))
 					open = true
-				case canvas.CloseCmd:
+				case geom.CloseCmd:
 					z.ClosePath()
 					open = false
-				case canvas.QuadToCmd:
-					c := sc.CP1()
+				case geom.LineToCmd:
+					z.LineTo(float32(sc.P[0].X), float32(sc.P[0].Y))
+				case geom.QuadToCmd:
+					c, e := sc.P[0], sc.P[1]
 					z.QuadTo(float32(c.X), float32(c.Y), float32(e.X), float32(e.Y))
-				case canvas.CubeToCmd:
-					c1, c2 := sc.CP1(), sc.CP2()
+				case geom.CubeToCmd:
+					c1, c2, e := sc.P[0], sc.P[1], sc.P[2]
 					z.CubeTo(float32(c1.X), float32(c1.Y), float32(c2.X), float32(c2.Y), float32(e.X), float32(e.Y))
-				default:
-					z.LineTo(float32(e.X), float32(e.Y))
 				}
 			}
 			if open {

@@ -4,8 +4,8 @@ import (
 	"image"
 	"sync"
 
+	"github.com/dobble-dev/dobble/internal/geom"
 	"github.com/dobble-dev/dobble/layout"
-	"github.com/tdewolff/canvas"
 )
 
 // outlineSide returns the side, in cells, of the masks that the outlines
@@ -47,7 +47,7 @@ func (s *Symbol) outline(n int) *layout.Outline {
 		k := float64(n) / 2 / r
 		mask := image.NewAlpha(image.Rect(0, 0, n, n))
 		// The enclosing circle fills the mask.
-		drawMask(mask, s.pic, canvas.Identity.Translate(float64(n)/2, float64(n)/2).Scale(k, k).Translate(-c.X, -c.Y))
+		drawMask(mask, s.pic, geom.Identity.Translate(float64(n)/2, float64(n)/2).Scale(k, k).Translate(-c.X, -c.Y))
 		for i, a := range mask.Pix {
 			inked[i] = a > 0
 		}

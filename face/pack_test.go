@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/dobble-dev/dobble/deck"
+	"github.com/dobble-dev/dobble/internal/geom"
 	"github.com/dobble-dev/dobble/layout"
 	"github.com/dobble-dev/dobble/symbols/art"
-	"github.com/tdewolff/canvas"
 )
 
 // cardPixels is the side, in pixels, at which the tests rasterize a card:
@@ -23,7 +23,7 @@ const cardPixels = 320
 type drawn struct {
 	id  int
 	pic *art.Picture
-	m   canvas.Matrix
+	m   geom.Matrix
 }
 
 func fromPlacements(pls []placement) []drawn {
@@ -54,7 +54,7 @@ func (r symbolRaster) at(x, y int) uint8 {
 // that browsers and PDF readers draw.
 func rasterize(ds []drawn, px int) []symbolRaster {
 	n := float64(px)
-	m := canvas.Identity.Translate(n/2, n/2).Scale(n/2, n/2)
+	m := geom.Identity.Translate(n/2, n/2).Scale(n/2, n/2)
 	out := make([]symbolRaster, len(ds))
 	for i, d := range ds {
 		centre := d.m.Dot(d.pic.Center)
@@ -62,7 +62,7 @@ func rasterize(ds []drawn, px int) []symbolRaster {
 		cx, cy := (centre.X+1)*n/2, (centre.Y+1)*n/2
 		rect := image.Rect(int(cx-reach)-2, int(cy-reach)-2, int(cx+reach)+3, int(cy+reach)+3).Intersect(image.Rect(0, 0, px, px))
 		mask := image.NewAlpha(image.Rect(0, 0, rect.Dx(), rect.Dy()))
-		shift := canvas.Identity.Translate(-float64(rect.Min.X), -float64(rect.Min.Y))
+		shift := geom.Identity.Translate(-float64(rect.Min.X), -float64(rect.Min.Y))
 		drawMask(mask, d.pic, shift.Mul(m).Mul(d.m))
 		out[i] = symbolRaster{rect: rect, pix: mask.Pix}
 	}
@@ -179,7 +179,7 @@ func symbolInk(t testing.TB, s *Symbol) float64 {
 	c, r := s.circle()
 	k := inkPixels / 2 / r
 	mask := image.NewAlpha(image.Rect(0, 0, inkPixels, inkPixels))
-	drawMask(mask, s.pic, canvas.Identity.Translate(inkPixels/2, inkPixels/2).Scale(k, k).Translate(-c.X, -c.Y))
+	drawMask(mask, s.pic, geom.Identity.Translate(inkPixels/2, inkPixels/2).Scale(k, k).Translate(-c.X, -c.Y))
 	inked := 0
 	for _, a := range mask.Pix {
 		inked += int(a)

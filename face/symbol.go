@@ -5,9 +5,9 @@ import (
 	"image"
 	"math"
 
+	"github.com/dobble-dev/dobble/internal/geom"
 	"github.com/dobble-dev/dobble/symbols"
 	"github.com/dobble-dev/dobble/symbols/art"
-	"github.com/tdewolff/canvas"
 )
 
 // Symbol is how one symbol looks on a card. Exactly one of its picture and
@@ -39,13 +39,13 @@ func (s *Symbol) IsText() bool { return s.upright }
 
 // circle returns the centre and radius of the symbol's smallest enclosing
 // circle in its own coordinates (y down).
-func (s *Symbol) circle() (canvas.Point, float64) {
+func (s *Symbol) circle() (geom.Point, float64) {
 	if s.pic != nil {
 		return s.pic.Center, s.pic.Radius
 	}
 	b := s.img.img.Bounds()
 	w, h := float64(b.Dx()), float64(b.Dy())
-	return canvas.Point{X: w / 2, Y: h / 2}, math.Hypot(w, h) / 2
+	return geom.Point{X: w / 2, Y: h / 2}, math.Hypot(w, h) / 2
 }
 
 // angle returns the rotation to draw the symbol at, in degrees clockwise,

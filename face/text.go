@@ -13,8 +13,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/dobble-dev/dobble/internal/geom"
+	"github.com/dobble-dev/dobble/internal/glyphs"
 	"github.com/dobble-dev/dobble/symbols/art"
-	"github.com/tdewolff/canvas"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/text/unicode/norm"
 )
@@ -47,14 +48,18 @@ var palette = []color.NRGBA{
 	{0x42, 0x4b, 0x1a, 0xff}, // olive
 }
 
-// textFont is the built-in font; its shaper is not safe for concurrent use,
-// so fontMu guards every use.
-var (
-	fontMu   sync.Mutex
-	loadFont = sync.OnceValues(func() (*canvas.Font, error) {
-		return canvas.LoadFont(gobold.TTF, 0, canvas.FontBold)
-	})
-)
+// loadFont returns the built-in font, parsed at its first use.
+var loadFont = sync.OnceValues(func() (*glyphs.Font, error) {
+	return glyphs.Parse(gobold.TTF)
+})
+
+// wordSize is the font size, in picture units (millimetres), that words
+// are set at: 100 points. A picture is scaled to its spot, so the size
+// only sets the scale of its coordinates.
+const wordSize = 100 * mmPerPt
+
+// mmPerPt is the size of a typographic point in millimetres.
+const mmPerPt = 25.4 / 72
 
 // GlyphError reports a character that the built-in font cannot draw.
 type GlyphError struct {
@@ -85,7 +90,7 @@ func CheckText(s string) error {
 		case unicode.IsControl(r) || unicode.IsSpace(r):
 			return fmt.Errorf("%q contains the control or space character U+%04X; use plain spaces", s, r)
 		}
-		if f.GlyphIndex(r) == 0 {
+		if !f.HasGlyph(r) {
 			return &GlyphError{Text: s, Rune: r}
 		}
 	}
@@ -138,27 +143,26 @@ func word(s string, c color.NRGBA, underline bool) (*Symbol, error) {
 	if err != nil {
 		return nil, err
 	}
-	fontMu.Lock()
-	defer fontMu.Unlock()
-	face := f.Face(100, canvas.Black)
-	m := face.Metrics()
-	lineHeight := m.Ascent + m.Descent
-	lines := bestLines(strings.Fields(s), face.TextWidth, lineHeight)
-	path := &canvas.Path{}
+	ascent, descent := f.Metrics(wordSize)
+	lineHeight := ascent + descent
+	textWidth := func(s string) float64 {
+		w, _ := f.Width(s, wordSize)
+		return w
+	}
+	lines := bestLines(strings.Fields(s), textWidth, lineHeight)
+	path := &geom.Path{}
 	for i, line := range lines {
-		p, width, err := face.ToPath(line)
+		p, width, err := f.Outline(line, wordSize)
 		if err != nil {
 			return nil, fmt.Errorf("%q: %v", s, err)
 		}
 		// Glyph outlines are y-up with the baseline at 0: flip them and
 		// stack the lines, each centred.
-		baseline := float64(i)*lineHeight + m.Ascent
-		p = p.Transform(canvas.Identity.Translate(-width/2, baseline).Scale(1, -1))
-		path = path.Append(p)
+		baseline := float64(i)*lineHeight + ascent
+		path.Append(p.Transform(geom.Identity.Translate(-width/2, baseline).Scale(1, -1)))
 		if underline && i == len(lines)-1 {
 			thick := lineHeight * 0.07
-			bar := canvas.Rectangle(width, thick).Translate(-width/2, baseline+m.Descent*0.55)
-			path = path.Append(bar)
+			path.Append(geom.Rectangle(width, thick).Translate(-width/2, baseline+descent*0.55))
 		}
 	}
 	pic, err := art.NewPicture([]art.Shape{{Path: path, Fill: c}})
@@ -315,7 +319,7 @@ func pathErr(err error) string {
 // a font size of sizeMM millimetres, y up with the baseline at y = 0 and
 // starting at x = 0, and the text's advance width. It is for captions such
 // as page footers and card backs.
-func TextOutline(s string, sizeMM float64) (*canvas.Path, float64, error) {
+func TextOutline(s string, sizeMM float64) (*geom.Path, float64, error) {
 	s = norm.NFC.String(s)
 	if err := CheckText(s); err != nil {
 		return nil, 0, err
@@ -324,8 +328,5 @@ func TextOutline(s string, sizeMM float64) (*canvas.Path, float64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	fontMu.Lock()
-	defer fontMu.Unlock()
-	const mmPerPt = 25.4 / 72
-	return f.Face(sizeMM/mmPerPt, canvas.Black).ToPath(s)
+	return f.Outline(s, sizeMM)
 }

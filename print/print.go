@@ -12,9 +12,9 @@ import (
 	"strings"
 
 	"github.com/dobble-dev/dobble/face"
+	"github.com/dobble-dev/dobble/internal/geom"
+	"github.com/dobble-dev/dobble/internal/pdf"
 	"github.com/dobble-dev/dobble/layout"
-	"github.com/tdewolff/canvas"
-	"github.com/tdewolff/canvas/renderers/pdf"
 )
 
 // Paper is a paper size in millimetres, portrait.
@@ -126,10 +126,10 @@ func (j *Job) Pages() (int, error) {
 
 // Colours of the print.
 var (
-	cutColour    = color.RGBA{0x99, 0x99, 0x99, 0xff}
-	footerColour = color.RGBA{0x77, 0x77, 0x77, 0xff}
-	backColour   = color.RGBA{0x1f, 0x4e, 0x9c, 0xff}
-	backRing     = color.RGBA{0xff, 0xff, 0xff, 0xff}
+	cutColour    = color.NRGBA{0x99, 0x99, 0x99, 0xff}
+	footerColour = color.NRGBA{0x77, 0x77, 0x77, 0xff}
+	backColour   = color.NRGBA{0x1f, 0x4e, 0x9c, 0xff}
+	backRing     = color.NRGBA{0xff, 0xff, 0xff, 0xff}
 )
 
 // cutWidth is the width of cut lines in mm.
@@ -154,8 +154,8 @@ func (j *Job) Write(w io.Writer) error {
 	left := (o.Paper.Width - gridW) / 2
 	top := Margin // from the top edge
 	per := cols * rows
-	doc := pdf.New(w, o.Paper.Width, o.Paper.Height, nil)
-	doc.SetInfo(o.Title, "printable Dobble deck", "dobble, spot it, cards", "", "dobble")
+	doc := pdf.New(w, o.Paper.Width, o.Paper.Height)
+	doc.SetInfo(pdf.Info{Title: o.Title, Subject: "printable Dobble deck", Keywords: "dobble, spot it, cards", Creator: "dobble", Producer: "dobble"})
 	back, err := j.backDesign()
 	if err != nil {
 		return err
@@ -185,7 +185,7 @@ func (j *Job) Write(w io.Writer) error {
 		newPage()
 		for s := 0; s < n; s++ {
 			x, y := slot(s, false)
-			m := canvas.Identity.Translate(x, y).Scale(size/2, -size/2)
+			m := geom.Identity.Translate(x, y).Scale(size/2, -size/2)
 			if c := first + s; c < j.Deck.Len() {
 				j.Deck.Draw(doc, m, c)
 			} else {
@@ -212,25 +212,22 @@ func (j *Job) Write(w io.Writer) error {
 }
 
 // outline returns a card's outline centred on (x, y), grown by d mm.
-func (j *Job) outline(x, y, d float64) *canvas.Path {
+func (j *Job) outline(x, y, d float64) *geom.Path {
 	r := j.CardSize/2 + d
 	if j.Deck.Shape() == layout.Square {
-		return canvas.Rectangle(2*r, 2*r).Translate(x-r, y-r)
+		return geom.Rectangle(2*r, 2*r).Translate(x-r, y-r)
 	}
-	return canvas.Circle(r).Translate(x, y)
+	return geom.Circle(r).Translate(x, y)
 }
 
 // drawCut draws the cut line of the card centred on (x, y).
-func (j *Job) drawCut(r canvas.Renderer, x, y float64) {
-	style := canvas.DefaultStyle
-	style.Fill = canvas.Paint{}
-	style.Stroke = canvas.Paint{Color: cutColour}
-	style.StrokeWidth = cutWidth
-	r.RenderPath(j.outline(x, y, 0), style, canvas.Identity)
+func (j *Job) drawCut(r geom.Renderer, x, y float64) {
+	style := geom.Style{Stroke: cutColour, StrokeWidth: cutWidth}
+	r.RenderPath(j.outline(x, y, 0), style, geom.Identity)
 }
 
 // drawFooter writes the page caption along the bottom margin.
-func (j *Job) drawFooter(r canvas.Renderer, page, pages int, backs bool) error {
+func (j *Job) drawFooter(r geom.Renderer, page, pages int, backs bool) error {
 	what := "cut along the grey lines"
 	if backs {
 		what = "card backs, mirrored: print double-sided, flipping on the long edge"
@@ -244,7 +241,7 @@ func (j *Job) drawFooter(r canvas.Renderer, page, pages int, backs bool) error {
 
 // caption draws text centred on x with its baseline at y, at most maxW mm
 // wide (the font shrinks to fit).
-func (j *Job) caption(r canvas.Renderer, text string, x, y, sizeMM float64, c color.RGBA, maxW float64) error {
+func (j *Job) caption(r geom.Renderer, text string, x, y, sizeMM float64, c color.NRGBA, maxW float64) error {
 	p, w, err := face.TextOutline(text, sizeMM)
 	if err != nil {
 		return fmt.Errorf("caption %q: %v", text, err)
@@ -253,16 +250,14 @@ func (j *Job) caption(r canvas.Renderer, text string, x, y, sizeMM float64, c co
 	if w > maxW {
 		scale = maxW / w
 	}
-	style := canvas.DefaultStyle
-	style.Fill = canvas.Paint{Color: c}
-	r.RenderPath(p, style, canvas.Identity.Translate(x-w*scale/2, y).Scale(scale, scale))
+	r.RenderPath(p, geom.Style{Fill: c}, geom.Identity.Translate(x-w*scale/2, y).Scale(scale, scale))
 	return nil
 }
 
 // backDesign returns the function that draws one card back centred on
 // (x, y): a coloured card (bleeding past the cut line), a white ring and
 // the deck's title.
-func (j *Job) backDesign() (func(r canvas.Renderer, x, y float64), error) {
+func (j *Job) backDesign() (func(r geom.Renderer, x, y float64), error) {
 	title := j.BackTitle
 	if title == "" {
 		title = j.Title
@@ -275,21 +270,14 @@ func (j *Job) backDesign() (func(r canvas.Renderer, x, y float64), error) {
 		return nil, fmt.Errorf("card back title %q: %v", title, err)
 	}
 	size := j.CardSize
-	return func(r canvas.Renderer, x, y float64) {
-		fill := canvas.DefaultStyle
-		fill.Fill = canvas.Paint{Color: backColour}
-		r.RenderPath(j.outline(x, y, bleed), fill, canvas.Identity)
-		ring := canvas.DefaultStyle
-		ring.Fill = canvas.Paint{}
-		ring.Stroke = canvas.Paint{Color: backRing}
-		ring.StrokeWidth = size * 0.02
-		r.RenderPath(j.outline(x, y, -size*0.08), ring, canvas.Identity)
+	return func(r geom.Renderer, x, y float64) {
+		r.RenderPath(j.outline(x, y, bleed), geom.Style{Fill: backColour}, geom.Identity)
+		ring := geom.Style{Stroke: backRing, StrokeWidth: size * 0.02}
+		r.RenderPath(j.outline(x, y, -size*0.08), ring, geom.Identity)
 		// The title fills 60% of the card's width, with letters at most
 		// an eighth of the card high.
 		scale := math.Min(size*0.6/w, size/8/10)
-		white := canvas.DefaultStyle
-		white.Fill = canvas.Paint{Color: backRing}
-		r.RenderPath(text, white, canvas.Identity.Translate(x-w*scale/2, y-3.5*scale).Scale(scale, scale))
+		r.RenderPath(text, geom.Style{Fill: backRing}, geom.Identity.Translate(x-w*scale/2, y-3.5*scale).Scale(scale, scale))
 	}, nil
 }
 

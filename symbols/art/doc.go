@@ -11,7 +11,7 @@
 // coordinates of the SVG it was read from (y pointing down), together with
 // the smallest circle that holds all of its ink. Layouts place symbols as
 // circles, so that circle is what a card scales and rotates a picture into.
-// A Picture draws itself onto any canvas.Renderer (PDF pages, rasterizers)
+// A Picture draws itself onto any geom.Renderer (PDF pages, rasterizers)
 // and writes itself back out as plain SVG paths, with no ids, classes or
 // style sheets that could clash with the rest of a document.
 //

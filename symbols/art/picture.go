@@ -8,7 +8,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/tdewolff/canvas"
+	"github.com/dobble-dev/dobble/internal/geom"
 )
 
 // Shape is one filled and/or stroked path of a Picture. Colours have
@@ -16,10 +16,10 @@ import (
 // stroke.
 type Shape struct {
 	// Path is the outline in picture coordinates, transforms applied.
-	Path *canvas.Path
+	Path *geom.Path
 	// Fill is the fill colour and FillRule its rule (non-zero or even-odd).
 	Fill     color.NRGBA
-	FillRule canvas.FillRule
+	FillRule geom.FillRule
 	// Stroke is the stroke colour, drawn StrokeWidth wide with round caps
 	// and joins when RoundStroke is true, butt caps and miter joins
 	// otherwise.
@@ -35,7 +35,7 @@ type Shape struct {
 // whatever its rotation. A Picture is immutable and safe for concurrent use.
 type Picture struct {
 	Shapes []Shape
-	Center canvas.Point
+	Center geom.Point
 	Radius float64
 }
 
@@ -47,7 +47,7 @@ var ErrNoInk = errors.New("it draws nothing visible")
 // dropped; ErrNoInk is returned if none is left.
 func NewPicture(shapes []Shape) (*Picture, error) {
 	var kept []Shape
-	var pts []canvas.Point
+	var pts []geom.Point
 	var pad float64  // the largest distance ink may reach beyond its outline
 	var flat float64 // the largest flattening tolerance used
 	for _, s := range shapes {
@@ -86,30 +86,16 @@ func NewPicture(shapes []Shape) (*Picture, error) {
 	return &Picture{Shapes: kept, Center: c, Radius: r}, nil
 }
 
-// premultiplied converts a straight-alpha colour to the premultiplied form
-// that canvas paints with.
-func premultiplied(c color.NRGBA) color.RGBA {
-	r, g, b, a := c.RGBA()
-	return color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), uint8(a >> 8)}
-}
-
 // Draw paints the picture onto r, with m mapping picture coordinates to
 // the renderer's.
-func (p *Picture) Draw(r canvas.Renderer, m canvas.Matrix) {
+func (p *Picture) Draw(r geom.Renderer, m geom.Matrix) {
 	for _, s := range p.Shapes {
-		style := canvas.DefaultStyle
-		style.Fill = canvas.Paint{Color: premultiplied(s.Fill)}
-		style.FillRule = s.FillRule
+		style := geom.Style{Fill: s.Fill, FillRule: s.FillRule}
 		if s.Stroke.A > 0 && s.StrokeWidth > 0 {
-			style.Stroke = canvas.Paint{Color: premultiplied(s.Stroke)}
-			style.StrokeWidth = s.StrokeWidth
+			style.Stroke, style.StrokeWidth = s.Stroke, s.StrokeWidth
 			if s.RoundStroke {
-				style.StrokeCapper, style.StrokeJoiner = canvas.RoundCap, canvas.RoundJoin
-			} else {
-				style.StrokeCapper, style.StrokeJoiner = canvas.ButtCap, canvas.MiterJoin
+				style.Cap, style.Join = geom.RoundCap, geom.RoundJoin
 			}
-		} else {
-			style.Stroke = canvas.Paint{}
 		}
 		r.RenderPath(s.Path, style, m)
 	}
@@ -122,10 +108,10 @@ func (p *Picture) WriteSVG(w io.Writer) error {
 	var buf []byte
 	for _, s := range p.Shapes {
 		buf = append(buf[:0], `<path d="`...)
-		buf = append(buf, s.Path.ToSVG()...)
+		buf = s.Path.AppendSVG(buf)
 		buf = append(buf, '"')
 		buf = appendPaint(buf, "fill", s.Fill)
-		if s.Fill.A > 0 && s.FillRule == canvas.EvenOdd {
+		if s.Fill.A > 0 && s.FillRule == geom.EvenOdd {
 			buf = append(buf, ` fill-rule="evenodd"`...)
 		}
 		if s.Stroke.A > 0 && s.StrokeWidth > 0 {
@@ -162,8 +148,8 @@ func appendPaint(buf []byte, name string, c color.NRGBA) []byte {
 // (Welzl's algorithm, iterative form, in expected linear time). The points
 // are visited in a fixed pseudo-random order so that the result does not
 // depend on anything but the input.
-func enclosingCircle(pts []canvas.Point) (canvas.Point, float64) {
-	ps := make([]canvas.Point, len(pts))
+func enclosingCircle(pts []geom.Point) (geom.Point, float64) {
+	ps := make([]geom.Point, len(pts))
 	copy(ps, pts)
 	// Fixed shuffle (xorshift) to get the expected running time on
 	// adversarially ordered outlines.
@@ -176,7 +162,7 @@ func enclosingCircle(pts []canvas.Point) (canvas.Point, float64) {
 		ps[i], ps[j] = ps[j], ps[i]
 	}
 	const eps = 1e-9
-	inside := func(c canvas.Point, r float64, p canvas.Point) bool {
+	inside := func(c geom.Point, r float64, p geom.Point) bool {
 		return p.Sub(c).Length() <= r*(1+eps)+eps
 	}
 	c, r := ps[0], 0.0
@@ -204,17 +190,17 @@ func enclosingCircle(pts []canvas.Point) (canvas.Point, float64) {
 
 // circumcircle returns the circle through three points; for (nearly)
 // collinear points, the circle on the two farthest apart as diameter.
-func circumcircle(a, b, c canvas.Point) (canvas.Point, float64) {
+func circumcircle(a, b, c geom.Point) (geom.Point, float64) {
 	bx, by := b.X-a.X, b.Y-a.Y
 	cx, cy := c.X-a.X, c.Y-a.Y
 	d := 2 * (bx*cy - by*cx)
 	if math.Abs(d) < 1e-12 {
-		best := [2]canvas.Point{a, b}
+		best := [2]geom.Point{a, b}
 		if c.Sub(a).Length() > best[1].Sub(best[0]).Length() {
-			best = [2]canvas.Point{a, c}
+			best = [2]geom.Point{a, c}
 		}
 		if c.Sub(b).Length() > best[1].Sub(best[0]).Length() {
-			best = [2]canvas.Point{b, c}
+			best = [2]geom.Point{b, c}
 		}
 		m := best[0].Add(best[1]).Mul(0.5)
 		return m, best[0].Sub(m).Length()
@@ -222,7 +208,7 @@ func circumcircle(a, b, c canvas.Point) (canvas.Point, float64) {
 	b2, c2 := bx*bx+by*by, cx*cx+cy*cy
 	ux := (cy*b2 - by*c2) / d
 	uy := (bx*c2 - cx*b2) / d
-	centre := canvas.Point{X: a.X + ux, Y: a.Y + uy}
+	centre := geom.Point{X: a.X + ux, Y: a.Y + uy}
 	r := math.Max(centre.Sub(a).Length(), math.Max(centre.Sub(b).Length(), centre.Sub(c).Length()))
 	return centre, r
 }

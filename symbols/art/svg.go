@@ -12,8 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/tdewolff/canvas"
-	"golang.org/x/image/colornames"
+	"github.com/dobble-dev/dobble/internal/geom"
 )
 
 // MaxSVGSize is the largest SVG source ParseSVG reads, in bytes.
@@ -53,11 +52,11 @@ type paintState struct {
 	strokeOpacity       float64
 	opacity             float64 // product of the group opacities above
 	strokeWidth         float64
-	fillRule            canvas.FillRule
+	fillRule            geom.FillRule
 	roundCap, roundJoin bool
 	color               color.NRGBA
 	hidden              bool
-	transform           canvas.Matrix
+	transform           geom.Matrix
 	// skipSubtree is set inside elements that draw nothing (metadata,
 	// definitions); foreign inside elements of other XML vocabularies.
 	skipSubtree, foreign bool
@@ -89,7 +88,7 @@ func (p *svgReader) read(data []byte) error {
 		opacity:       1,
 		strokeWidth:   1,
 		color:         color.NRGBA{A: 255},
-		transform:     canvas.Identity,
+		transform:     geom.Identity,
 	}
 	var stack []paintState
 	sawRoot := false
@@ -387,9 +386,9 @@ func applyProps(st *paintState, props map[string]string, elem string) error {
 	if v, ok := props["fill-rule"]; ok {
 		switch v {
 		case "evenodd":
-			st.fillRule = canvas.EvenOdd
+			st.fillRule = geom.EvenOdd
 		case "nonzero":
-			st.fillRule = canvas.NonZero
+			st.fillRule = geom.NonZero
 		}
 	}
 	if v, ok := props["stroke-width"]; ok && v != "inherit" {
@@ -409,7 +408,7 @@ func applyProps(st *paintState, props map[string]string, elem string) error {
 }
 
 // addShape records path, drawn with the paint of st.
-func (p *svgReader) addShape(path *canvas.Path, st paintState, open bool) {
+func (p *svgReader) addShape(path *geom.Path, st paintState, open bool) {
 	path = path.Transform(st.transform)
 	s := Shape{Path: path, FillRule: st.fillRule}
 	if !st.fill.none && !open {
@@ -440,7 +439,7 @@ func withAlpha(c color.NRGBA, f float64) color.NRGBA {
 
 // shapePath returns the outline of a basic shape or path element, in its
 // own coordinates; nil for elements that are not shapes.
-func shapePath(name string, a map[string]string) (*canvas.Path, error) {
+func shapePath(name string, a map[string]string) (*geom.Path, error) {
 	num := func(k string) (float64, error) {
 		v, ok := a[k]
 		if !ok {
@@ -479,13 +478,13 @@ func shapePath(name string, a map[string]string) (*canvas.Path, error) {
 		if err != nil || v[2] <= 0 {
 			return nil, err
 		}
-		return canvas.Circle(v[2]).Translate(v[0], v[1]), nil
+		return geom.Circle(v[2]).Translate(v[0], v[1]), nil
 	case "ellipse":
 		v, err := nums("cx", "cy", "rx", "ry")
 		if err != nil || v[2] <= 0 || v[3] <= 0 {
 			return nil, err
 		}
-		return canvas.Ellipse(v[2], v[3]).Translate(v[0], v[1]), nil
+		return geom.Ellipse(v[2], v[3]).Translate(v[0], v[1]), nil
 	case "rect":
 		v, err := nums("x", "y", "width", "height", "rx", "ry")
 		if err != nil || v[2] <= 0 || v[3] <= 0 {
@@ -497,7 +496,7 @@ func shapePath(name string, a map[string]string) (*canvas.Path, error) {
 		if err != nil {
 			return nil, err
 		}
-		path := &canvas.Path{}
+		path := &geom.Path{}
 		path.MoveTo(v[0], v[1])
 		path.LineTo(v[2], v[3])
 		return path, nil
@@ -509,7 +508,7 @@ func shapePath(name string, a map[string]string) (*canvas.Path, error) {
 		if len(pts) < 4 {
 			return nil, nil
 		}
-		path := &canvas.Path{}
+		path := &geom.Path{}
 		path.MoveTo(pts[0], pts[1])
 		for i := 2; i+1 < len(pts); i += 2 {
 			path.LineTo(pts[i], pts[i+1])
@@ -527,28 +526,24 @@ func hasKey(m map[string]string, k string) bool {
 	return ok
 }
 
-// parsePathData parses SVG path data, turning a panic of the parser on
-// malformed input into an error.
-func parsePathData(d string) (path *canvas.Path, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			path, err = nil, fmt.Errorf("malformed path data")
-		}
-	}()
-	path, err = canvas.ParseSVGPath(d)
-	if err == nil {
-		for _, f := range path.Data() {
-			if math.IsNaN(f) || math.IsInf(f, 0) {
-				return nil, errors.New("path data has numbers out of range")
-			}
+// parsePathData parses SVG path data, refusing numbers so large that
+// what is made of them (arcs) is no longer finite.
+func parsePathData(d string) (*geom.Path, error) {
+	path, err := geom.ParseSVGPath(d)
+	if err != nil {
+		return nil, err
+	}
+	for _, pt := range path.Coords() {
+		if math.IsNaN(pt.X) || math.IsInf(pt.X, 0) || math.IsNaN(pt.Y) || math.IsInf(pt.Y, 0) {
+			return nil, errors.New("path data has numbers out of range")
 		}
 	}
-	return path, err
+	return path, nil
 }
 
 // roundedRect returns an SVG rect outline with corner radii rx, ry (an
 // absent one takes the other's value, as SVG says).
-func roundedRect(x, y, w, h, rx, ry float64, hasRx, hasRy bool) *canvas.Path {
+func roundedRect(x, y, w, h, rx, ry float64, hasRx, hasRy bool) *geom.Path {
 	switch {
 	case hasRx && !hasRy:
 		ry = rx
@@ -557,7 +552,7 @@ func roundedRect(x, y, w, h, rx, ry float64, hasRx, hasRy bool) *canvas.Path {
 	}
 	rx = math.Max(0, math.Min(rx, w/2))
 	ry = math.Max(0, math.Min(ry, h/2))
-	p := &canvas.Path{}
+	p := &geom.Path{}
 	if rx == 0 || ry == 0 {
 		p.MoveTo(x, y)
 		p.LineTo(x+w, y)
@@ -634,8 +629,8 @@ func parseNumbers(s string) ([]float64, error) {
 }
 
 // parseTransform reads an SVG transform list.
-func parseTransform(s string) (canvas.Matrix, error) {
-	m := canvas.Identity
+func parseTransform(s string) (geom.Matrix, error) {
+	m := geom.Identity
 	rest := strings.TrimSpace(s)
 	for rest != "" {
 		open := strings.IndexByte(rest, '(')
@@ -658,7 +653,7 @@ func parseTransform(s string) (canvas.Matrix, error) {
 			if len(args) != 6 {
 				return m, bad
 			}
-			m = m.Mul(canvas.Matrix{{args[0], args[2], args[4]}, {args[1], args[3], args[5]}})
+			m = m.Mul(geom.Matrix{{args[0], args[2], args[4]}, {args[1], args[3], args[5]}})
 		case "translate":
 			switch len(args) {
 			case 1:
@@ -771,8 +766,8 @@ func parseColor(s string) (paint, error) {
 		clamp := func(f, hi float64) uint8 { return uint8(math.Round(math.Max(0, math.Min(hi, f)) * 255 / hi)) }
 		return paint{c: color.NRGBA{clamp(ch[0], 255), clamp(ch[1], 255), clamp(ch[2], 255), clamp(ch[3], 1)}}, nil
 	}
-	if c, ok := colornames.Map[low]; ok {
-		return paint{c: color.NRGBA{c.R, c.G, c.B, c.A}}, nil
+	if c, ok := lookupColour(low); ok {
+		return paint{c: c}, nil
 	}
 	return paint{}, errors.New("unknown colour")
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tdewolff/canvas"
+	"github.com/dobble-dev/dobble/internal/geom"
 )
 
 func svgDoc(body string) []byte {
@@ -226,9 +226,9 @@ func TestEnclosingCircleContainsEveryPoint(t *testing.T) {
 	}
 	for round := 0; round < 200; round++ {
 		n := 1 + round%40
-		pts := make([]canvas.Point, n)
+		pts := make([]geom.Point, n)
 		for i := range pts {
-			pts[i] = canvas.Point{X: next(), Y: next()}
+			pts[i] = geom.Point{X: next(), Y: next()}
 		}
 		c, r := enclosingCircle(pts)
 		far := 0.0

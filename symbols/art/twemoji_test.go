@@ -14,9 +14,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dobble-dev/dobble/internal/geom"
+	"github.com/dobble-dev/dobble/internal/raster"
 	"github.com/dobble-dev/dobble/symbols"
-	"github.com/tdewolff/canvas"
-	"github.com/tdewolff/canvas/renderers/rasterizer"
 )
 
 // listedStems reads symbols/testdata/twemoji-files.txt.
@@ -190,16 +190,12 @@ func thumbnail(p *Picture, n int) *image.RGBA {
 // render draws a picture into an n×n image on white, its ink circle
 // filling the image.
 func render(p *Picture, n int) *image.RGBA {
-	ras := rasterizer.New(float64(n), float64(n), canvas.DPMM(1), canvas.DefaultColorSpace)
-	// White background.
-	bg := canvas.DefaultStyle
-	bg.Fill = canvas.Paint{Color: canvas.White}
-	ras.RenderPath(canvas.Rectangle(float64(n), float64(n)), bg, canvas.Identity)
+	img := image.NewRGBA(image.Rect(0, 0, n, n))
+	r := raster.NewRenderer(img)
+	r.RenderPath(geom.Rectangle(float64(n), float64(n)), geom.Style{Fill: color.NRGBA{255, 255, 255, 255}}, geom.Identity)
 	s := float64(n) / 2 / p.Radius
-	m := canvas.Identity.Translate(float64(n)/2, float64(n)/2).Scale(s, -s).Translate(-p.Center.X, -p.Center.Y)
-	p.Draw(ras, m)
-	ras.Close()
-	return ras.Image.(*image.RGBA)
+	p.Draw(r, geom.Identity.Translate(float64(n)/2, float64(n)/2).Scale(s, s).Translate(-p.Center.X, -p.Center.Y))
+	return img
 }
 
 // difference compares two same-sized thumbnails on white: the summed
@@ -242,7 +238,7 @@ func TestLookAlikeMeasure(t *testing.T) {
 		s.Fill.R = uint8(min(255, int(s.Fill.R)+10))
 		tinted = append(tinted, s)
 	}
-	q := &Picture{Shapes: tinted, Center: canvas.Point{X: p.Center.X + 0.4, Y: p.Center.Y}, Radius: p.Radius * 1.02}
+	q := &Picture{Shapes: tinted, Center: geom.Point{X: p.Center.X + 0.4, Y: p.Center.Y}, Radius: p.Radius * 1.02}
 	d := difference(thumbnail(p, 12), thumbnail(q, 12))
 	t.Logf("recoloured, shifted copy: difference %.3f", d)
 	if d >= lookAlike {
