@@ -1,7 +1,9 @@
 // Package raster paints paths into images: an anti-aliasing scanline
 // rasterizer that fills by the non-zero or the even-odd rule, and a
-// Renderer that paints pictures onto an RGBA image, for thumbnails and for
-// tests that look at what a drawing covers.
+// Renderer that paints pictures onto an RGBA image, for the tests that look
+// at what a drawing covers (symbols/art's checks of the vendored pictures,
+// down to the thumbnails that tell look-alike symbols apart). The cards
+// themselves are rasterized by package face.
 //
 // The rasterizer flattens curves into lines, then samples every pixel row
 // on 16 evenly spaced scanlines. On each scanline it finds where the edges
