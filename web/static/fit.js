@@ -166,12 +166,14 @@ const TAP = 300;
 
 // hitAreas gives each symbol of root's cards that can be acted on a region
 // of the card of its own to be tapped in: its cell of the card's power
-// diagram (each symbol a circle the size of its picture), so that a tap
-// anywhere on the card names the symbol whose region it is in, a tap
-// beside a small symbol names it, and every picture lies within its own
-// symbol's region. The regions are transparent paths (path.hit, data-hit
-// naming the symbol) in a group under the card's symbols (g.hits), in the
-// card's own units; hitSymbol finds the symbol of one.
+// diagram (each symbol a circle the size of its picture, at most half the
+// way to the nearest other symbol), so that a tap anywhere on the card
+// names the symbol whose region it is in, a tap beside a small symbol
+// names it, and every symbol's region is at least as wide as its circle.
+// A tap on a picture's own ink is always that picture's. The regions are
+// transparent paths (path.hit, data-hit naming the symbol) in a group under
+// the card's symbols (g.hits), in the card's own units; hitSymbol finds the
+// symbol of one.
 export function hitAreas(root) {
   for (const svg of root.querySelectorAll("svg.face")) {
     for (const c of svg.querySelectorAll("g.hits")) c.remove();
@@ -192,6 +194,12 @@ export function hitAreas(root) {
       const c = new DOMPoint(b.x + b.width / 2, b.y + b.height / 2).matrixTransform(local);
       at.push({ g, x: c.x, y: c.y, r: (Math.min(b.width, b.height) / 2) * Math.hypot(local.a, local.b) });
     }
+    // No circle reaches past half the way to another symbol's centre, so no
+    // two overlap: a power diagram holds each of its circles whole in the
+    // circle's own cell, and a small symbol in the hollow of a large one
+    // (a crescent's) keeps a region as wide as its circle.
+    const r = at.map((p) => Math.min(p.r, ...at.filter((q) => q !== p).map((q) => Math.hypot(q.x - p.x, q.y - p.y) / 2)));
+    at.forEach((p, i) => (p.r = r[i]));
     const cx = vb.x + vb.width / 2;
     const cy = vb.y + vb.height / 2;
     const R = Math.min(vb.width, vb.height) / 2;
