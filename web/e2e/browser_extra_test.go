@@ -95,7 +95,10 @@ const extraMove = `(last, touch) => {
     return out;
   }
   case 'reflection': {
-    if (phase !== 'answer' || memo.round !== title || !memo.study) return out;
+    // The palette is there while the person may write: not once the
+    // game is over, which the last answer can make it, the phase still
+    // reading "answer".
+    if (phase !== 'answer' || memo.round !== title || !memo.study || !document.querySelector('#palette')) return out;
     const n = document.querySelectorAll('#answers .chip.answer').length;
     const fifth = document.querySelector('.xfifth svg.face');
     if (n >= 4 || !fifth) return out;
