@@ -13,6 +13,7 @@
 package raster
 
 import (
+	"cmp"
 	"image"
 	"math"
 	"slices"
@@ -67,15 +68,7 @@ func Fill(dst *image.Alpha, path *geom.Path, rule geom.FillRule) {
 	if len(es) == 0 || b.Empty() {
 		return
 	}
-	slices.SortFunc(es, func(a, b edge) int {
-		switch {
-		case a.y0 < b.y0:
-			return -1
-		case a.y0 > b.y0:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(es, func(a, b edge) int { return cmp.Compare(a.y0, b.y0) })
 	ymin, ymax := es[0].y0, es[0].y1
 	for _, e := range es {
 		ymax = math.Max(ymax, e.y1)
@@ -111,15 +104,7 @@ func Fill(dst *image.Alpha, path *geom.Path, rule geom.FillRule) {
 			if len(xs) < 2 {
 				continue
 			}
-			slices.SortFunc(xs, func(a, b crossing) int {
-				switch {
-				case a.x < b.x:
-					return -1
-				case a.x > b.x:
-					return 1
-				}
-				return 0
-			})
+			slices.SortFunc(xs, func(a, b crossing) int { return cmp.Compare(a.x, b.x) })
 			winding := 0
 			for i := 0; i+1 < len(xs); i++ {
 				winding += xs[i].dir
