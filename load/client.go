@@ -262,6 +262,11 @@ func (c *client) handle(m *message, b []byte, now time.Time) {
 			return
 		}
 		own := c.view != nil && len(m.Events) > 0 && m.Events[0].Seat == c.view.Seat && ownEvent(m.Events[0].Kind)
+		if m.View.Over {
+			// Counted before the action that ended the table settles,
+			// so that a run never stops between the two.
+			c.ended(m.Table)
+		}
 		if c.pending && own {
 			r.kinds[c.kind].accepted.Add(1)
 			c.settle(now)
@@ -297,9 +302,7 @@ func (c *client) handle(m *message, b []byte, now time.Time) {
 		c.recycle(c.view)
 		c.view = nil
 		c.replan()
-		if c.seat == 0 {
-			r.games.Add(1)
-		}
+		c.ended(m.Table)
 		c.watch(Seen{Kind: SeenOver, At: now, Table: m.Table})
 	case protocol.MsgLobby:
 		var l lobbyRoom
@@ -381,6 +384,22 @@ func ownEvent(k string) bool {
 // seat's own action.
 var ownEvents = []string{rules.EventClaim.String(), rules.EventMove.String(), rules.EventFlip.String(),
 	rules.EventWrite.String(), rules.EventGuess.String(), rules.EventStop.String()}
+
+// ended counts the end of the room's table, once whichever of its
+// players sees it first: the update that ends it, or the over message.
+func (c *client) ended(table int) {
+	last := &c.r.ended[c.n/c.r.cfg.PlayersPerRoom-c.r.cfg.FirstRoom]
+	for {
+		seen := last.Load()
+		if int64(table) < seen {
+			return
+		}
+		if last.CompareAndSwap(seen, int64(table)+1) {
+			c.r.games.Add(1)
+			return
+		}
+	}
+}
 
 // settle ends the action in flight, answered at now; c.mu is held.
 func (c *client) settle(now time.Time) {

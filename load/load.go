@@ -296,7 +296,8 @@ type Report struct {
 	Accepted   int64   `json:"accepted"`
 	Late       int64   `json:"late"`
 	ClaimsPerS float64 `json:"claims_per_s"`
-	// Games counts the games (tables) played to the end.
+	// Games counts the games (tables) played to the end, as the clients
+	// saw them end.
 	Games     int64   `json:"games"`
 	GamesPerS float64 `json:"games_per_s"`
 	// Latency from sending an action to receiving the message that

@@ -44,6 +44,10 @@ type runner struct {
 	same, other histogram
 	games       atomic.Int64
 	inFlight    atomic.Int64
+	// ended holds, by room, one more than the number of the last table
+	// whose end a client of the room saw (0 before any): the first to see
+	// it counts the game.
+	ended []atomic.Int64
 
 	errMu  sync.Mutex
 	errors map[string]int64
@@ -129,7 +133,8 @@ func run(ctx context.Context, cfg Config) (*part, error) {
 	r := &runner{
 		cfg: cfg, targets: targets, spread: cfg.Spread == SpreadPlayers && len(targets) > 1, http: &http.Client{Transport: tr}, dial: dial,
 		errors: map[string]int64{}, ctx: runCtx, quit: make(chan struct{}),
-		res: resumeStats{drops: map[string]int64{}, failed: map[string]int64{}},
+		ended: make([]atomic.Int64, cfg.Rooms),
+		res:   resumeStats{drops: map[string]int64{}, failed: map[string]int64{}},
 	}
 	progress := func(format string, args ...any) {
 		if cfg.Progress != nil {
