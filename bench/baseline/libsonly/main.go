@@ -4,18 +4,14 @@
 // a floor for dobble's start-up: the time Go takes to start a program of
 // that size, those libraries' package inits included, which
 // scripts/bench-startup measures beside dobble.
+//
+// Each library is linked from a file of its own, which a build tag leaves
+// out (nosqlite, nopgx, nonats, nows, nohttp), so that the script also
+// measures what each one costs linked alone, as in
+//
+//	go build -tags nopgx,nonats,nows,nohttp ./bench/baseline/libsonly
 package main
 
-import (
-	"fmt"
-
-	_ "github.com/gobwas/ws"
-	_ "github.com/jackc/pgx/v5/pgxpool"
-	_ "github.com/jackc/pgx/v5/stdlib"
-	_ "github.com/nats-io/nats.go"
-	_ "github.com/nats-io/nats.go/jetstream"
-	_ "modernc.org/sqlite"
-	_ "net/http"
-)
+import "fmt"
 
 func main() { fmt.Println("hello") }

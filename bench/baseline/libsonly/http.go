@@ -1,0 +1,5 @@
+//go:build !nohttp
+
+package main
+
+import _ "net/http"

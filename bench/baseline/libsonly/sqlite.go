@@ -1,0 +1,5 @@
+//go:build !nosqlite
+
+package main
+
+import _ "modernc.org/sqlite"

@@ -1,0 +1,5 @@
+//go:build !nows
+
+package main
+
+import _ "github.com/gobwas/ws"
