@@ -486,9 +486,10 @@ func TestBrowserExtraGames(t *testing.T) {
 					t.Errorf("the stored %s holds no %s of the person: %v", g.game, k, kinds)
 				}
 			}
-			if g.game == "guess" && kinds["guess"] == 0 && !p.hosted {
-				t.Errorf("in Guess the person neither guessed nor hosted a round (actions %v)", kinds)
-			}
+			// The person's page drew a round it hosted and one it guessed
+			// in (guessRecorder). Whether its own guess counted is not
+			// checked: on a slow enough machine its click may come after
+			// the round's last card, or after another person's right guess.
 			if g.game == "guess" && (!hosted || !guessed) {
 				t.Errorf("in Guess the page was seen hosting: %v, guessing: %v; want both", hosted, guessed)
 			}
