@@ -537,6 +537,10 @@ type Journal interface {
 // them from it (Restore). It is called before any room opens.
 func (m *Manager) UseJournal(j Journal) { m.journal = j }
 
+// Journaled reports whether the Manager keeps its rooms in play in a
+// journal (UseJournal), so that they outlive the server.
+func (m *Manager) Journaled() bool { return m.journal != nil }
+
 // JournalFailure returns when the journal last failed, and how, or a nil
 // error when it never has.
 func (m *Manager) JournalFailure() (time.Time, error) {

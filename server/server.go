@@ -229,18 +229,29 @@ func Serve(ctx context.Context, ln net.Listener, cfg Config, ready func(url stri
 		return err
 	case <-ctx.Done():
 	}
+	stopping := time.Now()
+	if cfg.Log != nil {
+		if m.Journaled() {
+			cfg.Log.Info("stopping: the rooms in play are kept in the journal, and their players are told to reconnect (1012)", "rooms", m.Rooms())
+		} else {
+			cfg.Log.Info("stopping: the rooms in play close, as there is no journal to keep them (1001)", "rooms", m.Rooms())
+		}
+	}
 	m.Close()
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	// Hijacked WebSocket connections are not waited for by Shutdown: the
-	// Manager has closed them with 1001 (going away); wait, briefly, for
-	// their close frames to be written.
+	// Manager has closed them (1012 with a journal, 1001 without); wait,
+	// briefly, for their close frames to be written.
 	if err := srv.Shutdown(shutdown); err != nil {
 		return err
 	}
 	m.WaitGone(shutdown)
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err
+	}
+	if cfg.Log != nil {
+		cfg.Log.Info("stopped", "took", time.Since(stopping).Round(time.Millisecond))
 	}
 	return nil
 }

@@ -1,15 +1,18 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -32,6 +35,8 @@ func TestServe(t *testing.T) {
 	done := make(chan error, 1)
 	cfg := DefaultConfig()
 	cfg.DB = filepath.Join(t.TempDir(), "dobble.db")
+	var logged syncBuffer
+	cfg.Log = slog.New(slog.NewTextHandler(&logged, nil))
 	go func() { done <- Serve(ctx, ln, cfg, nil) }()
 	base := "http://" + ln.Addr().String()
 
@@ -90,6 +95,31 @@ func TestServe(t *testing.T) {
 	if got := websocket.CloseStatus(err); got != websocket.StatusServiceRestart {
 		t.Fatalf("the connection ended with %v (status %d), want 1012 service restart", err, got)
 	}
+	// The operator who stops the server is told what becomes of the rooms,
+	// and when the server is done.
+	for _, want := range []string{`msg="stopping: the rooms in play are kept in the journal`, "rooms=0", "msg=stopped took="} {
+		if !strings.Contains(logged.String(), want) {
+			t.Errorf("the server's log lacks %q:\n%s", want, logged.String())
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer for several goroutines: a log written while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *syncBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *syncBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // TestServeBadConfig: a configuration that cannot serve is refused with an
