@@ -78,7 +78,7 @@ type Options struct {
 	// entry, so a busy server writes a few large batches rather than many
 	// small ones, for at most Window of latency. The first write to come
 	// once the window has passed wakes the writer; its own timer does only
-	// when none comes. 0 means 2 ms; a negative Window does not wait.
+	// when none comes. 0 means 4 ms; a negative Window does not wait.
 	Window time.Duration
 	// Busy is how long a write waits for a lock another connection to the
 	// file holds; 0 means 5 s.
@@ -185,7 +185,7 @@ func Open(ctx context.Context, path string, o Options) (*Journal, error) {
 		o.Busy = 5 * time.Second
 	}
 	if o.Window == 0 {
-		o.Window = 2 * time.Millisecond
+		o.Window = 4 * time.Millisecond
 	}
 	// dsn names the file with the pragmas of each connection, and more.
 	dsn := func(more ...string) string {

@@ -12,9 +12,9 @@ import (
 
 // journalRooms is how many rooms BenchmarkJournal plays in at once, and so
 // how many entries each of the journal's transactions holds: about as many
-// as a server of 10,000 players writes in the journal's window of 2 ms
-// (1,700 claims a second in scripts/bench-load, an entry a claim).
-const journalRooms = 4
+// as a server of 10,000 players writes in the journal's window of 4 ms
+// (1,550 claims a second in scripts/bench-load, an entry a claim).
+const journalRooms = 6
 
 // BenchmarkJournal measures what the journal of rooms in play adds to the
 // server's work for a claim. In one run it plays b.N right claims in
