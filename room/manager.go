@@ -181,10 +181,10 @@ func (m *Manager) Rooms() int {
 
 // Close stops every room (one kept in a journal stays there, for the next
 // server to restore; any other closes, telling its people the server is
-// shutting down), waits for the rooms to stop and the finished games to be saved,
-// then closes every connection: with StatusRestart when the rooms are kept
-// in a journal, for the clients to reconnect and resume, and with
-// StatusGoingAway otherwise.
+// shutting down), waits for the rooms to stop and the finished games to
+// be saved, then closes every connection: with StatusRestart when the
+// rooms are kept in a journal, for the clients to reconnect and resume,
+// and with StatusGoingAway otherwise.
 func (m *Manager) Close() {
 	m.mu.Lock()
 	m.closed = true

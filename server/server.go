@@ -251,7 +251,7 @@ func Serve(ctx context.Context, ln net.Listener, cfg Config, ready func(url stri
 		return err
 	}
 	if cfg.Log != nil {
-		cfg.Log.Info("stopped", "took", time.Since(stopping).Round(time.Millisecond))
+		cfg.Log.Info("stopped", "took", time.Since(stopping).Round(100*time.Microsecond))
 	}
 	return nil
 }

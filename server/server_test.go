@@ -104,22 +104,25 @@ func TestServe(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer for several goroutines: a log written while the test reads it.
+// syncBuffer is a bytes.Buffer for several goroutines: a server's log,
+// which the test may read while the server writes it.
 type syncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
 }
 
-func (l *syncBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
+// Write appends p to the buffer.
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
 }
 
-func (l *syncBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+// String returns what has been written so far.
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // TestServeBadConfig: a configuration that cannot serve is refused with an
