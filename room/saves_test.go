@@ -1,7 +1,6 @@
 package room
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"log/slog"
@@ -11,26 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dobble-dev/dobble/internal/logtest"
 	"github.com/dobble-dev/dobble/store"
 )
-
-// syncBuffer is a bytes.Buffer for several goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // waitFor polls cond until it holds, failing the test after a deadline.
 func waitFor(t *testing.T, what string, cond func() bool) {
@@ -104,7 +86,7 @@ func TestSavesThatFail(t *testing.T) {
 	cfg := testConfig()
 	cfg.SaveBacklog = 1
 	h := newHarnessOn(t, cfg, st)
-	var logs syncBuffer
+	var logs logtest.Buffer
 	h.m.saves.log = slog.New(slog.NewTextHandler(&logs, nil))
 	// No retry before the Manager closes: the pause is an hour.
 	h.m.saves.pauses = [2]time.Duration{time.Hour, time.Hour}
@@ -172,7 +154,7 @@ func TestSaveRetriedUntilItWorks(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := newHarnessOn(t, testConfig(), st)
-	var logs syncBuffer
+	var logs logtest.Buffer
 	h.m.saves.log = slog.New(slog.NewTextHandler(&logs, nil))
 	h.m.saves.pauses = [2]time.Duration{time.Millisecond, 4 * time.Millisecond}
 	release := holdWriteLock(t, path)

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -12,12 +11,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 
+	"github.com/dobble-dev/dobble/internal/logtest"
 	"github.com/dobble-dev/dobble/internal/natstest"
 	"github.com/dobble-dev/dobble/store"
 	"github.com/dobble-dev/dobble/store/storetest"
@@ -35,7 +34,7 @@ func TestServe(t *testing.T) {
 	done := make(chan error, 1)
 	cfg := DefaultConfig()
 	cfg.DB = filepath.Join(t.TempDir(), "dobble.db")
-	var logged syncBuffer
+	var logged logtest.Buffer
 	cfg.Log = slog.New(slog.NewTextHandler(&logged, nil))
 	go func() { done <- Serve(ctx, ln, cfg, nil) }()
 	base := "http://" + ln.Addr().String()
@@ -102,27 +101,6 @@ func TestServe(t *testing.T) {
 			t.Errorf("the server's log lacks %q:\n%s", want, logged.String())
 		}
 	}
-}
-
-// syncBuffer is a bytes.Buffer for several goroutines: a server's log,
-// which the test may read while the server writes it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-// Write appends p to the buffer.
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-// String returns what has been written so far.
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // TestServeBadConfig: a configuration that cannot serve is refused with an
