@@ -238,11 +238,13 @@ func TestNATSOutage(t *testing.T) {
 		t.Errorf("a counts %v leases lapsed, want 1", got)
 	}
 	ns.Restart()
-	o := owner(t, ns.URL(), host.code, "")
-	for nodes[o.Node].m.Get(host.code) == nil {
-		// The key may still be a's last renewal: wait for the takeover.
+	// The key may still be a's last renewal: wait for the takeover, on
+	// whichever node the key then names.
+	var o Owner
+	poll(t, "a node to take the room over", func() bool {
 		o = owner(t, ns.URL(), host.code, "")
-	}
+		return nodes[o.Node].m.Get(host.code) != nil
+	})
 	to := nodes[o.Node]
 	for _, pl := range []*player{host, guest} {
 		seen := pl.acked
